@@ -1,0 +1,182 @@
+/**
+ * The emulator's request plumbing: a small router over `/api/v1`, and {@link Params}, which reads
+ * form-encoded parameters the way Zulip does (strings raw, everything else JSON) and remembers which
+ * ones a handler read so that the rest can be reported in `ignored_parameters_unsupported`.
+ */
+import { ApiError, badRequest, missingArgument } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export class Params {
+  private readonly read = new Set<string>();
+
+  constructor(private readonly values: Map<string, string>) {}
+
+  static async fromRequest(request: Request, url: URL): Promise<Params> {
+    const values = new Map<string, string>();
+    for (const [k, v] of url.searchParams) values.set(k, v);
+    if (request.method !== 'GET' && request.body) {
+      const type = request.headers.get('content-type') ?? '';
+      const text = await request.text();
+      if (type.includes('application/json')) {
+        throw badRequest('Request body must be form-encoded');
+      }
+      for (const [k, v] of new URLSearchParams(text)) values.set(k, v);
+    }
+    return new Params(values);
+  }
+
+  /** Whether the request carried the parameter (marks it as supported). */
+  has(name: string): boolean {
+    this.read.add(name);
+    return this.values.has(name);
+  }
+
+  /** Names the handler never looked at, in request order. */
+  unread(): string[] {
+    return [...this.values.keys()].filter((k) => !this.read.has(k));
+  }
+
+  raw(name: string): string | undefined {
+    this.read.add(name);
+    return this.values.get(name);
+  }
+
+  str(name: string): string {
+    const v = this.raw(name);
+    if (v === undefined) throw missingArgument(name);
+    return v;
+  }
+
+  optStr(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  int(name: string): number {
+    const v = this.optInt(name);
+    if (v === undefined) throw missingArgument(name);
+    return v;
+  }
+
+  optInt(name: string): number | undefined {
+    const v = this.raw(name);
+    if (v === undefined) return undefined;
+    return parseIntParam(name, v);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.optBool(name);
+    return v === undefined ? fallback : v;
+  }
+
+  optBool(name: string): boolean | undefined {
+    const v = this.raw(name);
+    if (v === undefined) return undefined;
+    if (v === 'true') return true;
+    if (v === 'false') return false;
+    throw badRequest(`${name} is not a boolean`);
+  }
+
+  /** A JSON-encoded parameter; the caller validates its shape. */
+  json<T = unknown>(name: string): T {
+    const v = this.optJson<T>(name);
+    if (v === undefined) throw missingArgument(name);
+    return v;
+  }
+
+  optJson<T = unknown>(name: string): T | undefined {
+    const v = this.raw(name);
+    if (v === undefined) return undefined;
+    try {
+      return JSON.parse(v) as T;
+    } catch {
+      throw badRequest(`Argument "${name}" is not valid JSON.`);
+    }
+  }
+
+  intArray(name: string): number[] {
+    const v = this.optIntArray(name);
+    if (v === undefined) throw missingArgument(name);
+    return v;
+  }
+
+  optIntArray(name: string): number[] | undefined {
+    const v = this.optJson(name);
+    if (v === undefined) return undefined;
+    return checkIntArray(name, v);
+  }
+}
+
+export function parseIntParam(name: string, v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isSafeInteger(n)) throw badRequest(`${name} is not an integer`);
+  return n;
+}
+
+export function checkIntArray(name: string, v: unknown): number[] {
+  if (!Array.isArray(v)) throw badRequest(`${name} is not a list`);
+  v.forEach((x, i) => {
+    if (!Number.isSafeInteger(x)) throw badRequest(`${name}[${i}] is not an integer`);
+  });
+  return v as number[];
+}
+
+/** Rejects strings with NUL characters, which Zulip refuses to store. */
+export function checkNoNullBytes(name: string, value: string): string {
+  if (value.includes('\u0000')) throw badRequest(`${name} contains NULL (0x00) characters.`);
+  return value;
+}
+
+export interface RouteDef<Ctx> {
+  method: HttpMethod;
+  /** Path under /api/v1 with `:name` placeholders, e.g. `/messages/:message_id`. */
+  path: string;
+  /** @default true */
+  auth?: boolean;
+  handler: (ctx: Ctx) => unknown;
+}
+
+interface CompiledRoute<Ctx> extends RouteDef<Ctx> {
+  segments: string[];
+  literalCount: number;
+}
+
+/** Matches `/api/v1/...` paths; routes with more literal segments win (so `/users/me` beats `/users/:id`). */
+export class Router<Ctx> {
+  private readonly routes: CompiledRoute<Ctx>[] = [];
+
+  add(route: RouteDef<Ctx>): void {
+    const segments = route.path.split('/').filter(Boolean);
+    const literalCount = segments.filter((s) => !s.startsWith(':')).length;
+    this.routes.push({ ...route, segments, literalCount });
+    this.routes.sort((a, b) => b.literalCount - a.literalCount);
+  }
+
+  match(
+    method: string,
+    path: string,
+  ): { route: RouteDef<Ctx>; pathParams: Record<string, string> } | { error: ApiError } {
+    const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let pathMatched = false;
+    for (const route of this.routes) {
+      const pathParams = matchSegments(route.segments, parts);
+      if (!pathParams) continue;
+      pathMatched = true;
+      if (route.method === method) return { route, pathParams };
+    }
+    return pathMatched
+      ? { error: new ApiError('BAD_REQUEST', 'Method Not Allowed', 405) }
+      : { error: new ApiError('BAD_REQUEST', 'Not Found', 404) };
+  }
+}
+
+function matchSegments(segments: string[], parts: string[]): Record<string, string> | null {
+  if (segments.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;
+    else if (seg !== parts[i]) return null;
+  }
+  return params;
+}

@@ -1,0 +1,4 @@
+/** Emulator routes for presence. */
+import type { Route } from '../context.js';
+
+export const routes: Route[] = [];

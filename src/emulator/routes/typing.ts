@@ -1,0 +1,4 @@
+/** Emulator routes for typing. */
+import type { Route } from '../context.js';
+
+export const routes: Route[] = [];

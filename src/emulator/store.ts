@@ -1,0 +1,500 @@
+/**
+ * The emulator's whole state, in memory, with the permission helpers that several resources share.
+ * Field names follow the wire format (snake_case) so routes can serialize records with little mapping.
+ * Routes own their behaviour; this module owns only the data and the rules more than one route needs.
+ */
+
+/** https://zulip.com/api/group-setting-values */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
+export const ROLES: readonly number[] = Object.values(Role);
+
+/** Personal settings as on the wire (`PATCH /settings`, the `user_settings` register object). */
+export type UserSettings = Record<string, boolean | number | string>;
+
+export interface User {
+  user_id: number;
+  /** The API email: the real address, or `user{id}@{host}` when the real one is hidden from others. */
+  email: string;
+  /** The real address. */
+  delivery_email: string;
+  full_name: string;
+  date_joined: string;
+  is_active: boolean;
+  role: number;
+  is_bot: boolean;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  timezone: string;
+  avatar_source: 'G' | 'U';
+  avatar_version: number;
+  api_key: string;
+  /** Custom profile field id (as text) → value. */
+  profile_data: Record<string, { value: string; rendered_value?: string }>;
+  /** 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators. */
+  email_address_visibility: number;
+  /** Organization permission needed (with the owner role) to change another user's email. */
+  can_change_user_emails: boolean;
+  is_billing_admin: boolean;
+  presence_enabled: boolean;
+  settings: UserSettings;
+}
+
+export interface Channel {
+  stream_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  creator_id: number | null;
+  invite_only: boolean;
+  is_web_public: boolean;
+  history_public_to_subscribers: boolean;
+  message_retention_days: number | null;
+  is_archived: boolean;
+  /** True for the organization's moderation-request channel, which may never become public. */
+  is_moderation_request_channel: boolean;
+  can_add_subscribers_group: GroupSettingValue;
+  can_remove_subscribers_group: GroupSettingValue;
+  can_administer_channel_group: GroupSettingValue;
+  can_send_message_group: GroupSettingValue;
+  can_subscribe_group: GroupSettingValue;
+  recipient_id: number;
+}
+
+/** Per-user settings of one channel subscription. */
+export interface Subscription {
+  color: string;
+  is_muted: boolean;
+  pin_to_top: boolean;
+  desktop_notifications: boolean | null;
+  email_notifications: boolean | null;
+  push_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
+  /** Highest message id at subscription time: with protected history, only later messages are visible. */
+  subscribed_after_message_id: number;
+}
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+  user_id: number;
+}
+
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_stream?: number;
+  stream?: number;
+  prev_topic?: string;
+  topic?: string;
+}
+
+export interface Message {
+  id: number;
+  sender_id: number;
+  type: 'stream' | 'private';
+  /** Channel messages only. */
+  stream_id?: number;
+  /** Channel messages: the topic ('' is the empty topic). Direct messages: ''. */
+  topic: string;
+  /** Direct messages only: every participant including the sender, sorted. */
+  dm_user_ids?: number[];
+  recipient_id: number;
+  /** Raw Markdown. */
+  content: string;
+  rendered_content: string;
+  timestamp: number;
+  client: string;
+  is_me_message: boolean;
+  reactions: Reaction[];
+  /** Most recent first. */
+  edit_history: EditHistoryEntry[];
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+}
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  /** Direct members (for system groups, derived from roles by {@link Store.groupDirectMembers}). */
+  members: number[];
+  direct_subgroup_ids: number[];
+  is_system_group: boolean;
+  date_created: number | null;
+  creator_id: number | null;
+  deactivated: boolean;
+  can_add_members_group: GroupSettingValue;
+  can_join_group: GroupSettingValue;
+  can_leave_group: GroupSettingValue;
+  can_manage_group: GroupSettingValue;
+  can_mention_group: GroupSettingValue;
+  can_remove_members_group: GroupSettingValue;
+}
+
+export interface Draft {
+  id: number;
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  sender_id: number;
+  type: 'stream' | 'private';
+  /** Channel id for channel messages, user ids for direct messages. */
+  to: number | number[];
+  topic: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+}
+
+export interface PresenceRecord {
+  active_timestamp: number;
+  idle_timestamp: number;
+  last_update_id: number;
+  /** Legacy per-client view. */
+  clients: Record<string, { status: 'active' | 'idle'; timestamp: number }>;
+}
+
+export interface UserTopic {
+  stream_id: number;
+  topic_name: string;
+  visibility_policy: number;
+  last_updated: number;
+}
+
+/** Organization settings that routes consult. Values follow the wire names. */
+export interface RealmSettings {
+  allow_message_editing: boolean;
+  /** null means no limit. */
+  message_content_edit_limit_seconds: number | null;
+  move_messages_within_stream_limit_seconds: number | null;
+  move_messages_between_streams_limit_seconds: number | null;
+  can_resolve_topics_group: GroupSettingValue;
+  can_move_messages_between_channels_group: GroupSettingValue;
+  can_move_messages_between_topics_group: GroupSettingValue;
+  can_mention_many_users_group: GroupSettingValue;
+  can_create_web_public_channel_group: GroupSettingValue;
+  can_access_all_users_group: GroupSettingValue;
+  enable_spectator_access: boolean;
+  web_public_streams_enabled: boolean;
+  message_retention_days: number | null;
+  allow_edit_history: boolean;
+  /** Channels with more subscribers need can_mention_many_users_group for wildcard mentions. */
+  wildcard_mention_large_stream_threshold: number;
+  moderation_request_channel_id: number | null;
+}
+
+export interface Realm {
+  id: number;
+  name: string;
+  /** Host part of API emails, e.g. `zulip.example.com`. */
+  host: string;
+  string_id: string;
+  description: string;
+  empty_topic_display_name: string;
+  date_created: number;
+  settings: RealmSettings;
+}
+
+export const FLAG_NAMES = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'wildcard_mentioned',
+  'group_mentioned',
+  'has_alert_word',
+  'historical',
+] as const;
+
+/** System group names in containment order: each contains the next. */
+export const SYSTEM_GROUPS = [
+  'role:internet',
+  'role:everyone',
+  'role:members',
+  'role:fullmembers',
+  'role:moderators',
+  'role:administrators',
+  'role:owners',
+  'role:nobody',
+] as const;
+
+export class Store {
+  realm: Realm;
+  users = new Map<number, User>();
+  channels = new Map<number, Channel>();
+  /** stream_id → user_id → subscription. */
+  subscriptions = new Map<number, Map<number, Subscription>>();
+  defaultChannelIds = new Set<number>();
+  /** Every message by id; insertion order is id order. */
+  messages = new Map<number, Message>();
+  /**
+   * Per-user message flags, stored sparsely: `unread` holds the ids that are *not* read (read is the
+   * common case), every other flag holds the ids where it is set.
+   */
+  flags = new Map<number, Map<string, Set<number>>>();
+  groups = new Map<number, UserGroup>();
+  drafts = new Map<number, Map<number, Draft>>();
+  scheduledMessages = new Map<number, ScheduledMessage>();
+  presence = new Map<number, PresenceRecord>();
+  presenceLastUpdateId = 0;
+  /** user_id → `${stream_id}\u0000${lowercased topic}` → entry. */
+  userTopics = new Map<number, Map<string, UserTopic>>();
+  /** DM recipient ids, keyed by the sorted participant list. */
+  private dmRecipients = new Map<string, number>();
+  private ids = new Map<string, number>();
+
+  constructor(realm: Realm) {
+    this.realm = realm;
+  }
+
+  /** Next id of a kind ('user', 'channel', 'message', 'group', 'draft', 'scheduled', 'recipient'...). */
+  nextId(kind: string): number {
+    const id = (this.ids.get(kind) ?? 0) + 1;
+    this.ids.set(kind, id);
+    return id;
+  }
+
+  /** Makes sure future ids of `kind` are above `id` (used by seeders that pick ids). */
+  reserveId(kind: string, id: number): void {
+    if ((this.ids.get(kind) ?? 0) < id) this.ids.set(kind, id);
+  }
+
+  // ---- users -------------------------------------------------------------------------------------
+
+  userById(id: number): User | undefined {
+    return this.users.get(id);
+  }
+
+  /** Looks a user up by API email or real email, case-insensitively. */
+  userByEmail(email: string): User | undefined {
+    const wanted = email.toLowerCase();
+    for (const u of this.users.values()) {
+      if (u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted) return u;
+    }
+    return undefined;
+  }
+
+  placeholderEmail(userId: number): string {
+    return `user${userId}@${this.realm.host}`;
+  }
+
+  isAdmin(user: User): boolean {
+    return user.role <= Role.ADMINISTRATOR;
+  }
+
+  isModeratorOrAbove(user: User): boolean {
+    return user.role <= Role.MODERATOR;
+  }
+
+  isGuest(user: User): boolean {
+    return user.role === Role.GUEST;
+  }
+
+  /** Whether `viewer` may see `target`'s real email address (email_address_visibility). */
+  canSeeRealEmail(viewer: User, target: User): boolean {
+    if (viewer.user_id === target.user_id || target.is_bot) return true;
+    switch (target.email_address_visibility) {
+      case 1:
+        return true;
+      case 2:
+        return !this.isGuest(viewer);
+      case 3:
+        return this.isAdmin(viewer);
+      case 5:
+        return this.isModeratorOrAbove(viewer);
+      default:
+        return false;
+    }
+  }
+
+  // ---- groups ------------------------------------------------------------------------------------
+
+  groupByName(name: string): UserGroup | undefined {
+    for (const g of this.groups.values()) if (g.name === name) return g;
+    return undefined;
+  }
+
+  systemGroupId(name: (typeof SYSTEM_GROUPS)[number]): number {
+    const g = this.groupByName(name);
+    if (!g) throw new Error(`system group ${name} missing`);
+    return g.id;
+  }
+
+  /** Direct members; system groups derive them from roles so role changes need no bookkeeping. */
+  groupDirectMembers(group: UserGroup): number[] {
+    if (!group.is_system_group) return group.members;
+    const byRole: Record<string, number | undefined> = {
+      'role:owners': Role.OWNER,
+      'role:administrators': Role.ADMINISTRATOR,
+      'role:moderators': Role.MODERATOR,
+      'role:fullmembers': Role.MEMBER,
+      'role:everyone': Role.GUEST,
+    };
+    const role = byRole[group.name];
+    if (role === undefined) return [];
+    return [...this.users.values()].filter((u) => u.is_active && u.role === role).map((u) => u.user_id);
+  }
+
+  /** Every user in the group, through subgroups (cycle-safe). */
+  groupMembersRecursive(groupId: number, seen = new Set<number>()): Set<number> {
+    const result = new Set<number>();
+    if (seen.has(groupId)) return result;
+    seen.add(groupId);
+    const group = this.groups.get(groupId);
+    if (!group || group.deactivated) return result;
+    for (const m of this.groupDirectMembers(group)) result.add(m);
+    for (const sub of group.direct_subgroup_ids) {
+      for (const m of this.groupMembersRecursive(sub, seen)) result.add(m);
+    }
+    return result;
+  }
+
+  /** Whether the user holds a permission given as a group-setting value. */
+  userHasGroupSetting(userId: number, value: GroupSettingValue): boolean {
+    if (typeof value === 'number') return this.groupMembersRecursive(value).has(userId);
+    if (value.direct_members.includes(userId)) return true;
+    return value.direct_subgroups.some((g) => this.groupMembersRecursive(g).has(userId));
+  }
+
+  // ---- channels ----------------------------------------------------------------------------------
+
+  channelByName(name: string): Channel | undefined {
+    const wanted = name.toLowerCase();
+    for (const c of this.channels.values()) if (c.name.toLowerCase() === wanted) return c;
+    return undefined;
+  }
+
+  subscription(streamId: number, userId: number): Subscription | undefined {
+    return this.subscriptions.get(streamId)?.get(userId);
+  }
+
+  isSubscribed(userId: number, streamId: number): boolean {
+    return this.subscription(streamId, userId) !== undefined;
+  }
+
+  subscriberIds(streamId: number): number[] {
+    return [...(this.subscriptions.get(streamId)?.keys() ?? [])];
+  }
+
+  /** Channels the user is subscribed to. */
+  subscribedChannelIds(userId: number): number[] {
+    const ids: number[] = [];
+    for (const [streamId, subs] of this.subscriptions) if (subs.has(userId)) ids.push(streamId);
+    return ids;
+  }
+
+  isPublic(channel: Channel): boolean {
+    return !channel.invite_only;
+  }
+
+  /** Metadata access: name, description, settings. https://zulip.com/help/channel-permissions */
+  canAccessChannelMetadata(user: User, channel: Channel): boolean {
+    if (channel.is_web_public) return true;
+    if (this.isSubscribed(user.user_id, channel.stream_id)) return true;
+    if (this.isGuest(user)) return false;
+    if (this.isPublic(channel) || this.isAdmin(user)) return true;
+    return this.userHasGroupSetting(user.user_id, channel.can_administer_channel_group);
+  }
+
+  /** Content access: reading the channel's messages. */
+  canAccessChannelContent(user: User, channel: Channel): boolean {
+    if (this.isSubscribed(user.user_id, channel.stream_id)) return true;
+    if (channel.is_web_public) return true;
+    if (this.isGuest(user)) return false;
+    return this.isPublic(channel);
+  }
+
+  canAdministerChannel(user: User, channel: Channel): boolean {
+    if (this.isAdmin(user)) return true;
+    return this.userHasGroupSetting(user.user_id, channel.can_administer_channel_group);
+  }
+
+  // ---- messages ----------------------------------------------------------------------------------
+
+  /** The recipient id of a direct-message conversation (stable per participant set). */
+  dmRecipientId(userIds: number[]): number {
+    const key = [...new Set(userIds)].sort((a, b) => a - b).join(',');
+    let id = this.dmRecipients.get(key);
+    if (id === undefined) {
+      id = this.nextId('recipient');
+      this.dmRecipients.set(key, id);
+    }
+    return id;
+  }
+
+  /** Whether the user may read this message (direct: a participant; channel: content access and history rules). */
+  canSeeMessage(user: User, message: Message): boolean {
+    if (message.type === 'private') return message.dm_user_ids!.includes(user.user_id);
+    const channel = this.channels.get(message.stream_id!);
+    if (!channel || !this.canAccessChannelContent(user, channel)) return false;
+    if (channel.history_public_to_subscribers) return true;
+    const sub = this.subscription(channel.stream_id, user.user_id);
+    return sub !== undefined && message.id > sub.subscribed_after_message_id;
+  }
+
+  /** Whether the message was delivered to the user (as opposed to visible through public history). */
+  receivedMessage(userId: number, message: Message): boolean {
+    if (message.type === 'private') return message.dm_user_ids!.includes(userId);
+    const sub = this.subscription(message.stream_id!, userId);
+    return sub !== undefined && message.id > sub.subscribed_after_message_id;
+  }
+
+  hasFlag(userId: number, messageId: number, flag: string): boolean {
+    const set = this.flags.get(userId)?.get(flag === 'read' ? 'unread' : flag);
+    const present = set?.has(messageId) ?? false;
+    return flag === 'read' ? !present : present;
+  }
+
+  /** Sets or clears a flag; returns whether anything changed. */
+  setFlag(userId: number, messageId: number, flag: string, on: boolean): boolean {
+    if (this.hasFlag(userId, messageId, flag) === on) return false;
+    let perUser = this.flags.get(userId);
+    if (!perUser) this.flags.set(userId, (perUser = new Map()));
+    const key = flag === 'read' ? 'unread' : flag;
+    let set = perUser.get(key);
+    if (!set) perUser.set(key, (set = new Set()));
+    const store = flag === 'read' ? !on : on;
+    if (store) set.add(messageId);
+    else set.delete(messageId);
+    return true;
+  }
+
+  /** The flags array as the API returns it for this user. */
+  messageFlags(userId: number, message: Message): string[] {
+    const flags: string[] = [];
+    for (const flag of FLAG_NAMES) {
+      if (flag === 'historical') continue;
+      if (this.hasFlag(userId, message.id, flag)) flags.push(flag);
+    }
+    if (!this.receivedMessage(userId, message)) flags.push('historical');
+    return flags;
+  }
+
+  /** Users who should be told about events on this message: participants or subscribers. */
+  messageAudience(message: Message): number[] {
+    if (message.type === 'private') return [...message.dm_user_ids!];
+    return this.subscriberIds(message.stream_id!);
+  }
+
+  // ---- topics ------------------------------------------------------------------------------------
+
+  userTopicKey(streamId: number, topic: string): string {
+    return `${streamId}\u0000${topic.toLowerCase()}`;
+  }
+}
