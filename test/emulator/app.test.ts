@@ -1,0 +1,159 @@
+/**
+ * The emulator's request plumbing: authentication, envelope, ignored parameters, routing errors,
+ * fault injection and serving on a loopback port. Driven through the REST client, which is the
+ * contract between the emulator and the gateway.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmulator } from '../../src/emulator/app.js';
+import { DEMO_USERS, demoUser } from '../../src/emulator/seed.js';
+import { ZulipConnection } from '../../src/zulip/connection.js';
+import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from '../../src/zulip/errors.js';
+import { validateResponse } from '../helpers/openapi.js';
+
+const emulator = createEmulator();
+const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
+
+function connectionAs(login: string | null, apiKey?: string) {
+  const credentials = login === null ? undefined : { email: demoUser(login).email, apiKey: apiKey ?? demoUser(login).apiKey };
+  return new ZulipConnection({ baseUrl: 'http://emulator.test', credentials, fetch, retry: noRetry });
+}
+
+async function caught(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => expect.unreachable('expected a rejection'),
+    (e: unknown) => e,
+  );
+}
+
+afterAll(() => emulator.close());
+
+describe('authentication', () => {
+  it('answers 401 UNAUTHORIZED with Zulip\'s body when credentials are missing', async () => {
+    const response = await emulator.fetch(new Request('http://emulator.test/api/v1/register', { method: 'POST' }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Basic realm="zulip"');
+    const body = await response.json();
+    expect(body).toEqual({ result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' });
+  });
+
+  it('answers INVALID_API_KEY for a wrong key and an unknown email', async () => {
+    for (const conn of [connectionAs('hamlet', 'wrong-key'), new ZulipConnection({ baseUrl: 'http://e.test', credentials: { email: 'nobody@x.test', apiKey: 'k' }, fetch })]) {
+      const e = await caught(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }));
+      expect(e).toBeInstanceOf(ZulipApiError);
+      expect((e as ZulipApiError).code).toBe('INVALID_API_KEY');
+      expect((e as ZulipApiError).httpStatus).toBe(401);
+    }
+  });
+
+  it('refuses a deactivated user with USER_DEACTIVATED', async () => {
+    const lear = [...emulator.store.users.values()].find((u) => !u.is_active)!;
+    const conn = new ZulipConnection({ baseUrl: 'http://e.test', credentials: { email: lear.delivery_email, apiKey: lear.api_key }, fetch });
+    const e = (await caught(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }))) as ZulipApiError;
+    expect([e.code, e.httpStatus]).toEqual(['USER_DEACTIVATED', 401]);
+  });
+});
+
+describe('envelope and routing', () => {
+  it('reports parameters an endpoint does not read in ignored_parameters_unsupported', async () => {
+    const body = await connectionAs(null).send<Record<string, unknown>>('getServerSettings', 'GET', 'server_settings', { bogus: 1, other: 'x' });
+    expect(body.ignored_parameters_unsupported).toEqual(['bogus', 'other']);
+  });
+
+  it('answers 404 for unknown paths and 405 for a known path with the wrong method', async () => {
+    const notFound = (await caught(connectionAs('hamlet').send('x', 'GET', 'no_such_endpoint'))) as ZulipApiError;
+    expect(notFound.httpStatus).toBe(404);
+    const wrongMethod = (await caught(connectionAs('hamlet').send('x', 'PATCH', 'server_settings'))) as ZulipApiError;
+    expect(wrongMethod.httpStatus).toBe(405);
+  });
+
+  it('rejects malformed typed parameters with a Zulip-shaped error, not a 500', async () => {
+    const e = (await caught(connectionAs('hamlet').send('getEvents', 'GET', 'events', { queue_id: 'q', last_event_id: 'abc' }))) as ZulipApiError;
+    expect(e.httpStatus).toBe(400);
+    expect(e.code).toBe('BAD_REQUEST');
+    expect(e.message).toBe('last_event_id is not an integer');
+  });
+
+  it('records every request with the authenticated email', async () => {
+    const before = emulator.requests.length;
+    await connectionAs('iago').send('getServerSettings', 'GET', 'server_settings');
+    await connectionAs('iago').send('register', 'POST', 'register', { event_types: ['message'] });
+    const recent = emulator.requests.slice(before);
+    expect(recent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /server_settings', 'POST /register']);
+    expect(recent[1]!.email).toBe(demoUser('iago').email);
+  });
+});
+
+describe('GET /server_settings', () => {
+  it('needs no credentials and matches the OpenAPI schema', async () => {
+    const body = await connectionAs(null).send<Record<string, unknown>>('getServerSettings', 'GET', 'server_settings');
+    expect(body.service_feature_level).toBe(372);
+    expect(body.zulip_feature_level).toBe(372);
+    expect(body.realm_name).toBe('Zulip Dev');
+    const result = validateResponse({ method: 'GET', path: '/server_settings' }, 200, body, {
+      allowExtra: ['service_feature_level', 'service_version', 'service_merge_base', 'realm_url'],
+    });
+    expect(result.errors).toBe('');
+  });
+
+  it('reports the configured feature level', async () => {
+    const old = createEmulator({ settings: { featureLevel: 200 } });
+    const body = await new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => old.fetch(new Request(i, init)) }).send<{ service_feature_level: number }>(
+      'getServerSettings',
+      'GET',
+      'server_settings',
+    );
+    expect(body.service_feature_level).toBe(200);
+  });
+});
+
+describe('development endpoints', () => {
+  it('fetches an API key by username and lists users without authentication', async () => {
+    const conn = connectionAs(null);
+    const key = await conn.send<{ api_key: string; email: string }>('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: DEMO_USERS[3]!.email });
+    expect(key.api_key).toBe(DEMO_USERS[3]!.apiKey);
+    const list = await conn.send<{ direct_admins: { email: string }[]; direct_users: { email: string }[] }>('devListUsers', 'GET', 'dev_list_users');
+    expect(list.direct_admins.map((u) => u.email)).toContain(demoUser('iago').email);
+    expect(list.direct_users.map((u) => u.email)).toContain(demoUser('hamlet').email);
+    const unknown = (await caught(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: 'ghost@x.test' }))) as ZulipApiError;
+    expect(unknown.httpStatus).toBe(401);
+    const missing = (await caught(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key'))) as ZulipApiError;
+    expect([missing.code, missing.data.var_name]).toEqual(['REQUEST_VARIABLE_MISSING', 'username']);
+  });
+});
+
+describe('fault injection', () => {
+  it('injects 5xx HTML pages, malformed bodies, 429 with Retry-After and resets, a limited number of times', async () => {
+    const e = createEmulator();
+    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry });
+    e.faults.inject('GET /server_settings', { status: 502, times: 1 });
+    expect(await caught(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(ServerError);
+    e.faults.inject('GET /server_settings', { malformed: true, times: 1 });
+    expect(await caught(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(MalformedResponseError);
+    e.faults.inject('GET /server_settings', { rateLimit: { retryAfter: 30 }, times: 1 });
+    const limited = (await caught(conn.send('s', 'GET', 'server_settings'))) as ZulipApiError;
+    expect([limited.code, limited.httpStatus, limited.retryAfter]).toEqual(['RATE_LIMIT_HIT', 429, 30]);
+    e.faults.inject('GET /server_settings', { reset: true, times: 1 });
+    const reset = (await caught(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+    expect(reset.reason).toBe('reset');
+    // Every fault was used up: the next call succeeds.
+    await expect(conn.send('s', 'GET', 'server_settings')).resolves.toMatchObject({ result: 'success' });
+  });
+
+  it('serves the same handler on a loopback port and drops connections for reset faults', async () => {
+    const e = createEmulator();
+    const server = await e.listen();
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const conn = new ZulipConnection({ baseUrl: server.url, credentials: demoUser('hamlet'), retry: noRetry });
+      await expect(conn.send('getOwnUser', 'GET', 'server_settings')).resolves.toMatchObject({ realm_name: 'Zulip Dev' });
+      e.faults.inject('*', { reset: true, times: 1 });
+      const reset = (await caught(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+      expect(reset).toBeInstanceOf(NetworkError);
+      await conn.close();
+    } finally {
+      await server.close();
+      await e.close();
+    }
+  });
+});
