@@ -1,0 +1,144 @@
+/**
+ * The per-request GraphQL context. Each request gets its own `ZulipConnection` carrying the
+ * caller's credentials, its own DataLoaders and its own counters, so nothing fetched for one
+ * credential can be served to another (ecosystem.md §1.3).
+ *
+ * Credentials come from `Authorization: Basic base64(email:apiKey)` (Zulip's own scheme, so a
+ * client can send the header it already uses with the REST API). The configured default
+ * credentials apply only when a request carries no Authorization header at all; a header that
+ * is present but unusable never falls back to another identity.
+ */
+import { GraphQLError } from 'graphql';
+import { ZulipConnection, type Credentials, type FetchLike, type ResponseInfo } from '../zulip/connection.js';
+import { GatewayErrorCode } from './errors.js';
+import { createLoaders, type Loaders } from './loaders.js';
+
+/** How to reach the chat server; fixed for the lifetime of a gateway. */
+export interface UpstreamConfig {
+  /** Server origin, e.g. `https://chat.example.com` (without `/api/v1`). */
+  baseUrl: string;
+  /**
+   * Transport for every upstream call; the tests' seam.
+   * @default globalThis.fetch
+   */
+  fetch?: FetchLike;
+  /** Used for requests that carry no Authorization header. @default none (anonymous) */
+  defaultCredentials?: Credentials;
+  /** Per-attempt upstream timeout in milliseconds. @default 10_000 (the connection's default) */
+  timeoutMs?: number;
+}
+
+export interface Context {
+  /** Talks to the chat server as the caller (anonymous when there are no credentials). */
+  connection: ZulipConnection;
+  /** Same server and counters, never any credentials: for public endpoints (server settings). */
+  anonymousConnection: ZulipConnection;
+  /** Per-request batching over the bulk endpoints; see loaders.ts. */
+  loaders: Loaders;
+  /** What this request cost upstream; reported in the response `extensions`. */
+  upstream: { baseUrl: string; requests: number };
+  /** Parameters the chat server reported as unsupported (`ignored_parameters_unsupported`). */
+  ignoredParameters: Set<string>;
+  /** The caller's credentials, when there are usable ones. */
+  credentials?: Credentials;
+  /** Why the request's Authorization header was refused, when it was. */
+  credentialsProblem?: string;
+}
+
+export type ParsedAuthorization = { credentials: Credentials } | { problem: string };
+
+/**
+ * Parses an `Authorization` header value of the form `Basic base64(email:apiKey)`.
+ * The problem text names what is wrong without echoing the value.
+ */
+export function parseAuthorization(value: string): ParsedAuthorization {
+  const match = /^Basic[ \t]+([A-Za-z0-9+/]+={0,2})[ \t]*$/i.exec(value);
+  if (!match) return { problem: 'The Authorization header must be "Basic " followed by base64(email:apiKey).' };
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const email = decoded.slice(0, colon);
+  const apiKey = decoded.slice(colon + 1);
+  if (colon <= 0 || apiKey === '' || /[\u0000-\u001f]/.test(decoded)) {
+    return { problem: 'The Authorization header must carry base64 of "email:apiKey".' };
+  }
+  return { credentials: { email, apiKey } };
+}
+
+/** Builds the context of one HTTP request. */
+export function createContext({ request, upstream }: { request: Request; upstream: UpstreamConfig }): Context {
+  return contextFromAuthorization(upstream, request.headers.get('authorization'));
+}
+
+/**
+ * Builds a context from an Authorization value wherever it came from: the HTTP header, or the
+ * graphql-ws `connection_init` payload (see `authorizationFromConnectionParams`). `null` (none
+ * sent) selects the default credentials; anything else must parse.
+ */
+export function contextFromAuthorization(upstream: UpstreamConfig, authorization: string | null): Context {
+  if (authorization === null) return contextFromCredentials(upstream, upstream.defaultCredentials);
+  const parsed = parseAuthorization(authorization);
+  return 'credentials' in parsed
+    ? contextFromCredentials(upstream, parsed.credentials)
+    : contextFromCredentials(upstream, undefined, parsed.problem);
+}
+
+/**
+ * The Authorization value of a graphql-ws `connection_init` payload: clients send
+ * `{ authorization: 'Basic …' }` (`Authorization` is accepted too). Null when there is none.
+ */
+export function authorizationFromConnectionParams(params: unknown): string | null {
+  if (params === null || typeof params !== 'object') return null;
+  const { authorization, Authorization } = params as Record<string, unknown>;
+  const value = authorization ?? Authorization;
+  // A non-string value is unusable, not absent: it must not select the default credentials.
+  return value === undefined || value === null ? null : typeof value === 'string' ? value : '';
+}
+
+/**
+ * Builds a context from credentials obtained any other way, e.g. from a graphql-ws
+ * `connection_init` payload, so both transports behave the same.
+ */
+export function contextFromCredentials(
+  upstream: UpstreamConfig,
+  credentials: Credentials | undefined,
+  credentialsProblem?: string,
+): Context {
+  const baseFetch = upstream.fetch ?? globalThis.fetch;
+  const counters = { baseUrl: upstream.baseUrl, requests: 0 };
+  const ignoredParameters = new Set<string>();
+  // Counted at the fetch seam, so attempts that never got a response (timeouts) count too.
+  const fetch: FetchLike = (input, init) => {
+    counters.requests++;
+    return baseFetch(input, init);
+  };
+  const onResponse = (info: ResponseInfo) => {
+    for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
+  };
+  const anonymousConnection = new ZulipConnection({
+    baseUrl: upstream.baseUrl,
+    fetch,
+    onResponse,
+    ...(upstream.timeoutMs !== undefined && { timeoutMs: upstream.timeoutMs }),
+  });
+  const connection = credentials ? anonymousConnection.withCredentials(credentials) : anonymousConnection;
+  const context: Context = {
+    connection,
+    anonymousConnection,
+    loaders: createLoaders(connection),
+    upstream: counters,
+    ignoredParameters,
+  };
+  if (credentials) context.credentials = credentials;
+  if (credentialsProblem !== undefined) context.credentialsProblem = credentialsProblem;
+  return context;
+}
+
+/** The caller's credentials, or an `UNAUTHENTICATED` error for fields that need some. */
+export function requireCredentials(ctx: Context): Credentials {
+  if (ctx.credentials) return ctx.credentials;
+  throw new GraphQLError(
+    ctx.credentialsProblem ??
+      'This field needs credentials: send "Authorization: Basic base64(email:apiKey)" with a Zulip API key.',
+    { extensions: { code: GatewayErrorCode.unauthenticated } },
+  );
+}

@@ -1,0 +1,4 @@
+/** The REST client core: connection, error taxonomy and backoff. Routes and models are imported from their own files. */
+export * from './connection.js';
+export * from './errors.js';
+export * from './backoff.js';

@@ -1,0 +1,104 @@
+/**
+ * Per-request context (src/gateway/context.ts): where credentials come from, that a bad header
+ * never falls back to another identity, and what the request's connections send.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  authorizationFromConnectionParams,
+  createContext,
+  parseAuthorization,
+  requireCredentials,
+  type UpstreamConfig,
+} from '../../src/gateway/context.js';
+import type { Credentials } from '../../src/zulip/connection.js';
+import { getServerSettings } from '../../src/zulip/routes/server-settings.js';
+import { basicAuth } from '../helpers/harness.js';
+import { scriptedFetch, success } from '../helpers/scripted-fetch.js';
+
+const hamlet: Credentials = { email: 'hamlet@zulip.example.com', apiKey: 'hamlet-key-0001' };
+const service: Credentials = { email: 'bot@zulip.example.com', apiKey: 'service-key-0002' };
+
+function request(authorization?: string): Request {
+  return new Request('http://gateway.localhost/graphql', authorization === undefined ? {} : { headers: { authorization } });
+}
+
+describe('parseAuthorization', () => {
+  it('reads Basic base64(email:apiKey), whatever the scheme case', () => {
+    expect(parseAuthorization(basicAuth(hamlet))).toEqual({ credentials: hamlet });
+    expect(parseAuthorization(basicAuth(hamlet).replace('Basic', 'basic'))).toEqual({ credentials: hamlet });
+  });
+
+  it('keeps colons after the first one in the API key', () => {
+    const odd = { email: 'a@b.c', apiKey: 'x:y' };
+    expect(parseAuthorization(basicAuth(odd))).toEqual({ credentials: odd });
+  });
+
+  it.each([
+    ['another scheme', 'Bearer abc.def'],
+    ['no token', 'Basic '],
+    ['not base64', 'Basic ***'],
+    ['no colon', `Basic ${Buffer.from('hamlet').toString('base64')}`],
+    ['an empty email', `Basic ${Buffer.from(':key').toString('base64')}`],
+    ['an empty key', `Basic ${Buffer.from('hamlet@x:').toString('base64')}`],
+  ])('refuses %s without echoing the value', (_name, value) => {
+    const parsed = parseAuthorization(value);
+    expect(parsed).toHaveProperty('problem');
+    expect('problem' in parsed && parsed.problem).not.toContain(value.slice(6) || 'Bearer');
+  });
+});
+
+describe('createContext', () => {
+  const upstream = (fetch = scriptedFetch()): UpstreamConfig => ({ baseUrl: 'http://ctx.localhost', fetch, defaultCredentials: service });
+
+  it("uses the caller's credentials when the request has some", () => {
+    const ctx = createContext({ request: request(basicAuth(hamlet)), upstream: upstream() });
+    expect(ctx.credentials).toEqual(hamlet);
+    expect(requireCredentials(ctx)).toEqual(hamlet);
+  });
+
+  it('uses the configured default credentials only when there is no Authorization header', () => {
+    expect(createContext({ request: request(), upstream: upstream() }).credentials).toEqual(service);
+  });
+
+  it('never falls back to the default for an unusable header, and says UNAUTHENTICATED', () => {
+    const ctx = createContext({ request: request('Bearer nope'), upstream: upstream() });
+    expect(ctx.credentials).toBeUndefined();
+    expect(() => requireCredentials(ctx)).toThrow(expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } }));
+  });
+
+  it('says UNAUTHENTICATED when there are no credentials at all', () => {
+    const ctx = createContext({ request: request(), upstream: { baseUrl: 'http://ctx.localhost', fetch: scriptedFetch() } });
+    expect(() => requireCredentials(ctx)).toThrow(/needs credentials/);
+  });
+
+  it('sends the caller credentials on `connection`, none on `anonymousConnection`, and counts both', async () => {
+    const fetch = scriptedFetch([success(), success(), { status: 503, text: 'down' }, success()]);
+    const ctx = createContext({ request: request(basicAuth(hamlet)), upstream: upstream(fetch) });
+    await getServerSettings(ctx.connection);
+    await getServerSettings(ctx.anonymousConnection);
+    await getServerSettings(ctx.anonymousConnection); // one 503, retried once
+    expect(fetch.requests.map((r) => r.basicAuth)).toEqual([hamlet, undefined, undefined, undefined]);
+    expect(ctx.upstream.requests).toBe(4);
+  });
+
+  it('collects the parameters the server ignored', async () => {
+    const fetch = scriptedFetch([success({ ignored_parameters_unsupported: ['a', 'b'] }), success({ ignored_parameters_unsupported: ['a'] })]);
+    const ctx = createContext({ request: request(), upstream: upstream(fetch) });
+    await getServerSettings(ctx.connection);
+    await getServerSettings(ctx.connection);
+    expect([...ctx.ignoredParameters]).toEqual(['a', 'b']);
+  });
+});
+
+describe('authorizationFromConnectionParams', () => {
+  it.each([
+    [{ authorization: 'Basic abc=' }, 'Basic abc='],
+    [{ Authorization: 'Basic abc=' }, 'Basic abc='],
+    [{}, null],
+    [undefined, null],
+    ['Basic abc=', null],
+    [{ authorization: 42 }, ''],
+  ])('reads %o as %o', (params, expected) => {
+    expect(authorizationFromConnectionParams(params)).toBe(expected);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * End-to-end harness: an emulator and a gateway wired through the `fetch` seam, in one process.
+ *
+ * ```ts
+ * const h = createHarness();
+ * afterAll(() => h.close());
+ * const { data, errors } = await h.gql('{ serverSettings { realmName } }', {}, { as: null });
+ * expect(h.upstreamRequests).toHaveLength(1);
+ * ```
+ *
+ * Each harness talks to its emulator under its own base URL, so per-server caches (the feature
+ * level) never mix two harnesses of one test file.
+ */
+import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import type { EmulatorSettings } from '../../src/emulator/context.js';
+import { DEMO_USERS } from '../../src/emulator/seed.js';
+import type { Credentials, FetchLike } from '../../src/zulip/connection.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/yoga.js';
+
+export interface HarnessOptions {
+  /** @default 'demo' */
+  seed?: 'demo' | 'empty';
+  emulatorSettings?: Partial<EmulatorSettings>;
+  /** Extra gateway options (zulipUrl and fetch are the harness's). @default { logging: false } */
+  gateway?: Partial<Omit<GatewayOptions, 'zulipUrl' | 'fetch'>>;
+  /** Serve the emulator on an ephemeral 127.0.0.1 port and use the real undici fetch. @default false */
+  listen?: boolean;
+}
+
+/** One upstream call the gateway made, as seen at the fetch seam. */
+export interface UpstreamRequest {
+  method: string;
+  /** Path relative to /api/v1, e.g. 'messages' or 'streams/7'. */
+  path: string;
+  /** Decoded query string. */
+  query: Record<string, string>;
+}
+
+export interface GqlOptions {
+  /**
+   * Whose credentials: an email of a user in the emulator, explicit credentials, or null for no
+   * Authorization header. @default the first demo user (the organization owner)
+   */
+  as?: string | Credentials | null;
+  /** Extra request headers (override the defaults). */
+  headers?: Record<string, string>;
+}
+
+export interface GqlResult<T = Record<string, unknown>> {
+  status: number;
+  data?: T | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  extensions?: Record<string, unknown>;
+}
+
+export interface Harness {
+  emulator: Emulator;
+  gateway: Gateway;
+  /** The emulator's base URL as the gateway knows it. */
+  zulipUrl: string;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: GqlOptions,
+  ): Promise<GqlResult<T>>;
+  /** Every upstream call since creation or the last `resetUpstreamRequests()`. */
+  upstreamRequests: UpstreamRequest[];
+  resetUpstreamRequests(): void;
+  close(): Promise<void>;
+}
+
+/** The `Authorization` header value for credentials (HTTP Basic, as Zulip expects). */
+export function basicAuth(credentials: Credentials): string {
+  return `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`, 'utf8').toString('base64')}`;
+}
+
+/** Wraps a fetch so that every call is recorded before it is made. */
+export function countingFetch(fetch: FetchLike, calls: UpstreamRequest[]): FetchLike {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    calls.push({
+      method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
+      path: url.pathname.replace(/^\/api\/v1\//, ''),
+      query: Object.fromEntries(url.searchParams),
+    });
+    return fetch(input, init);
+  };
+}
+
+let harnessCount = 0;
+
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const emulator = createEmulator({ seed: options.seed ?? 'demo', settings: options.emulatorSettings ?? {} });
+  const upstreamRequests: UpstreamRequest[] = [];
+  let gateway: Gateway | undefined;
+  let zulipUrl = `http://zulip-${++harnessCount}.localhost`;
+  let ready: Promise<void> = Promise.resolve();
+
+  const viaEmulator: FetchLike = (input, init) => emulator.fetch(new Request(input, init));
+  const build = (url: string, fetch: FetchLike) =>
+    createGateway({ logging: false, ...options.gateway, zulipUrl: url, fetch: countingFetch(fetch, upstreamRequests) });
+
+  if (options.listen) {
+    ready = emulator.listen({ host: '127.0.0.1', port: 0 }).then(({ url }) => {
+      zulipUrl = url;
+      gateway = build(url, (input, init) => fetch(input, init));
+    });
+  } else {
+    gateway = build(zulipUrl, viaEmulator);
+  }
+
+  const harness: Harness = {
+    emulator,
+    get gateway() {
+      if (!gateway) throw new Error('harness: with listen: true, await the first gql() before using gateway');
+      return gateway;
+    },
+    get zulipUrl() {
+      return zulipUrl;
+    },
+    upstreamRequests,
+    resetUpstreamRequests: () => void (upstreamRequests.length = 0),
+    async gql(query, variables, gqlOptions = {}) {
+      await ready;
+      const response = await harness.gateway.fetch('http://gateway.localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...authHeader(emulator, gqlOptions.as), ...gqlOptions.headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...(await response.json()) };
+    },
+    async close() {
+      await ready.catch(() => undefined);
+      await gateway?.dispose();
+      await emulator.close();
+    },
+  };
+  return harness;
+}
+
+function authHeader(emulator: Emulator, as: GqlOptions['as']): Record<string, string> {
+  if (as === null) return {};
+  if (as === undefined) return { authorization: basicAuth(DEMO_USERS[0]!) };
+  if (typeof as !== 'string') return { authorization: basicAuth(as) };
+  const user = emulator.store.userByEmail(as);
+  if (!user) throw new Error(`harness: no user ${as} in the emulator`);
+  return { authorization: basicAuth({ email: as, apiKey: user.api_key }) };
+}

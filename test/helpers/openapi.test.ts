@@ -1,0 +1,149 @@
+import { describe, expect, test } from 'vitest';
+import { responseExamples, validateResponse, type Operation } from './openapi.js';
+
+/** The file's own example for an operation: a body known to be right. */
+function example(operation: Operation, status = 200): Record<string, unknown> {
+  const [first] = responseExamples(operation, status);
+  expect(first, `example for ${operation.method} ${operation.path}`).toBeDefined();
+  return structuredClone(first) as Record<string, unknown>;
+}
+
+const GET_MESSAGES = { method: 'GET', path: '/messages' };
+const OWN_USER = { method: 'GET', path: '/users/me' };
+const SEND_MESSAGE = { method: 'POST', path: 'messages' };
+const SERVER_SETTINGS = { method: 'get', path: '/api/v1/server_settings' };
+
+describe('documented examples validate', () => {
+  // The endpoints of api-spec.md plus those the gateway and emulator lean on,
+  // named by concrete paths so that template matching is exercised too.
+  const operations: [string, string][] = [
+    ['PATCH', 'messages/42'],
+    ['PATCH', 'streams/5'],
+    ['GET', 'streams/5'],
+    ['PATCH', 'settings'],
+    ['POST', 'typing'],
+    ['GET', 'events?queue_id=abc&last_event_id=-1'],
+    ['DELETE', 'events'],
+    ['PATCH', 'scheduled_messages/3'],
+    ['GET', 'scheduled_messages'],
+    ['POST', 'user_topics'],
+    ['GET', 'messages'],
+    ['POST', 'messages'],
+    ['PATCH', 'users/9'],
+    ['GET', 'streams'],
+    ['POST', 'drafts'],
+    ['GET', 'drafts'],
+    ['POST', 'messages/flags/narrow'],
+    ['POST', 'user_groups/create'],
+    ['POST', 'user_groups/7/members'],
+    ['GET', 'user_groups'],
+    ['DELETE', 'users/me/subscriptions'],
+    ['GET', 'users'],
+    ['GET', 'users/12'],
+    ['GET', 'users/iago@zulip.com'],
+    ['GET', 'users/me'],
+    ['DELETE', 'messages/42/reactions'],
+    ['POST', 'messages/42/reactions'],
+    ['GET', 'users/me/5/topics'],
+    ['GET', 'server_settings'],
+    ['POST', '/api/v1/register'],
+  ];
+  test.each(operations)('%s %s', (method, path) => {
+    const examples = responseExamples({ method, path }, 200);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const body of examples) expect(validateResponse({ method, path }, 200, body)).toEqual({ valid: true, errors: '' });
+  });
+
+  test('error examples validate against their status', () => {
+    const operation = { method: 'DELETE', path: '/messages/{message_id}/reactions' };
+    const examples = responseExamples(operation, 400);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const body of examples) expect(validateResponse(operation, 400, body).valid).toBe(true);
+  });
+});
+
+describe('wrong bodies do not validate', () => {
+  test('GET /messages: a message id of the wrong type', () => {
+    const body = example(GET_MESSAGES);
+    (body.messages as Record<string, unknown>[])[0]!.id = 'forty-two';
+    const result = validateResponse(GET_MESSAGES, 200, body);
+    expect(result.valid).toBe(false);
+    expect(result.errors).toContain('/messages/0/id must be integer');
+  });
+
+  test('POST /messages: the required message id is missing', () => {
+    expect(validateResponse(SEND_MESSAGE, 200, { result: 'success', msg: '', id: 42 }).valid).toBe(true);
+    const result = validateResponse(SEND_MESSAGE, 200, { result: 'success', msg: '' });
+    expect(result.valid).toBe(false);
+    expect(result.errors).toContain("must have required property 'id'");
+  });
+
+  test('GET /server_settings: wrong types, a missing msg and a wrong result', () => {
+    const body = example(SERVER_SETTINGS);
+    expect(validateResponse(SERVER_SETTINGS, 200, { ...body, zulip_feature_level: '247' }).errors).toContain(
+      '/zulip_feature_level must be integer',
+    );
+    const { msg: _msg, ...withoutMsg } = body;
+    expect(validateResponse(SERVER_SETTINGS, 200, withoutMsg).errors).toContain("must have required property 'msg'");
+    expect(validateResponse(SERVER_SETTINGS, 200, { ...body, result: 'error' }).valid).toBe(false);
+    expect(validateResponse(SERVER_SETTINGS, 200, 'not an object').valid).toBe(false);
+  });
+
+  test('GET /users/{user_id}: nullable fields take null, others do not', () => {
+    const operation = { method: 'GET', path: 'users/12' };
+    const body = example(operation);
+    const user = body.user as Record<string, unknown>;
+    const withUser = (fields: Record<string, unknown>) => ({ ...body, user: { ...user, ...fields } });
+    expect(validateResponse(operation, 200, withUser({ delivery_email: null, bot_type: null })).valid).toBe(true);
+    const result = validateResponse(operation, 200, withUser({ full_name: null }));
+    expect(result.valid).toBe(false);
+    expect(result.errors).toContain('/user/full_name');
+  });
+
+  test('an error body without code does not match a coded error', () => {
+    const operation = { method: 'DELETE', path: 'messages/9/reactions' };
+    expect(validateResponse(operation, 400, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' }).valid).toBe(true);
+    expect(validateResponse(operation, 400, { result: 'error', msg: 'Invalid message(s)' }).valid).toBe(false);
+  });
+});
+
+describe('allowExtra', () => {
+  test('tolerates exactly the named fields where additional properties are forbidden, at any depth', () => {
+    const body = example(GET_MESSAGES);
+    const message = (body.messages as Record<string, unknown>[])[0]!;
+    message.future_field = 1;
+    body.top_level_future = true;
+
+    const strict = validateResponse(GET_MESSAGES, 200, body);
+    expect(strict.valid).toBe(false);
+    expect(strict.errors).toContain("must NOT have additional properties 'future_field'");
+    expect(strict.errors).toContain("must NOT have additional properties 'top_level_future'");
+
+    const partly = validateResponse(GET_MESSAGES, 200, body, { allowExtra: ['future_field'] });
+    expect(partly.valid).toBe(false);
+    expect(partly.errors).not.toContain("'future_field'");
+
+    expect(validateResponse(GET_MESSAGES, 200, body, { allowExtra: ['top_level_future', 'future_field'] }).valid).toBe(true);
+    // The strict validator is cached separately and still strict.
+    expect(validateResponse(GET_MESSAGES, 200, body).valid).toBe(false);
+  });
+});
+
+describe('lookup', () => {
+  test('an operation or status the file does not document is reported, not passed', () => {
+    const missing = validateResponse({ method: 'POST', path: '/no/such/endpoint' }, 200, { result: 'success', msg: '' });
+    expect(missing.valid).toBe(false);
+    expect(missing.errors).toContain('no operation');
+    const status = validateResponse(SERVER_SETTINGS, 418, {});
+    expect(status.valid).toBe(false);
+    expect(status.errors).toContain('no JSON response documented');
+  });
+
+  test('literal segments win over templates', () => {
+    // /users/me has a richer response than /users/{user_id}: max_message_id is only documented on the former.
+    const body = example(OWN_USER);
+    expect(body.max_message_id).toBeDefined();
+    expect(validateResponse({ method: 'GET', path: 'users/me' }, 200, body).valid).toBe(true);
+    expect(validateResponse({ method: 'GET', path: 'users/5' }, 200, body).valid).toBe(false);
+  });
+});
