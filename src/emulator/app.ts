@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
-import { DEFAULT_SETTINGS, type EmulatorSettings, type ResourceModule, type RouteContext } from './context.js';
+import { DEFAULT_SETTINGS, type EmulatorSettings, type RouteContext } from './context.js';
 import { ApiError, invalidApiKey, unauthorized, userDeactivated } from './errors.js';
 import { Faults } from './faults.js';
 import { Params, parseIntParam, Router } from './http.js';

@@ -10,6 +10,7 @@ import {
   SYSTEM_GROUPS,
   type Channel,
   type GroupSettingValue,
+  type Attachment,
   type Message,
   type Realm,
   type Subscription,
@@ -292,6 +293,7 @@ export function insertMessage(store: Store, m: NewMessage): Message {
         }
       : dmMessage(store, id, m, rendered.html, rendered.isMeMessage);
   store.messages.set(id, message);
+  store.indexMessage(message);
   setReceiverFlags(store, message, rendered);
   return message;
 }
@@ -348,4 +350,24 @@ export function applyMentionFlags(
   store.setFlag(userId, messageId, 'stream_wildcard_mentioned', rendered.wildcard === 'channel');
   store.setFlag(userId, messageId, 'topic_wildcard_mentioned', rendered.wildcard === 'topic');
   store.setFlag(userId, messageId, 'wildcard_mentioned', rendered.wildcard !== null);
+}
+
+/** Records an uploaded file owned by `owner_id` (messages link it through `/user_uploads/<path_id>`). */
+export function addAttachment(
+  store: Store,
+  a: Partial<Omit<Attachment, 'message_ids'>> & { name: string; owner_id: number },
+  nowMs: number,
+): Attachment {
+  const id = a.id ?? store.nextId('attachment');
+  store.reserveId('attachment', id);
+  const attachment: Attachment = {
+    id,
+    path_id: `${store.realm.id}/${id.toString(16).padStart(2, '0')}/${a.name}`,
+    size: 1024,
+    create_time: nowMs,
+    ...a,
+    message_ids: new Set(),
+  };
+  store.attachments.set(id, attachment);
+  return attachment;
 }

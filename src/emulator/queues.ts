@@ -164,13 +164,19 @@ export class QueueManager {
     return [...queue.events];
   }
 
+  /**
+   * Zulip's fetch_events checks around EventQueue.prune: both messages name the client's
+   * last_event_id, and "not in this queue" is decided after pruning, by comparing it with the id of
+   * the newest event actually pruned.
+   */
   private prune(queue: Queue, lastEventId: number): void {
     if (lastEventId < queue.maxPrunedId) {
-      throw badRequest(`An event newer than ${queue.maxPrunedId} has already been pruned!`);
+      throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
     }
-    if (lastEventId >= queue.nextEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
-    queue.events = queue.events.filter((e) => e.id > lastEventId);
-    queue.maxPrunedId = Math.max(queue.maxPrunedId, lastEventId);
+    while (queue.events.length > 0 && queue.events[0]!.id <= lastEventId) {
+      queue.maxPrunedId = queue.events.shift()!.id;
+    }
+    if (lastEventId !== queue.maxPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
   }
 
   private park(queue: Queue, signal?: AbortSignal): Promise<void> {

@@ -80,8 +80,23 @@ export interface Subscription {
 export interface Reaction {
   emoji_name: string;
   emoji_code: string;
-  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+  /** `service_extra_emoji` is the spec's name for `zulip_extra_emoji`; the emulator echoes what the client sent. */
+  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | 'service_extra_emoji';
   user_id: number;
+}
+
+/** An uploaded file; messages refer to it as `/user_uploads/<path_id>` in their content. */
+export interface Attachment {
+  id: number;
+  name: string;
+  /** Path inside the upload store, e.g. `2/ab/cdef/report.pdf`. */
+  path_id: string;
+  size: number;
+  /** UNIX milliseconds. */
+  create_time: number;
+  owner_id: number;
+  /** Messages whose content refers to the file (kept by the message routes). */
+  message_ids: Set<number>;
 }
 
 export interface EditHistoryEntry {
@@ -195,6 +210,8 @@ export interface RealmSettings {
   /** Channels with more subscribers need can_mention_many_users_group for wildcard mentions. */
   wildcard_mention_large_stream_threshold: number;
   moderation_request_channel_id: number | null;
+  /** When true, channel messages need a non-empty topic (Zulip's realm_mandatory_topics). */
+  mandatory_topics?: boolean;
 }
 
 export interface Realm {
@@ -255,6 +272,17 @@ export class Store {
   presenceLastUpdateId = 0;
   /** user_id → `${stream_id}\u0000${lowercased topic}` → entry. */
   userTopics = new Map<number, Map<string, UserTopic>>();
+  /** Uploaded files by id. */
+  attachments = new Map<number, Attachment>();
+  /**
+   * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
+   * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.
+   * Kept by {@link Store.indexMessage} (insertMessage calls it) and {@link Store.reindexMessages};
+   * rebuilt from scratch by {@link Store.ensureMessageIndex} if messages changed behind its back.
+   */
+  private channelIndex = new Map<number, number[]>();
+  private dmIndex = new Map<number, number[]>();
+  private indexedCount = 0;
   /** DM recipient ids, keyed by the sorted participant list. */
   private dmRecipients = new Map<string, number>();
   private ids = new Map<string, number>();
@@ -486,6 +514,50 @@ export class Store {
     return flags;
   }
 
+  /** Adds a new message to the channel/direct-message indexes. */
+  indexMessage(message: Message): void {
+    if (message.type === 'stream') insertSorted(this.indexList(this.channelIndex, message.stream_id!), message.id);
+    else for (const u of message.dm_user_ids!) insertSorted(this.indexList(this.dmIndex, u), message.id);
+    this.indexedCount++;
+  }
+
+  /** Moves already-indexed channel messages between channels (after their `stream_id` changed). */
+  reindexMessages(messageIds: number[], fromStreamId: number, toStreamId: number): void {
+    if (fromStreamId === toStreamId) return;
+    const moved = new Set(messageIds);
+    const from = this.channelIndex.get(fromStreamId);
+    if (from) this.channelIndex.set(fromStreamId, from.filter((id) => !moved.has(id)));
+    const to = this.indexList(this.channelIndex, toStreamId);
+    for (const id of [...moved].sort((a, b) => a - b)) insertSorted(to, id);
+  }
+
+  /** Rebuilds the indexes when messages were added or removed without {@link Store.indexMessage}. */
+  ensureMessageIndex(): void {
+    if (this.indexedCount === this.messages.size) return;
+    this.channelIndex = new Map();
+    this.dmIndex = new Map();
+    this.indexedCount = 0;
+    for (const m of this.messages.values()) this.indexMessage(m);
+  }
+
+  /** Ids of a channel's messages, ascending (may hold ids of since-deleted messages: check them). */
+  channelMessageIds(streamId: number): readonly number[] {
+    this.ensureMessageIndex();
+    return this.channelIndex.get(streamId) ?? [];
+  }
+
+  /** Ids of the direct messages a user takes part in, ascending. */
+  dmMessageIds(userId: number): readonly number[] {
+    this.ensureMessageIndex();
+    return this.dmIndex.get(userId) ?? [];
+  }
+
+  private indexList(index: Map<number, number[]>, key: number): number[] {
+    let list = index.get(key);
+    if (!list) index.set(key, (list = []));
+    return list;
+  }
+
   /** Users who should be told about events on this message: participants or subscribers. */
   messageAudience(message: Message): number[] {
     if (message.type === 'private') return [...message.dm_user_ids!];
@@ -497,4 +569,20 @@ export class Store {
   userTopicKey(streamId: number, topic: string): string {
     return `${streamId}\u0000${topic.toLowerCase()}`;
   }
+}
+
+/** Inserts into an ascending array (appending in the common case of a new, highest id). */
+function insertSorted(list: number[], id: number): void {
+  if (list.length === 0 || list[list.length - 1]! < id) {
+    list.push(id);
+    return;
+  }
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== id) list.splice(lo, 0, id);
 }

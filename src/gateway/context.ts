@@ -12,6 +12,7 @@ import { GraphQLError } from 'graphql';
 import { ZulipConnection, type Credentials, type FetchLike, type ResponseInfo } from '../zulip/connection.js';
 import { GatewayErrorCode } from './errors.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import type { EventHub } from './events/hub.js';
 
 /** How to reach the chat server; fixed for the lifetime of a gateway. */
 export interface UpstreamConfig {
@@ -19,7 +20,7 @@ export interface UpstreamConfig {
   baseUrl: string;
   /**
    * Transport for every upstream call; the tests' seam.
-   * @default globalThis.fetch
+   * @default undici's request API over one keep-alive pool (see zulip/connection.ts)
    */
   fetch?: FetchLike;
   /** Used for requests that carry no Authorization header. @default none (anonymous) */
@@ -43,6 +44,8 @@ export interface Context {
   credentials?: Credentials;
   /** Why the request's Authorization header was refused, when it was. */
   credentialsProblem?: string;
+  /** The gateway's event hub, for subscriptions (added by `useEventHub` in yoga.ts). */
+  events?: EventHub;
 }
 
 export type ParsedAuthorization = { credentials: Credentials } | { problem: string };
@@ -62,6 +65,25 @@ export function parseAuthorization(value: string): ParsedAuthorization {
     return { problem: 'The Authorization header must carry base64 of "email:apiKey".' };
   }
   return { credentials: { email, apiKey } };
+}
+
+const upstreamConnections = new WeakMap<UpstreamConfig, ZulipConnection>();
+
+/**
+ * The one connection (and so the one keep-alive pool) per upstream configuration; requests derive
+ * their own credentials and counters from it.
+ */
+export function upstreamConnection(upstream: UpstreamConfig): ZulipConnection {
+  let connection = upstreamConnections.get(upstream);
+  if (!connection) {
+    connection = new ZulipConnection({
+      baseUrl: upstream.baseUrl,
+      ...(upstream.fetch && { fetch: upstream.fetch }),
+      ...(upstream.timeoutMs !== undefined && { timeoutMs: upstream.timeoutMs }),
+    });
+    upstreamConnections.set(upstream, connection);
+  }
+  return connection;
 }
 
 /** Builds the context of one HTTP request. */
@@ -103,22 +125,15 @@ export function contextFromCredentials(
   credentials: Credentials | undefined,
   credentialsProblem?: string,
 ): Context {
-  const baseFetch = upstream.fetch ?? globalThis.fetch;
   const counters = { baseUrl: upstream.baseUrl, requests: 0 };
   const ignoredParameters = new Set<string>();
-  // Counted at the fetch seam, so attempts that never got a response (timeouts) count too.
-  const fetch: FetchLike = (input, init) => {
-    counters.requests++;
-    return baseFetch(input, init);
-  };
-  const onResponse = (info: ResponseInfo) => {
-    for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
-  };
-  const anonymousConnection = new ZulipConnection({
-    baseUrl: upstream.baseUrl,
-    fetch,
-    onResponse,
-    ...(upstream.timeoutMs !== undefined && { timeoutMs: upstream.timeoutMs }),
+  // Counted per attempt, so attempts that never got a response (timeouts) count too.
+  const anonymousConnection = upstreamConnection(upstream).derive({
+    credentials: undefined,
+    onRequest: () => void counters.requests++,
+    onResponse: (info: ResponseInfo) => {
+      for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
+    },
   });
   const connection = credentials ? anonymousConnection.withCredentials(credentials) : anonymousConnection;
   const context: Context = {

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createEmulator } from '../emulator/app.js';
 import { DEMO_USERS } from '../emulator/seed.js';
 import type { Credentials } from '../zulip/connection.js';
+import { attachGraphQLWs } from './ws.js';
 import { createGateway } from './yoga.js';
 
 export interface Started {
@@ -75,8 +76,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env, log: (line: st
 
   const gateway = createGateway({ zulipUrl, ...(defaultCredentials && { defaultCredentials }) });
   const server = createServer(gateway);
-  // graphql-ws: the events owner attaches src/gateway/ws.ts here, before listening, e.g.
-  //   const ws = attachGraphQLWs(server, gateway);   // and `await ws.close()` in close() below
+  // graphql-ws on the same /graphql path (subscriptions; SSE needs nothing more).
+  const ws = attachGraphQLWs(server, gateway);
   const actualPort = await listen(server, port, host).catch(async (error: unknown) => {
     await emulator?.close();
     throw error;
@@ -90,6 +91,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, log: (line: st
   return {
     url,
     async close() {
+      await ws.close(); // 1001 Going Away to every socket, before the drain
       await closeServer(server, DRAIN_MS);
       await gateway.dispose();
       await emulator?.close();

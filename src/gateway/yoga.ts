@@ -11,11 +11,14 @@ import {
   authorizationFromConnectionParams,
   contextFromAuthorization,
   createContext,
+  upstreamConnection,
   type Context,
   type UpstreamConfig,
 } from './context.js';
 import { toGraphQLError, UNEXPECTED_ERROR_MESSAGE } from './errors.js';
-import { buildSchema } from './schema/index.js';
+import { EventHub } from './events/hub.js';
+import { useEventHub } from './events/plugin.js';
+import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 
 export interface GatewayOptions {
   /** Origin of the chat server, e.g. `https://chat.example.com` (without `/api/v1`). */
@@ -30,6 +33,17 @@ export interface GatewayOptions {
   graphiql?: boolean;
   /** yoga logging: false, true, or a level. @default true */
   logging?: boolean | 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * Serve the Apollo Federation 2 subgraph schema instead of the plain one, on the same path: the
+   * plain schema plus `_entities` and `_service` (schema/federation.ts), for a supergraph router.
+   * Run it as its own instance; the plain endpoint is unchanged. @default false
+   */
+  subgraph?: boolean;
+  /**
+   * The event hub behind subscriptions (tests pass one built with a fast backoff and short grace
+   * period, and observe it). @default a new EventHub with its defaults
+   */
+  eventHub?: EventHub;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context>;
@@ -58,7 +72,8 @@ const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'mult
 /**
  * Refuses requests a browser could send from another site without a preflight: those without a
  * non-simple content type (e.g. application/json) and without the CSRF header. The same rule as
- * yoga's CSRF-prevention plugin, which is not among our dependencies.
+ * @graphql-yoga/plugin-csrf-prevention, kept here because that plugin's refusal carries no error
+ * code and clients need a stable one (CSRF_REFUSED) to tell it from other 403s.
  */
 function csrfPrevention(): Plugin {
   return {
@@ -115,7 +130,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   };
   return createYoga<Record<string, never>, Context>({
-    schema: buildSchema(),
+    schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
     context: (initial) => gatewayContext(initial, upstream),
     graphiql: options.graphiql ?? true,
     logging: options.logging ?? true,
@@ -124,6 +139,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       errorMessage: UNEXPECTED_ERROR_MESSAGE,
       maskError: (error) => toGraphQLError(error),
     },
-    plugins: [csrfPrevention(), EnvelopArmorPlugin(OPERATION_LIMITS), upstreamReport()],
+    plugins: [
+      // `gateway.dispose()` closes the upstream keep-alive pool.
+      { onDispose: () => upstreamConnection(upstream).close() },
+      csrfPrevention(),
+      EnvelopArmorPlugin(OPERATION_LIMITS),
+      upstreamReport(),
+      useEventHub(options.eventHub ?? new EventHub()),
+    ],
   });
 }

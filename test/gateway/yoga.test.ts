@@ -108,11 +108,11 @@ describe('operation limits', () => {
     expect(data?.__schema.queryType.name).toBe('Query');
   });
 
-  it('admits the dashboard query (no operation-limit error, whatever the schema has yet)', async () => {
+  it('admits the dashboard query', async () => {
     const dashboard = /* GraphQL */ `
       query Dashboard {
         serverSettings { realmName realmIcon featureLevel }
-        messages(anchor: NEWEST, first: 100) {
+        messages(last: 100) {
           nodes {
             id content timestamp topic
             sender { id fullName avatarUrl role }
@@ -121,9 +121,9 @@ describe('operation limits', () => {
           }
         }
       }`;
-    const { errors } = await h.gql(dashboard);
-    const limitErrors = (errors ?? []).filter((e) => !/^(Cannot query field|Unknown argument|Value ".*" does not exist|Field ".*" argument)/.test(e.message));
-    expect(limitErrors).toEqual([]);
+    const { data, errors } = await h.gql<{ messages: { nodes: unknown[] } }>(dashboard);
+    expect(errors).toBeUndefined();
+    expect(data?.messages.nodes.length).toBeGreaterThan(0);
   });
 
   it('hides field suggestions', async () => {

@@ -5,7 +5,7 @@
  * from each resource module's `initialState`.
  */
 import type { ResourceModule, Route, RouteContext, StateContext } from '../context.js';
-import { badRequest, missingArgument } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { parseNarrow, type NarrowTerm } from '../narrow.js';
 import type { QueueOptions } from '../queues.js';
 import { lastMessageId } from '../factory.js';
@@ -33,7 +33,17 @@ function readCapabilities(ctx: RouteContext): Record<string, boolean> {
 }
 
 function readQueueNarrow(ctx: RouteContext): NarrowTerm[] {
-  const narrow = parseNarrow(ctx.params.optJson('narrow'));
+  const raw = ctx.params.optJson('narrow');
+  // Zulip's check_narrow_for_events names any unsupported operator, known to GET /messages or not.
+  if (Array.isArray(raw)) {
+    for (const term of raw) {
+      const operator = Array.isArray(term) ? term[0] : (term as { operator?: unknown } | null)?.operator;
+      if (typeof operator === 'string' && !QUEUE_NARROW_OPERATORS.has(operator) && operator !== 'stream') {
+        throw badRequest(`Operator ${operator} not supported.`);
+      }
+    }
+  }
+  const narrow = parseNarrow(raw);
   for (const term of narrow) {
     if (!QUEUE_NARROW_OPERATORS.has(term.operator) || term.negated) {
       throw badRequest(`Operator ${term.operator} not supported.`);
@@ -158,12 +168,13 @@ export const routes: Route[] = [
       const dontBlock = ctx.params.bool('dont_block', false);
       if (queueId === undefined) {
         // Legacy path: with dont_block, a GET without queue_id registers a queue from its parameters.
-        if (!dontBlock) throw missingArgument('queue_id');
+        // Zulip raises these two as plain JsonableErrors (BAD_REQUEST), not REQUEST_VARIABLE_MISSING.
+        if (!dontBlock) throw badRequest("Missing 'queue_id' argument");
         const registered = register(ctx);
         return { events: [], queue_id: registered.queue_id };
       }
       const lastEventId = ctx.params.optInt('last_event_id');
-      if (lastEventId === undefined) throw missingArgument('last_event_id');
+      if (lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
       const events = await ctx.events.get(queueId, ctx.user, lastEventId, dontBlock, ctx.signal);
       return { events, queue_id: queueId };
     },

@@ -1,4 +1,82 @@
-/** Emulator routes for user-topics. */
-import type { Route } from '../context.js';
+/**
+ * Personal topic preferences: `POST /user_topics` (https://zulip.com/api/update-user-topic) and the
+ * `user_topic` register state and events (events-protocol.md §4.2), with the legacy `muted_topics`
+ * form for clients that did not ask for `user_topic`.
+ */
+import type { UserTopic as WireUserTopic, VisibilityPolicy } from '../../zulip/model/user-topics.js';
+import type { Route, RouteContext, StateContext } from '../context.js';
+import { badRequest, invalidChannelId } from '../errors.js';
+import { checkNoNullBytes } from '../http.js';
+import type { Queue } from '../queues.js';
+import type { Store, UserTopic } from '../store.js';
+import { accessChannel } from './channels.js';
 
-export const routes: Route[] = [];
+function serialize(entry: UserTopic): WireUserTopic {
+  return {
+    stream_id: entry.stream_id,
+    topic_name: entry.topic_name,
+    last_updated: entry.last_updated,
+    visibility_policy: entry.visibility_policy as VisibilityPolicy,
+  };
+}
+
+/** The user's preferences, oldest change first. */
+export function userTopicsOf(store: Store, userId: number): WireUserTopic[] {
+  return [...(store.userTopics.get(userId)?.values() ?? [])].sort((a, b) => a.last_updated - b.last_updated).map(serialize);
+}
+
+/** The deprecated `muted_topics` list: `[channel name, topic, timestamp]` per muted topic. */
+function mutedTopics(store: Store, userId: number): [string, string, number][] {
+  return userTopicsOf(store, userId)
+    .filter((t) => t.visibility_policy === 1 && store.channels.has(t.stream_id))
+    .map((t) => [store.channels.get(t.stream_id)!.name, t.topic_name, t.last_updated]);
+}
+
+function updateUserTopic(ctx: RouteContext) {
+  const { params, store, settings, user } = ctx;
+  const streamId = params.int('stream_id');
+  let topic = checkNoNullBytes('topic', params.str('topic'));
+  const policy = params.int('visibility_policy');
+  const allowed = settings.featureLevel >= 219 ? [0, 1, 2, 3] : [0, 1, 2];
+  if (!allowed.includes(policy)) throw badRequest('Invalid visibility_policy');
+  if ([...topic].length > settings.maxTopicLength) {
+    throw badRequest(`topic is too long (limit: ${settings.maxTopicLength} characters)`);
+  }
+  // `(no topic)` and the organization's display name for it both mean the empty topic.
+  if (topic === '(no topic)' || topic === store.realm.empty_topic_display_name) topic = '';
+  // Removing a preference only needs the channel to exist (access may have been lost since).
+  if (policy === 0) {
+    if (!store.channels.has(streamId)) throw invalidChannelId();
+  } else {
+    accessChannel(ctx, streamId, 'content');
+  }
+
+  let perUser = store.userTopics.get(user.user_id);
+  if (!perUser) store.userTopics.set(user.user_id, (perUser = new Map()));
+  const key = store.userTopicKey(streamId, topic);
+  const existing = perUser.get(key);
+  const entry: UserTopic = {
+    stream_id: streamId,
+    topic_name: existing?.topic_name ?? topic,
+    visibility_policy: policy,
+    last_updated: ctx.nowSeconds(),
+  };
+  if (policy === 0) perUser.delete(key);
+  else perUser.set(key, entry);
+
+  ctx.events.notify([user.user_id], { type: 'user_topic', ...serialize(entry) });
+  // Zulip suppresses the legacy event for queues that asked for user_topic explicitly.
+  ctx.events.notify([user.user_id], (queue: Queue) =>
+    queue.options.eventTypes?.has('user_topic') ? null : { type: 'muted_topics', muted_topics: mutedTopics(store, user.user_id) },
+  );
+  return {};
+}
+
+export function initialState(ctx: StateContext): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  if (ctx.wants('user_topic')) state.user_topics = userTopicsOf(ctx.store, ctx.user.user_id);
+  if (ctx.wants('muted_topics')) state.muted_topics = mutedTopics(ctx.store, ctx.user.user_id);
+  return state;
+}
+
+export const routes: Route[] = [{ method: 'POST', path: '/user_topics', handler: updateUserTopic }];

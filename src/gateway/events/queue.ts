@@ -1,0 +1,287 @@
+/**
+ * One upstream event queue and its poll loop, for one credential (events-protocol.md §6).
+ *
+ * The loop is explicit and classifies every failure (style.md §3 habit 10):
+ *
+ * - register once, with the union of event types the gateway supports and a fixed payload shape;
+ * - long-poll `GET /events` with `last_event_id`, one request in flight; the request timeout is
+ *   `event_queue_longpoll_timeout_seconds`, which makes it the heartbeat watchdog (a healthy parked
+ *   poll always ends with events or a heartbeat well before it);
+ * - hand each batch to the handler first and only then advance `last_event_id` (the next poll is
+ *   the acknowledgement), skipping ids at or below it, so no event is delivered twice or skipped
+ *   while the queue lives;
+ * - network errors, timeouts, 5xx and 429 keep the queue: back off (jittered, capped; at least
+ *   `Retry-After` for a 429) and retry with `dont_block`;
+ * - `BAD_EVENT_QUEUE_ID` registers a new queue at once and reports a resync;
+ * - any other unexpected failure waits on a slower backoff, registers again and reports a resync;
+ * - 401 is fatal: the loop stops and the handler is told, with no retry.
+ *
+ * `stop()` aborts the poll in flight and deletes the queue upstream.
+ */
+import { Backoff, defaultSleep, type BackoffOptions } from '../../zulip/backoff.js';
+import type { ZulipConnection } from '../../zulip/connection.js';
+import { MalformedResponseError, NetworkError, ServerError, ZulipApiError, isAuthError } from '../../zulip/errors.js';
+import type { ClientCapabilities } from '../../zulip/model/events.js';
+import { deleteQueue, getEvents, registerQueue } from '../../zulip/routes/events.js';
+import type { RawEvent, ResyncReason } from './model.js';
+
+/** What the session reports to its owner (the hub). */
+export interface QueueHandler {
+  /** New events in id order, heartbeats included; must not throw (a throw is treated as a lost queue). */
+  events(events: RawEvent[]): void;
+  /** A queue was registered; `reason` is set when it replaced one (subscribers must resync). */
+  registered(info: { reason?: ResyncReason; featureLevel: number | null }): void;
+  /** The credential was refused (401); the session has stopped for good. */
+  failed(error: ZulipApiError): void;
+}
+
+export interface QueueSessionOptions {
+  connection: ZulipConnection;
+  /** The `event_types` to register for. */
+  eventTypes: readonly string[];
+  handler: QueueHandler;
+  /**
+   * Timeout of each long-poll, i.e. the heartbeat watchdog.
+   * @default the server's `event_queue_longpoll_timeout_seconds` (90 s when absent)
+   */
+  longpollTimeoutMs?: number;
+  /** Backoff for transient failures. @default 100 ms doubling to 10 s, full jitter */
+  backoff?: BackoffOptions;
+  /** Backoff before re-registering after an unexpected failure; never reset. @default 100 ms doubling to 60 s */
+  unexpectedBackoff?: BackoffOptions;
+}
+
+/** The payload shape every queue of the gateway shares (events-protocol.md §5.2, §6.1). */
+const CLIENT_CAPABILITIES: ClientCapabilities = {
+  notification_settings_null: true,
+  bulk_message_deletion: true,
+  stream_typing_notifications: true,
+  user_settings_object: true,
+  linkifier_url_template: true,
+  user_list_incomplete: true,
+};
+
+/**
+ * Only `realm` (limits, the long-poll timeout) and `message` (`max_message_id`) are fetched: the
+ * gateway serves streams, not state. Events of other types that land during the register call are
+ * folded into state nobody reads (events-protocol.md §5.3); that window is before the first
+ * subscriber could have seen anything, or is covered by the resync a re-register sends.
+ */
+const FETCH_EVENT_TYPES = ['realm', 'message'];
+
+const DEFAULT_LONGPOLL_SECONDS = 90;
+
+type Deferred = { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => undefined); // observed through whenReady; never an unhandled rejection
+  return { promise, resolve, reject };
+}
+
+export class QueueSession {
+  private readonly connection: ZulipConnection;
+  private readonly options: QueueSessionOptions;
+  private readonly backoff: Backoff;
+  private readonly unexpectedBackoff: Backoff;
+  private readonly abort = new AbortController();
+  private readonly ready = deferred();
+  private loop: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+  private dontBlock = false;
+  private pendingReason: ResyncReason | undefined;
+  private registeredOnce = false;
+  private longpollMs: number;
+
+  /** The current upstream queue; undefined while (re-)registering. */
+  queueId: string | undefined;
+  /** Highest event id handed to the handler (the acknowledgement sent with the next poll). */
+  lastEventId = -1;
+  /** The server's feature level, from the latest registration or `restart` event. */
+  featureLevel: number | null = null;
+  /** Failures since the last successful request. */
+  consecutiveFailures = 0;
+  /** The latest failure, for callers waiting on the first registration. */
+  lastError: unknown;
+  /** How many queues were registered over the session's life. */
+  registrations = 0;
+  /** From the registration; the yaml's fallback for older servers is 15 s. */
+  typingExpiryMs = 15_000;
+
+  constructor(options: QueueSessionOptions) {
+    this.options = options;
+    this.connection = options.connection;
+    this.backoff = new Backoff(options.backoff);
+    this.unexpectedBackoff = new Backoff({ maxBoundMs: 60_000, ...options.unexpectedBackoff });
+    this.longpollMs = options.longpollTimeoutMs ?? DEFAULT_LONGPOLL_SECONDS * 1000;
+  }
+
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** Starts the loop (once). */
+  start(): this {
+    this.loop ??= this.run();
+    return this;
+  }
+
+  /**
+   * Resolves once the first queue is registered; rejects at once if the credential is refused,
+   * or with the latest failure if none succeeded within `timeoutMs`.
+   */
+  whenReady(timeoutMs: number): Promise<void> {
+    if (this.registeredOnce) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(this.lastError ?? new Error('queue registration timed out')), timeoutMs);
+      this.ready.promise.then(
+        () => (clearTimeout(timer), resolve()),
+        (e) => (clearTimeout(timer), reject(e)),
+      );
+    });
+  }
+
+  /** Stops polling (aborting the request in flight) and deletes the queue upstream. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.abort.abort();
+    this.ready.reject(new Error('event queue session stopped'));
+    await this.loop;
+    const queueId = this.queueId;
+    this.queueId = undefined;
+    if (queueId === undefined) return;
+    try {
+      await deleteQueue(this.connection, { queueId }, { retry: false });
+    } catch {
+      // BAD_EVENT_QUEUE_ID means it is gone already; anything else, the server GCs it in ~10 min.
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (this.queueId === undefined) await this.register();
+        else await this.poll();
+        this.consecutiveFailures = 0;
+      } catch (error) {
+        if (this.stopped) return;
+        this.lastError = error;
+        this.consecutiveFailures++;
+        await this.recover(error);
+      }
+    }
+  }
+
+  private async register(): Promise<void> {
+    const result = await registerQueue(
+      this.connection,
+      {
+        eventTypes: [...this.options.eventTypes],
+        fetchEventTypes: FETCH_EVENT_TYPES,
+        applyMarkdown: true,
+        clientGravatar: false,
+        slimPresence: true,
+        includeSubscribers: false,
+        allPublicStreams: false,
+        clientCapabilities: CLIENT_CAPABILITIES,
+      },
+      { retry: false, signal: this.abort.signal },
+    );
+    // Null only for unauthenticated spectators, which the hub never is; treat it as a bad answer.
+    if (result.queue_id === null) throw new MalformedResponseError('register-queue', 200);
+    this.queueId = result.queue_id;
+    this.lastEventId = result.last_event_id;
+    this.registrations++;
+    if (typeof result.zulip_feature_level === 'number') this.featureLevel = result.zulip_feature_level;
+    const typingExpiry = result.server_typing_started_expiry_period_milliseconds;
+    if (typeof typingExpiry === 'number' && typingExpiry > 0) this.typingExpiryMs = typingExpiry;
+    const seconds = result.event_queue_longpoll_timeout_seconds;
+    if (this.options.longpollTimeoutMs === undefined && typeof seconds === 'number' && seconds > 0) {
+      this.longpollMs = seconds * 1000;
+    }
+    if (this.stopped) return; // shutdown() deletes the queue just registered
+    this.backoff.reset();
+    this.dontBlock = false;
+    const reason = this.pendingReason;
+    this.pendingReason = undefined;
+    this.registeredOnce = true;
+    this.ready.resolve();
+    this.options.handler.registered({ ...(reason && { reason }), featureLevel: this.featureLevel });
+  }
+
+  /** One long-poll. */
+  private async poll(): Promise<void> {
+    const { events } = await getEvents(
+      this.connection,
+      { queueId: this.queueId!, lastEventId: this.lastEventId, ...(this.dontBlock && { dontBlock: true }) },
+      { retry: false, signal: this.abort.signal, timeoutMs: this.longpollMs },
+    );
+    if (this.stopped) return; // an answer to an aborted poll is ignored (events-protocol.md §6.8)
+    this.backoff.reset();
+    this.dontBlock = false;
+    // The server may resend what it sent before a lost response: keep only what is newer.
+    const fresh = (Array.isArray(events) ? (events as RawEvent[]) : []).filter((e) => e.id > this.lastEventId);
+    if (fresh.length === 0) return;
+    this.noteRestarts(fresh);
+    this.options.handler.events(fresh);
+    // Only now is the batch acknowledged (by the next poll's last_event_id).
+    this.lastEventId = fresh[fresh.length - 1]!.id;
+  }
+
+  private noteRestarts(events: RawEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'restart' && typeof event.zulip_feature_level === 'number') {
+        this.featureLevel = event.zulip_feature_level;
+      }
+    }
+  }
+
+  /** Decides what a failure means (events-protocol.md §3.3) and waits as needed. */
+  private async recover(error: unknown): Promise<void> {
+    if (isAuthError(error)) {
+      this.queueId = undefined; // nothing can be deleted with a refused credential
+      this.abort.abort();
+      this.ready.reject(error);
+      this.options.handler.failed(error);
+      return;
+    }
+    if (error instanceof ZulipApiError && error.code === 'BAD_EVENT_QUEUE_ID') {
+      this.queueId = undefined;
+      this.pendingReason ??= 'QUEUE_EXPIRED';
+      return;
+    }
+    if (isTransient(error)) {
+      const retryAfterMs = error instanceof ZulipApiError ? (error.retryAfter ?? 0) * 1000 : 0;
+      await this.wait(this.backoff, retryAfterMs);
+      this.dontBlock = true;
+      return;
+    }
+    // Pruning BAD_REQUESTs, other 4xx, malformed bodies, a throwing handler: the queue cannot be trusted.
+    await this.wait(this.unexpectedBackoff, 0);
+    if (this.queueId !== undefined) {
+      this.queueId = undefined;
+      this.pendingReason ??= 'UPSTREAM_ERROR';
+    }
+  }
+
+  private async wait(backoff: Backoff, atLeastMs: number): Promise<void> {
+    const delay = Math.max(backoff.nextDelayMs(), atLeastMs);
+    try {
+      await (this.options.backoff?.sleep ?? defaultSleep)(delay, this.abort.signal);
+    } catch {
+      // aborted by stop()
+    }
+  }
+}
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return error.reason !== 'aborted';
+  if (error instanceof ServerError) return true;
+  return error instanceof ZulipApiError && (error.httpStatus === 429 || error.code === 'RATE_LIMIT_HIT');
+}

@@ -1,0 +1,226 @@
+/**
+ * Presence: the `Presence` type, the `presences` / `presence(userId)` queries and the
+ * `reportPresence` mutation. https://zulip.com/api/update-presence, https://zulip.com/api/get-presence
+ *
+ * Everything uses the modern format (active and idle timestamps per user ID). Reading it without
+ * reporting the caller's own presence is only possible through the `presence` initial state of
+ * `POST /register`, read with {@link fetchInitialState} (register, then delete the queue).
+ * `status` is derived like Zulip's clients do, with the server's offline threshold
+ * (`server_presence_offline_threshold_seconds` of the register `realm` state), fetched once per
+ * server and only when a `status` field is asked for.
+ */
+import type { ModernPresence, LegacyPresence, PresenceStatus } from '../../zulip/model/presence.js';
+import { isModernPresence } from '../../zulip/model/presence.js';
+import { updatePresence } from '../../zulip/routes/presence.js';
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { requireFeatureLevel } from '../feature-level.js';
+import { fetchInitialState } from './settings.js';
+import { UserRef } from './users.js';
+
+/** `last_update_id` (incremental presence) arrived at this feature level. */
+export const LAST_UPDATE_ID_FEATURE_LEVEL = 263;
+/** The documented fallback for servers that do not send the threshold (before feature level 164). */
+const DEFAULT_OFFLINE_THRESHOLD_SECONDS = 140;
+
+/** One user's presence as the server sent it, with the server time it is relative to. */
+export interface PresenceEntry {
+  user_id: number;
+  active_timestamp: number;
+  idle_timestamp: number;
+  server_timestamp: number;
+}
+
+/**
+ * Wire entries → presence entries. The gateway always asks for the modern format (slim_presence),
+ * which every supported server honours; a legacy entry (keyed by email) is skipped.
+ */
+function toEntries(presences: Record<string, ModernPresence | LegacyPresence> | undefined, serverTimestamp: number): PresenceEntry[] {
+  const entries: PresenceEntry[] = [];
+  for (const [key, value] of Object.entries(presences ?? {})) {
+    if (!isModernPresence(value) || !/^\d+$/.test(key)) continue;
+    entries.push({ user_id: Number(key), active_timestamp: value.active_timestamp, idle_timestamp: value.idle_timestamp, server_timestamp: serverTimestamp });
+  }
+  return entries.sort((a, b) => a.user_id - b.user_id);
+}
+
+// ---- the offline threshold ---------------------------------------------------------------------------
+
+// One entry per upstream server for the life of the process: a server-wide setting, the same for
+// every caller. A failure is dropped so that the next request retries.
+const offlineThresholds = new Map<string, Promise<number>>();
+
+function offlineThreshold(ctx: Context): Promise<number> {
+  const key = ctx.connection.baseUrl;
+  let threshold = offlineThresholds.get(key);
+  if (!threshold) {
+    threshold = fetchInitialState(ctx, { fetchEventTypes: ['realm'] }).then(
+      (state) => state.server_presence_offline_threshold_seconds ?? DEFAULT_OFFLINE_THRESHOLD_SECONDS,
+    );
+    offlineThresholds.set(key, threshold);
+    threshold.catch(() => {
+      if (offlineThresholds.get(key) === threshold) offlineThresholds.delete(key);
+    });
+  }
+  return threshold;
+}
+
+// ---- types -------------------------------------------------------------------------------------------
+
+export const PresenceStatusEnum = builder.enumType('PresenceStatus', {
+  description: 'What a client reports about its user.',
+  values: {
+    ACTIVE: { value: 'active', description: 'The user interacted with the app recently.' },
+    IDLE: { value: 'idle', description: 'The app is open but the user has not interacted with it recently.' },
+  } as const,
+});
+
+export const PresenceStateEnum = builder.enumType('PresenceState', {
+  description: 'Whether a user is online, derived from their presence timestamps and the server\u2019s offline threshold.',
+  values: {
+    ACTIVE: { description: 'Reported active within the offline threshold.' },
+    IDLE: { description: 'Connected within the offline threshold, but not active.' },
+    OFFLINE: { description: 'Not heard from within the offline threshold.' },
+  } as const,
+});
+
+export const PresenceRef = builder.objectRef<PresenceEntry>('Presence');
+
+PresenceRef.implement({
+  description: 'A user\u2019s presence: when they were last active and last connected. https://zulip.com/api/get-presence',
+  fields: (t) => ({
+    userId: t.field({ type: 'Long', description: 'The user ID.', resolve: (p) => p.user_id }),
+    user: t.field({ type: UserRef, description: 'The user.', resolve: (p, _args, ctx) => ctx.loaders.users.load(p.user_id) }),
+    activeTimestamp: t.field({
+      type: 'Long',
+      description: 'When the user was last active, in UNIX seconds (the date joined if never).',
+      resolve: (p) => p.active_timestamp,
+    }),
+    idleTimestamp: t.field({
+      type: 'Long',
+      description: 'When the user was last connected (active or idle), in UNIX seconds.',
+      resolve: (p) => p.idle_timestamp,
+    }),
+    status: t.field({
+      type: PresenceStateEnum,
+      description:
+        'ACTIVE, IDLE or OFFLINE at the server time of the answer, using the server\u2019s offline threshold ' +
+        '(the first time per server this costs two upstream requests).',
+      resolve: async (p, _args, ctx) => {
+        const threshold = await offlineThreshold(ctx);
+        if (p.server_timestamp - p.active_timestamp < threshold) return 'ACTIVE' as const;
+        if (p.server_timestamp - p.idle_timestamp < threshold) return 'IDLE' as const;
+        return 'OFFLINE' as const;
+      },
+    }),
+  }),
+});
+
+// ---- queries -----------------------------------------------------------------------------------------
+
+const presencesByRequest = new WeakMap<Context, Promise<PresenceEntry[]>>();
+
+/** Everyone's presence, from the register state, once per request. */
+function loadPresences(ctx: Context): Promise<PresenceEntry[]> {
+  let presences = presencesByRequest.get(ctx);
+  if (!presences) {
+    presences = fetchInitialState(ctx, { fetchEventTypes: ['presence'], slimPresence: true }).then((state) =>
+      toEntries(state.presences, state.server_timestamp ?? Date.now() / 1000),
+    );
+    presencesByRequest.set(ctx, presences);
+  }
+  return presences;
+}
+
+builder.queryField('presences', (t) =>
+  t.field({
+    type: [PresenceRef],
+    description:
+      'Presence of every user seen in the last two weeks whom the caller can access and who shares their ' +
+      'presence, in user ID order. Does not report the caller\u2019s own presence (see reportPresence).',
+    resolve: (_root, _args, ctx) => loadPresences(ctx),
+  }),
+);
+
+builder.queryField('presence', (t) =>
+  t.field({
+    type: PresenceRef,
+    nullable: true,
+    description: 'One user\u2019s presence; null when the server has no recent presence for them.',
+    args: { userId: t.arg({ type: 'Long', required: true, description: 'The user ID.' }) },
+    resolve: async (_root, args, ctx) => (await loadPresences(ctx)).find((p) => p.user_id === args.userId) ?? null,
+  }),
+);
+
+// ---- reportPresence ----------------------------------------------------------------------------------
+
+/** The answer to a presence report (always the modern format). */
+export interface PresenceReport {
+  presence_last_update_id: number | null;
+  server_timestamp: number | null;
+  presences: PresenceEntry[];
+}
+
+export const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceReport').implement({
+  description: 'What the server answers to a presence report.',
+  fields: (t) => ({
+    presenceLastUpdateId: t.field({
+      type: 'Long',
+      nullable: true,
+      description:
+        'Pass it as lastUpdateId next time to get only what changed; -1 when no lastUpdateId was sent and no ' +
+        'data came back; null from servers before feature level 263.',
+      resolve: (r) => r.presence_last_update_id,
+    }),
+    serverTimestamp: t.float({
+      nullable: true,
+      description: 'Server time of the answer, in UNIX seconds; null with pingOnly.',
+      resolve: (r) => r.server_timestamp,
+    }),
+    presences: t.field({
+      type: [PresenceRef],
+      description: 'Presence of the users seen (or, with lastUpdateId, changed) in the window; empty with pingOnly.',
+      resolve: (r) => r.presences,
+    }),
+  }),
+});
+
+builder.mutationField('reportPresence', (t) =>
+  t.field({
+    type: PresenceReportRef,
+    description:
+      'Reports the caller\u2019s presence (clients do so about once a minute) and returns everyone\u2019s. ' +
+      `lastUpdateId needs feature level ${LAST_UPDATE_ID_FEATURE_LEVEL} (UNSUPPORTED_BY_SERVER below).`,
+    args: {
+      status: t.arg({ type: PresenceStatusEnum, required: true, description: 'What the caller is doing.' }),
+      pingOnly: t.arg.boolean({ required: false, description: 'Report only; return no presence data.' }),
+      lastUpdateId: t.arg({
+        type: 'Long',
+        required: false,
+        description: '-1 the first time, then the previous presenceLastUpdateId: only changes come back.',
+      }),
+      historyLimitDays: t.arg.int({
+        required: false,
+        description: 'Days of history to return (server default 14); ignored when lastUpdateId > 0.',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      if (args.lastUpdateId != null) {
+        await requireFeatureLevel(ctx, LAST_UPDATE_ID_FEATURE_LEVEL, 'Incremental presence (lastUpdateId)');
+      }
+      const result = await updatePresence(ctx.connection, {
+        status: args.status as PresenceStatus,
+        slimPresence: true,
+        ...(args.pingOnly != null && { pingOnly: args.pingOnly }),
+        ...(args.lastUpdateId != null && { lastUpdateId: args.lastUpdateId }),
+        ...(args.historyLimitDays != null && { historyLimitDays: args.historyLimitDays }),
+      });
+      const serverTimestamp = result.server_timestamp ?? null;
+      return {
+        presence_last_update_id: result.presence_last_update_id ?? null,
+        server_timestamp: serverTimestamp,
+        presences: toEntries(result.presences, serverTimestamp ?? Date.now() / 1000),
+      };
+    },
+  }),
+);

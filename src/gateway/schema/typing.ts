@@ -1,0 +1,94 @@
+/**
+ * Typing notifications: the `startTyping` and `stopTyping` mutations, for a direct conversation or a
+ * channel topic. https://zulip.com/api/set-typing-status
+ *
+ * Clients follow Zulip's protocol: startTyping when composing begins and again every
+ * `server_typing_started_wait_period_milliseconds` while it goes on, stopTyping after
+ * `server_typing_stopped_wait_period_milliseconds` of inactivity or when the draft is abandoned.
+ * The server keeps no state; it fans the notification out to the recipients' event queues.
+ */
+import { GraphQLError } from 'graphql';
+import type { TypingOp } from '../../zulip/model/typing.js';
+import { setTypingStatus } from '../../zulip/routes/typing.js';
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+
+/** `stream_id` for channel typing; before it, no client used the older channel form (OpenAPI). */
+export const CHANNEL_TYPING_FEATURE_LEVEL = 215;
+/** `type: "channel"` is accepted from here; older servers want `"stream"`. */
+export const CHANNEL_TYPE_FEATURE_LEVEL = 248;
+
+/** Where the caller is typing. */
+export interface TypingTarget {
+  userIds?: number[] | null;
+  channelId?: number | null;
+  topic?: string | null;
+}
+
+export const TypingTargetInput = builder.inputRef<TypingTarget>('TypingTarget').implement({
+  description: 'A conversation being composed in: either `userIds` (direct) or `channelId` with `topic`.',
+  fields: (t) => ({
+    userIds: t.field({
+      type: ['Long'],
+      required: false,
+      description: 'Direct message: the recipients\u2019 user IDs (the caller may be left out).',
+    }),
+    channelId: t.field({
+      type: 'Long',
+      required: false,
+      description: `Channel message: the channel (needs feature level ${CHANNEL_TYPING_FEATURE_LEVEL}).`,
+    }),
+    topic: t.string({
+      required: false,
+      description: 'Channel message: the topic; "(no topic)" and the empty-topic display name mean the empty topic.',
+    }),
+  }),
+});
+
+function badInput(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+async function sendTyping(ctx: Context, op: TypingOp, to: TypingTarget): Promise<boolean> {
+  const direct = to.userIds != null;
+  const channel = to.channelId != null;
+  if (direct === channel) throw badInput('to: give exactly one of userIds or channelId.');
+  if (direct) {
+    if (to.topic != null) throw badInput('to: a topic only goes with channelId.');
+    // No `type`: the server's default is the direct type on every version ("private" before FL 174).
+    await setTypingStatus(ctx.connection, { op, to: to.userIds! });
+    return true;
+  }
+  await requireFeatureLevel(ctx, CHANNEL_TYPING_FEATURE_LEVEL, 'Typing notifications in a channel');
+  const level = await getFeatureLevel(ctx.anonymousConnection);
+  await setTypingStatus(ctx.connection, {
+    op,
+    type: level >= CHANNEL_TYPE_FEATURE_LEVEL ? 'channel' : 'stream',
+    streamId: to.channelId!,
+    ...(to.topic != null && { topic: to.topic }),
+  });
+  return true;
+}
+
+const description = (what: string) =>
+  `Tells the recipients the caller ${what}. Direct: every participant with typing notifications on; channel: the ` +
+  `other subscribers. Always true; errors (unknown users or channel, missing topic, topic too long, typing ` +
+  `notifications turned off) come from the server as BAD_REQUEST. Channel typing needs feature level ` +
+  `${CHANNEL_TYPING_FEATURE_LEVEL} (UNSUPPORTED_BY_SERVER below).`;
+
+builder.mutationField('startTyping', (t) =>
+  t.boolean({
+    description: description('started typing (repeat while typing goes on)'),
+    args: { to: t.arg({ type: TypingTargetInput, required: true, description: 'The conversation.' }) },
+    resolve: (_root, args, ctx) => sendTyping(ctx, 'start', args.to),
+  }),
+);
+
+builder.mutationField('stopTyping', (t) =>
+  t.boolean({
+    description: description('stopped typing'),
+    args: { to: t.arg({ type: TypingTargetInput, required: true, description: 'The conversation.' }) },
+    resolve: (_root, args, ctx) => sendTyping(ctx, 'stop', args.to),
+  }),
+);

@@ -1,0 +1,272 @@
+/**
+ * User groups: the `UserGroup` type (backed by the wire group of `GET /user_groups`), the
+ * `userGroups` / `userGroup` queries and the `createUserGroup`, `updateUserGroup` and
+ * `updateUserGroupMembers` mutations. https://zulip.com/api/get-user-groups
+ */
+import { GraphQLError } from 'graphql';
+import type { GroupSettingValue, UserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
+import {
+  createUserGroup,
+  getUserGroups,
+  updateUserGroup,
+  updateUserGroupMembers,
+  updateUserGroupSubgroups,
+  type UserGroupSettings,
+} from '../../zulip/routes/user-groups.js';
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import {
+  GroupSettingUpdateInput,
+  GroupSettingValueInput,
+  GroupSettingValueRef,
+  groupSettingUserIds,
+  loadUserGroups,
+  loadUsers,
+  toWireGroupSettingUpdate,
+  toWireGroupSettingValue,
+  type GroupSettingUpdateInputShape,
+  type GroupSettingValueInputShape,
+} from './group-settings.js';
+import { UserRef } from './users.js';
+
+/** The six group-setting fields: GraphQL name, wire name, what it decides. */
+const GROUP_SETTINGS = [
+  ['canAddMembersGroup', 'can_add_members_group', 'Who may add members to the group.'],
+  ['canJoinGroup', 'can_join_group', 'Who may join the group by themselves.'],
+  ['canLeaveGroup', 'can_leave_group', 'Who may leave the group by themselves.'],
+  ['canManageGroup', 'can_manage_group', 'Who may manage the group (rename it, change members and settings).'],
+  ['canMentionGroup', 'can_mention_group', 'Who may mention the group.'],
+  ['canRemoveMembersGroup', 'can_remove_members_group', 'Who may remove members from the group.'],
+] as const satisfies readonly (readonly [keyof UserGroupSettings<unknown>, UserGroupSettingName, string])[];
+
+export const UserGroupRef = builder.objectRef<UserGroup>('UserGroup');
+
+UserGroupRef.implement({
+  description: 'A group of users (and of other groups). System groups (role:...) follow roles. https://zulip.com/help/user-groups',
+  fields: (t) => ({
+    id: t.field({ type: 'Long', description: 'The group ID.', resolve: (g) => g.id }),
+    name: t.exposeString('name', { description: 'The group name; system groups are named role:<role>.' }),
+    description: t.exposeString('description', { description: 'Human-readable description.' }),
+    memberIds: t.field({ type: ['Long'], description: 'IDs of the direct members.', resolve: (g) => g.members }),
+    members: t.field({
+      type: [UserRef],
+      description: 'The direct members (users the caller cannot see are left out).',
+      resolve: (g, _args, ctx) => loadUsers(ctx, g.members),
+    }),
+    allMembers: t.field({
+      type: [UserRef],
+      description: 'Every member, through subgroups at any depth.',
+      resolve: async (g, _args, ctx) => loadUsers(ctx, await groupSettingUserIds(ctx, g.id)),
+    }),
+    subgroupIds: t.field({
+      type: ['Long'],
+      description: 'IDs of the direct subgroups.',
+      resolve: (g) => g.direct_subgroup_ids,
+    }),
+    subgroups: t.field({
+      type: [UserGroupRef],
+      description: 'The direct subgroups.',
+      resolve: (g, _args, ctx) => loadUserGroups(ctx, g.direct_subgroup_ids),
+    }),
+    isSystemGroup: t.exposeBoolean('is_system_group', {
+      description: 'Whether this is a system group, which users cannot modify.',
+    }),
+    dateCreated: t.field({
+      type: 'Long',
+      nullable: true,
+      description: 'When the group was created (UNIX seconds); null for system groups and when unknown.',
+      resolve: (g) => g.date_created ?? null,
+    }),
+    creator: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Who created the group; null when unknown or not visible.',
+      resolve: async (g, _args, ctx) => (g.creator_id == null ? null : ((await loadUsers(ctx, [g.creator_id]))[0] ?? null)),
+    }),
+    deactivated: t.boolean({
+      description: 'Whether the group is deactivated.',
+      resolve: (g) => g.deactivated ?? false,
+    }),
+    ...Object.fromEntries(
+      GROUP_SETTINGS.map(([field, wire, description]) => [
+        field,
+        t.field({
+          type: GroupSettingValueRef,
+          nullable: true,
+          description: `${description} Null when the server does not report it.`,
+          resolve: (g) => g[wire] ?? null,
+        }),
+      ]),
+    ) as Record<(typeof GROUP_SETTINGS)[number][0], ReturnType<typeof t.field>>,
+  }),
+});
+
+/** Loads every group fresh (after a change) and replaces what this request's loader cached. */
+async function freshGroups(ctx: Context, includeDeactivatedGroups = false): Promise<UserGroup[]> {
+  const { user_groups } = await getUserGroups(ctx.connection, { includeDeactivatedGroups });
+  for (const group of user_groups) ctx.loaders.userGroups.clear(group.id).prime(group.id, group);
+  return user_groups;
+}
+
+async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
+  const group = (await freshGroups(ctx, true)).find((g) => g.id === groupId);
+  if (!group) throw new GraphQLError(`No user group with ID ${groupId} exists or is visible to you.`, { extensions: { code: 'NOT_FOUND' } });
+  return group;
+}
+
+// ---- queries -------------------------------------------------------------------------------------
+
+builder.queryField('userGroups', (t) =>
+  t.field({
+    type: [UserGroupRef],
+    description: 'Every user group of the organization, system groups included. One upstream request.',
+    args: {
+      includeDeactivated: t.arg.boolean({
+        required: false,
+        defaultValue: false,
+        description: 'Include deactivated groups.',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const groups = await freshGroups(ctx, args.includeDeactivated ?? false);
+      return groups.filter((g) => args.includeDeactivated || !g.deactivated);
+    },
+  }),
+);
+
+builder.queryField('userGroup', (t) =>
+  t.field({
+    type: UserGroupRef,
+    nullable: true,
+    description: 'One user group by ID; null with a NOT_FOUND error when it does not exist.',
+    args: { id: t.arg({ type: 'Long', required: true, description: 'The group ID.' }) },
+    resolve: (_root, args, ctx) => ctx.loaders.userGroups.load(args.id),
+  }),
+);
+
+// ---- mutations -----------------------------------------------------------------------------------
+
+function settingValues(args: Partial<Record<(typeof GROUP_SETTINGS)[number][0], GroupSettingValueInputShape | null>>) {
+  const out: UserGroupSettings<GroupSettingValue> = {};
+  for (const [field] of GROUP_SETTINGS) {
+    const value = args[field];
+    if (value != null) out[field] = toWireGroupSettingValue(value, field);
+  }
+  return out;
+}
+
+function settingUpdates(args: Partial<Record<(typeof GROUP_SETTINGS)[number][0], GroupSettingUpdateInputShape | null>>) {
+  const out: UserGroupSettings<ReturnType<typeof toWireGroupSettingUpdate>> = {};
+  for (const [field] of GROUP_SETTINGS) {
+    const value = args[field];
+    if (value != null) out[field] = toWireGroupSettingUpdate(value, field);
+  }
+  return out;
+}
+
+builder.mutationField('createUserGroup', (t) =>
+  t.field({
+    type: UserGroupRef,
+    description: 'Creates a user group and returns it.',
+    args: {
+      name: t.arg.string({ required: true, description: 'The group name (unique in the organization).' }),
+      description: t.arg.string({ required: true, description: 'The group description.' }),
+      members: t.arg({ type: ['Long'], required: true, description: 'User IDs of the initial members.' }),
+      subgroups: t.arg({ type: ['Long'], required: false, description: 'Group IDs of the initial subgroups.' }),
+      ...Object.fromEntries(
+        GROUP_SETTINGS.map(([field, , description]) => [
+          field,
+          t.arg({ type: GroupSettingValueInput, required: false, description: `${description} Server default when omitted.` }),
+        ]),
+      ),
+    },
+    resolve: async (_root, args, ctx) => {
+      const settings = settingValues(args as Parameters<typeof settingValues>[0]);
+      const result = await createUserGroup(ctx.connection, {
+        name: args.name,
+        description: args.description,
+        members: args.members,
+        ...(args.subgroups != null && { subgroups: args.subgroups }),
+        ...settings,
+      });
+      const groups = await freshGroups(ctx);
+      // Servers older than `group_id` in the response: find the group by its (unique) name.
+      const group = groups.find((g) => (result.group_id !== undefined ? g.id === result.group_id : g.name === args.name));
+      if (!group) throw new GraphQLError('The new user group is not visible to you.', { extensions: { code: 'NOT_FOUND' } });
+      return group;
+    },
+  }),
+);
+
+builder.mutationField('updateUserGroup', (t) =>
+  t.field({
+    type: UserGroupRef,
+    description: 'Renames a group, changes its description or its group-setting values; returns the group.',
+    args: {
+      id: t.arg({ type: 'Long', required: true, description: 'The group ID.' }),
+      name: t.arg.string({ required: false, description: 'New name.' }),
+      description: t.arg.string({ required: false, description: 'New description.' }),
+      ...Object.fromEntries(
+        GROUP_SETTINGS.map(([field, , description]) => [
+          field,
+          t.arg({ type: GroupSettingUpdateInput, required: false, description: `New value: ${description.toLowerCase()}` }),
+        ]),
+      ),
+    },
+    resolve: async (_root, args, ctx) => {
+      const updates = settingUpdates(args as Parameters<typeof settingUpdates>[0]);
+      if (args.name == null && args.description == null && Object.keys(updates).length === 0) {
+        throw new GraphQLError('updateUserGroup: give at least one change.', { extensions: { code: 'BAD_USER_INPUT' } });
+      }
+      await updateUserGroup(ctx.connection, {
+        userGroupId: args.id,
+        ...(args.name != null && { name: args.name }),
+        ...(args.description != null && { description: args.description }),
+        ...updates,
+      });
+      return freshGroup(ctx, args.id);
+    },
+  }),
+);
+
+builder.mutationField('updateUserGroupMembers', (t) =>
+  t.field({
+    type: UserGroupRef,
+    description:
+      'Adds and removes members and subgroups of a group in one request; returns the group. Adding a member ' +
+      'twice, removing a non-member, or creating a subgroup cycle fails and changes nothing.',
+    args: {
+      groupId: t.arg({ type: 'Long', required: true, description: 'The group ID.' }),
+      add: t.arg({ type: ['Long'], required: false, description: 'User IDs to add (active users).' }),
+      delete: t.arg({ type: ['Long'], required: false, description: 'User IDs to remove.' }),
+      addSubgroups: t.arg({ type: ['Long'], required: false, description: 'Group IDs to add as subgroups.' }),
+      deleteSubgroups: t.arg({ type: ['Long'], required: false, description: 'Group IDs to remove from the subgroups.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const lists = { add: args.add, delete: args.delete, addSubgroups: args.addSubgroups, deleteSubgroups: args.deleteSubgroups };
+      const given = Object.fromEntries(Object.entries(lists).filter(([, v]) => v != null && v.length > 0)) as {
+        add?: number[];
+        delete?: number[];
+        addSubgroups?: number[];
+        deleteSubgroups?: number[];
+      };
+      if (Object.keys(given).length === 0) {
+        throw new GraphQLError('updateUserGroupMembers: give at least one user or group to add or remove.', {
+          extensions: { code: 'BAD_USER_INPUT' },
+        });
+      }
+      const result = await updateUserGroupMembers(ctx.connection, { userGroupId: args.groupId, ...given });
+      // Servers that do not take subgroups on this endpoint report them as ignored: use the
+      // dedicated subgroups endpoint instead.
+      const ignored = new Set((result as { ignored_parameters_unsupported?: string[] }).ignored_parameters_unsupported ?? []);
+      if (ignored.has('add_subgroups') || ignored.has('delete_subgroups')) {
+        await updateUserGroupSubgroups(ctx.connection, {
+          userGroupId: args.groupId,
+          ...(given.addSubgroups && { add: given.addSubgroups }),
+          ...(given.deleteSubgroups && { delete: given.deleteSubgroups }),
+        });
+      }
+      return freshGroup(ctx, args.groupId);
+    },
+  }),
+);

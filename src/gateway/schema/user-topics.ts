@@ -1,0 +1,68 @@
+/**
+ * Personal topic preferences: the `VisibilityPolicy` enum and the `setTopicVisibility` mutation.
+ * https://zulip.com/api/update-user-topic
+ */
+import type { VisibilityPolicy } from '../../zulip/model/user-topics.js';
+import { updateUserTopic } from '../../zulip/routes/user-topics.js';
+import { builder } from '../builder.js';
+import { requireFeatureLevel } from '../feature-level.js';
+import { ChannelRef, channelOrNull } from './channels.js';
+
+/** `POST /user_topics` is new in feature level 170; FOLLOWED in 219. */
+export const UserTopicFeatureLevel = { endpoint: 170, followed: 219 } as const;
+
+export const VisibilityPolicyEnum = builder.enumType('VisibilityPolicy', {
+  description: "The caller's visibility policy for a topic. https://zulip.com/help/mute-a-topic",
+  values: {
+    NONE: { value: 0, description: "No policy: the topic follows its channel's muting." },
+    MUTED: { value: 1, description: 'Muted: hidden from unread counts and the combined feed.' },
+    UNMUTED: { value: 2, description: 'Unmuted in a muted channel; in an unmuted channel it behaves like NONE.' },
+    FOLLOWED: { value: 3, description: 'Followed: notifications as configured for followed topics (feature level 219).' },
+  } as const,
+});
+
+interface TopicVisibility {
+  stream_id: number;
+  topic: string;
+  policy: VisibilityPolicy;
+}
+
+const TopicVisibilityRef = builder.objectRef<TopicVisibility>('TopicVisibility').implement({
+  description: "The caller's visibility policy for one topic of a channel.",
+  fields: (t) => ({
+    channelId: t.field({ type: 'Long', description: 'The channel.', resolve: (v) => v.stream_id }),
+    channel: t.field({
+      type: ChannelRef,
+      nullable: true,
+      description: 'The channel; null when the caller cannot see it.',
+      resolve: (v, _args, ctx) => channelOrNull(ctx, v.stream_id),
+    }),
+    topic: t.exposeString('topic', { description: 'The topic, as given.' }),
+    policy: t.field({ type: VisibilityPolicyEnum, description: 'The policy now in effect.', resolve: (v) => v.policy }),
+  }),
+});
+
+builder.mutationField('setTopicVisibility', (t) =>
+  t.field({
+    type: TopicVisibilityRef,
+    description:
+      'Mutes, unmutes, follows a topic, or removes the policy (NONE); works for topics without messages too. ' +
+      '`(no topic)` and the empty-topic display name mean the empty topic. Feature level 170 (FOLLOWED: 219).',
+    args: {
+      channelId: t.arg({ type: 'Long', required: true, description: 'The channel.' }),
+      topic: t.arg.string({ required: true, description: 'The topic.' }),
+      policy: t.arg({ type: VisibilityPolicyEnum, required: true, description: 'The new policy.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const policy = args.policy as VisibilityPolicy;
+      const followed = policy === 3;
+      await requireFeatureLevel(
+        ctx,
+        followed ? UserTopicFeatureLevel.followed : UserTopicFeatureLevel.endpoint,
+        followed ? 'Following a topic' : 'Setting a topic visibility policy',
+      );
+      await updateUserTopic(ctx.connection, { streamId: args.channelId, topic: args.topic, visibilityPolicy: policy });
+      return { stream_id: args.channelId, topic: args.topic, policy };
+    },
+  }),
+);

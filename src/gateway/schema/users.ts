@@ -1,0 +1,354 @@
+/**
+ * Users: the `User` type (backed by the wire user of `GET /users`), the caller's own `Me`, the
+ * `users` / `user` / `userByEmail` / `me` queries and the administrative `updateUser` and
+ * `deactivateUser` mutations. https://zulip.com/api/get-users
+ */
+import { GraphQLError } from 'graphql';
+import type { OwnUser, ProfileFieldValue, User, UserRole } from '../../zulip/model/users.js';
+import {
+  deactivateUser,
+  getOwnUser,
+  getUser,
+  getUserByEmail,
+  getUsers,
+  updateUser,
+  updateUserByEmail,
+  type UserChanges,
+} from '../../zulip/routes/users.js';
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { requireFeatureLevel } from '../feature-level.js';
+
+/** Feature level of lookup by real email address (`GET /users/{email}` with a delivery email). */
+export const LOOKUP_BY_EMAIL_FEATURE_LEVEL = 302;
+/** Feature level of `PATCH /users/{email}`. */
+export const UPDATE_BY_EMAIL_FEATURE_LEVEL = 313;
+
+export const RoleEnum = builder.enumType('Role', {
+  description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
+  values: {
+    OWNER: { value: 100, description: 'Organization owner (100); also an administrator.' },
+    ADMINISTRATOR: { value: 200, description: 'Organization administrator (200).' },
+    MODERATOR: { value: 300, description: 'Organization moderator (300).' },
+    MEMBER: { value: 400, description: 'Member (400).' },
+    GUEST: { value: 600, description: 'Guest (600), with limited access.' },
+  } as const,
+});
+
+export const BotTypeEnum = builder.enumType('BotType', {
+  description: 'The kind of a bot account.',
+  values: {
+    GENERIC: { value: 1, description: 'A generic bot (1).' },
+    INCOMING_WEBHOOK: { value: 2, description: 'An incoming webhook bot (2): it can only send messages.' },
+    OUTGOING_WEBHOOK: { value: 3, description: 'An outgoing webhook bot (3).' },
+    EMBEDDED: { value: 4, description: 'An embedded bot (4), run by the server.' },
+  } as const,
+});
+
+/** One custom profile field value of a user. */
+export interface ProfileDataEntry extends ProfileFieldValue {
+  field_id: number;
+}
+
+export const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
+  description: "A user's value for one custom profile field of the organization.",
+  fields: (t) => ({
+    fieldId: t.field({ type: 'Long', description: 'ID of the custom profile field.', resolve: (e) => e.field_id }),
+    value: t.exposeString('value', { description: 'The value as entered.' }),
+    renderedValue: t.string({
+      nullable: true,
+      description: 'The value rendered as HTML; null for fields that do not support Markdown.',
+      resolve: (e) => e.rendered_value ?? null,
+    }),
+  }),
+});
+
+// Users as `GET /users?include_custom_profile_fields=true` returns them, fetched at most once per
+// request and only when a profileData field needs it (the users loader leaves profile data out).
+const usersWithProfileData = new WeakMap<Context, Promise<Map<number, User>>>();
+
+async function profileDataOf(user: User, ctx: Context): Promise<Record<string, ProfileFieldValue>> {
+  if (user.is_bot) return {};
+  if (user.profile_data) return user.profile_data;
+  let all = usersWithProfileData.get(ctx);
+  if (!all) {
+    all = getUsers(ctx.connection, { clientGravatar: false, includeCustomProfileFields: true }).then(
+      ({ members }) => new Map(members.map((u) => [u.user_id, u])),
+    );
+    usersWithProfileData.set(ctx, all);
+  }
+  return (await all).get(user.user_id)?.profile_data ?? {};
+}
+
+export const UserRef = builder.objectRef<User>('User');
+
+UserRef.implement({
+  description: 'A user or bot account of the organization. https://zulip.com/api/get-user',
+  fields: (t) => ({
+    id: t.field({ type: 'Long', description: 'The user ID.', resolve: (u) => u.user_id }),
+    email: t.exposeString('email', {
+      description:
+        'The API email address: the real address, or a placeholder usable only with the API when the ' +
+        'real one is hidden from the caller.',
+    }),
+    deliveryEmail: t.string({
+      nullable: true,
+      description: 'The real email address; null when the caller may not see it. Always set for bots.',
+      resolve: (u) => u.delivery_email ?? null,
+    }),
+    fullName: t.exposeString('full_name', { description: 'Full name, used for all display purposes.' }),
+    dateJoined: t.exposeString('date_joined', { description: 'When the account was created (ISO 8601).' }),
+    isActive: t.exposeBoolean('is_active', { description: 'False when the account is deactivated.' }),
+    role: t.field({ type: RoleEnum, description: 'Organization-level role.', resolve: (u) => u.role as UserRole }),
+    isOwner: t.exposeBoolean('is_owner', {
+      description: 'Whether the user is an organization owner.',
+      deprecationReason: 'Use role (the only one kept current by events).',
+    }),
+    isAdmin: t.exposeBoolean('is_admin', {
+      description: 'Whether the user is an administrator (owners included).',
+      deprecationReason: 'Use role (the only one kept current by events).',
+    }),
+    isGuest: t.exposeBoolean('is_guest', {
+      description: 'Whether the user is a guest.',
+      deprecationReason: 'Use role (the only one kept current by events).',
+    }),
+    isBillingAdmin: t.boolean({
+      description: 'Whether the user is a billing administrator (unrelated to role).',
+      resolve: (u) => u.is_billing_admin ?? false,
+    }),
+    isBot: t.exposeBoolean('is_bot', { description: 'Whether this is a bot account.' }),
+    botType: t.field({
+      type: BotTypeEnum,
+      nullable: true,
+      description: 'The kind of bot; null for humans.',
+      resolve: (u) => u.bot_type ?? null,
+    }),
+    botOwner: t.field({
+      type: UserRef,
+      nullable: true,
+      description: "The bot's owner; null for humans, legacy bots without owner, and owners the caller cannot see.",
+      resolve: async (u, _args, ctx) => {
+        if (u.bot_owner_id == null) return null;
+        const [owner] = await ctx.loaders.users.loadMany([u.bot_owner_id]);
+        if (owner instanceof GraphQLError && owner.extensions.code === 'NOT_FOUND') return null;
+        if (owner instanceof Error) throw owner;
+        return owner ?? null;
+      },
+    }),
+    timezone: t.exposeString('timezone', { description: 'IANA time zone of the profile; empty when unset.' }),
+    avatarUrl: t.string({
+      nullable: true,
+      description: 'URL of the avatar; null only when the server left it to the client (gravatar).',
+      resolve: (u) => u.avatar_url ?? null,
+    }),
+    avatarVersion: t.exposeInt('avatar_version', { description: 'Avatar version, for cache busting.' }),
+    profileData: t.field({
+      type: [ProfileDataEntryRef],
+      description: 'Custom profile field values, by field ID; always empty for bots.',
+      resolve: async (u, _args, ctx) =>
+        Object.entries(await profileDataOf(u, ctx))
+          .map(([id, v]) => ({ ...v, field_id: Number(id) }))
+          .sort((a, b) => a.field_id - b.field_id),
+    }),
+  }),
+});
+
+export const MeRef = builder.objectRef<OwnUser>('Me').implement({
+  description: 'The caller: their own account, plus personal data other resources attach here.',
+  fields: (t) => ({
+    id: t.field({ type: 'Long', description: "The caller's user ID.", resolve: (me) => me.user_id }),
+    user: t.field({
+      type: UserRef,
+      description: "The caller's user record.",
+      resolve: (me, _args, ctx) => ctx.loaders.users.load(me.user_id),
+    }),
+  }),
+});
+
+/** Puts fresh records into this request's user loader (replacing anything cached). */
+export function primeUsers(ctx: Context, users: User[]): void {
+  for (const user of users) ctx.loaders.users.clear(user.user_id).prime(user.user_id, user);
+}
+
+/** Re-reads one user after a change, so the mutation returns what the server now holds. */
+async function freshUser(ctx: Context, userId: number): Promise<User> {
+  const { user } = await getUser(ctx.connection, { userId, clientGravatar: false, includeCustomProfileFields: true });
+  primeUsers(ctx, [user]);
+  return user;
+}
+
+// ---- queries -------------------------------------------------------------------------------------
+
+builder.queryField('users', (t) =>
+  t.field({
+    type: [UserRef],
+    description: 'Users and bots the caller can access, in ID order. One upstream request, shared with nested users.',
+    args: {
+      includeDeactivated: t.arg.boolean({
+        required: false,
+        defaultValue: false,
+        description: 'Include deactivated accounts.',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const { members } = await getUsers(ctx.connection, { clientGravatar: false, includeCustomProfileFields: true });
+      primeUsers(ctx, members);
+      return members
+        .filter((u) => args.includeDeactivated || u.is_active)
+        .sort((a, b) => a.user_id - b.user_id);
+    },
+  }),
+);
+
+builder.queryField('user', (t) =>
+  t.field({
+    type: UserRef,
+    nullable: true,
+    description:
+      'One user by ID (deactivated ones included); null with a NOT_FOUND error when it does not exist or is not visible.',
+    args: { id: t.arg({ type: 'Long', required: true, description: 'The user ID.' }) },
+    resolve: (_root, args, ctx) => ctx.loaders.users.load(args.id),
+  }),
+);
+
+builder.queryField('userByEmail', (t) =>
+  t.field({
+    type: UserRef,
+    nullable: true,
+    description:
+      'One user by email (null with an error when there is none): the API email, the placeholder form, or the real address when the caller may see it. ' +
+      `Needs feature level ${LOOKUP_BY_EMAIL_FEATURE_LEVEL} (lookup by real address).`,
+    args: { email: t.arg.string({ required: true, description: 'The email address.' }) },
+    resolve: async (_root, args, ctx) => {
+      await requireFeatureLevel(ctx, LOOKUP_BY_EMAIL_FEATURE_LEVEL, 'Looking a user up by email');
+      const { user } = await getUserByEmail(ctx.connection, {
+        email: args.email,
+        clientGravatar: false,
+        includeCustomProfileFields: true,
+      });
+      primeUsers(ctx, [user]);
+      return user;
+    },
+  }),
+);
+
+builder.queryField('me', (t) =>
+  t.field({
+    type: MeRef,
+    description: 'The caller.',
+    resolve: (_root, _args, ctx) => getOwnUser(ctx.connection),
+  }),
+);
+
+// ---- mutations -----------------------------------------------------------------------------------
+
+export interface UserLookup {
+  id?: number | null;
+  email?: string | null;
+}
+
+export const UserLookupInput = builder.inputRef<UserLookup>('UserLookupInput').implement({
+  description: 'Identifies a user: exactly one of `id` or `email`.',
+  fields: (t) => ({
+    id: t.field({ type: 'Long', required: false, description: 'The user ID.' }),
+    email: t.string({
+      required: false,
+      description: 'The API email, the placeholder form, or the real address when the caller may see it.',
+    }),
+  }),
+});
+
+export const ProfileDataInput = builder.inputType('ProfileDataInput', {
+  description: 'A new value for one custom profile field.',
+  fields: (t) => ({
+    fieldId: t.field({ type: 'Long', required: true, description: 'ID of the custom profile field.' }),
+    value: t.string({ required: false, description: 'The new value; null or empty clears the field.' }),
+  }),
+});
+
+function badInput(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+function checkLookup(lookup: UserLookup): { id: number } | { email: string } {
+  const hasId = lookup.id != null;
+  const hasEmail = lookup.email != null;
+  if (hasId === hasEmail) throw badInput('user: give exactly one of id or email.');
+  return hasId ? { id: lookup.id! } : { email: lookup.email! };
+}
+
+/** The user ID behind a lookup; an email costs one `GET /users/{email}` (feature level 302). */
+async function resolveUserId(ctx: Context, lookup: { id: number } | { email: string }, what: string): Promise<number> {
+  if ('id' in lookup) return lookup.id;
+  await requireFeatureLevel(ctx, LOOKUP_BY_EMAIL_FEATURE_LEVEL, what);
+  const { user } = await getUserByEmail(ctx.connection, { email: lookup.email, clientGravatar: false });
+  return user.user_id;
+}
+
+builder.mutationField('updateUser', (t) =>
+  t.field({
+    type: UserRef,
+    description:
+      'Administrative update of a user (administrators only; only owners can add or remove the owner role, ' +
+      'the only owner cannot lose it, guests cannot become administrators). Returns the updated user. ' +
+      `Addressing the user by email needs feature level ${UPDATE_BY_EMAIL_FEATURE_LEVEL}.`,
+    args: {
+      user: t.arg({ type: UserLookupInput, required: true, description: 'Who to update.' }),
+      fullName: t.arg.string({ required: false, description: 'New full name.' }),
+      role: t.arg({ type: RoleEnum, required: false, description: 'New role.' }),
+      profileData: t.arg({
+        type: [ProfileDataInput],
+        required: false,
+        description: 'New custom profile field values.',
+      }),
+      newEmail: t.arg.string({
+        required: false,
+        description: 'New email address (the caller must be an owner allowed to change user emails; feature level 285).',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const lookup = checkLookup(args.user);
+      const changes: UserChanges = {};
+      if (args.fullName != null) changes.fullName = args.fullName;
+      if (args.role != null) changes.role = args.role as UserRole;
+      if (args.profileData != null) changes.profileData = args.profileData.map((p) => ({ id: p.fieldId, value: p.value ?? null }));
+      if (args.newEmail != null) {
+        await requireFeatureLevel(ctx, 285, 'Changing a user\'s email address');
+        changes.newEmail = args.newEmail;
+      }
+      if (Object.keys(changes).length === 0) throw badInput('updateUser: give at least one change.');
+      if ('id' in lookup) {
+        await updateUser(ctx.connection, { userId: lookup.id, ...changes });
+        return freshUser(ctx, lookup.id);
+      }
+      await requireFeatureLevel(ctx, UPDATE_BY_EMAIL_FEATURE_LEVEL, 'Updating a user by email');
+      const userId = await resolveUserId(ctx, lookup, 'Updating a user by email');
+      await updateUserByEmail(ctx.connection, { email: lookup.email, ...changes });
+      return freshUser(ctx, userId);
+    },
+  }),
+);
+
+builder.mutationField('deactivateUser', (t) =>
+  t.field({
+    type: UserRef,
+    description:
+      'Deactivates a user (administrators only; never the only owner). Returns the deactivated user. ' +
+      `Addressing the user by email needs feature level ${LOOKUP_BY_EMAIL_FEATURE_LEVEL}.`,
+    args: {
+      user: t.arg({ type: UserLookupInput, required: true, description: 'Who to deactivate.' }),
+      notificationComment: t.arg.string({
+        required: false,
+        description: 'When given, the user is emailed about the deactivation, with this text if not empty.',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const userId = await resolveUserId(ctx, checkLookup(args.user), 'Deactivating a user by email');
+      await deactivateUser(ctx.connection, {
+        userId,
+        ...(args.notificationComment != null && { deactivationNotificationComment: args.notificationComment }),
+      });
+      return freshUser(ctx, userId);
+    },
+  }),
+);

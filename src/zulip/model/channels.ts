@@ -1,0 +1,135 @@
+/**
+ * Wire types for channels and topics (https://zulip.com/api/get-streams,
+ * https://zulip.com/api/get-stream-topics), snake_case as sent.
+ */
+
+/** Who holds a permission: a user group ID, or an anonymous group of users and subgroups. */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+/**
+ * A change of a group-setting value (https://zulip.com/api/update-stream): the new value and,
+ * optionally, the value the client believes is current (the server refuses the change otherwise).
+ */
+export interface GroupSettingValueUpdate {
+  new: GroupSettingValue;
+  old?: GroupSettingValue;
+}
+
+/** The five channel permissions that are group-setting values. */
+export const CHANNEL_PERMISSION_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_remove_subscribers_group',
+  'can_administer_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+
+export type ChannelPermissionSetting = (typeof CHANNEL_PERMISSION_SETTINGS)[number];
+
+/** Deprecated posting policy: 1 anyone, 2 administrators, 3 full members, 4 moderators. */
+export type StreamPostPolicy = 1 | 2 | 3 | 4;
+
+export interface Channel {
+  stream_id: number;
+  name: string;
+  /** New in feature level 315; absent (meaning false) on older servers. */
+  is_archived: boolean;
+  /** Markdown. */
+  description: string;
+  /** HTML. */
+  rendered_description: string;
+  /** UNIX seconds, UTC. */
+  date_created: number;
+  /** Null when no creator is recorded. */
+  creator_id: number | null;
+  /** True for private channels. */
+  invite_only: boolean;
+  is_web_public: boolean;
+  /** @deprecated inaccurate since posting became group-controlled (can_send_message_group). */
+  stream_post_policy: number;
+  /** @deprecated */
+  is_announcement_only: boolean;
+  /** Null inherits the organization setting; -1 keeps messages forever. */
+  message_retention_days: number | null;
+  history_public_to_subscribers: boolean;
+  /** Null for channels without messages. */
+  first_message_id: number | null;
+  is_recently_active: boolean;
+  can_add_subscribers_group: GroupSettingValue;
+  can_remove_subscribers_group: GroupSettingValue;
+  can_administer_channel_group: GroupSettingValue;
+  can_send_message_group: GroupSettingValue;
+  can_subscribe_group: GroupSettingValue;
+  /** Estimated messages per week; null when no estimate is given. */
+  stream_weekly_traffic: number | null;
+  /** Present only when include_default is true. */
+  is_default?: boolean;
+}
+
+/** `GET /streams` success body. */
+export interface GetStreamsResult {
+  streams: Channel[];
+}
+
+/** `GET /streams/{stream_id}` success body. */
+export interface GetStreamByIdResult {
+  stream: Channel;
+}
+
+/** One topic of a channel, as `GET /users/me/{stream_id}/topics` lists them (newest first). */
+export interface Topic {
+  name: string;
+  /** ID of the newest message in the topic. */
+  max_id: number;
+}
+
+/** `GET /users/me/{stream_id}/topics` success body. */
+export interface GetStreamTopicsResult {
+  topics: Topic[];
+}
+
+/** `message_retention_days` as `PATCH /streams/{stream_id}` and subscribe accept it. */
+export type MessageRetentionDaysParam = number | 'realm_default' | 'unlimited';
+
+// ---- events (https://zulip.com/api/get-events), events-protocol.md §4.2 ------------------------
+
+/** `stream` / `create`: channels the user can now see. */
+export interface StreamCreateEvent {
+  type: 'stream';
+  op: 'create';
+  streams: Channel[];
+}
+
+/**
+ * `stream` / `delete`: channels the user can no longer see (archived, or access lost).
+ * `stream_ids` is new in feature level 343; `streams` then carries only the IDs.
+ */
+export interface StreamDeleteEvent {
+  type: 'stream';
+  op: 'delete';
+  streams: { stream_id: number }[];
+  stream_ids?: number[];
+}
+
+/** `stream` / `update`: one property changed. */
+export interface StreamUpdateEvent {
+  type: 'stream';
+  op: 'update';
+  stream_id: number;
+  /** The name before the change (for a rename) or the current name. */
+  name: string;
+  property: string;
+  value: boolean | number | string | GroupSettingValue | null;
+  /** Only with property `description`. */
+  rendered_description?: string;
+  /** Only with property `invite_only`. */
+  history_public_to_subscribers?: boolean;
+  /** Only with property `invite_only`. */
+  is_web_public?: boolean;
+}
+
+/** `default_streams`: the organization's default channels (IDs since feature level 330). */
+export interface DefaultStreamsEvent {
+  type: 'default_streams';
+  default_streams: number[] | Channel[];
+}

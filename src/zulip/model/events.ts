@@ -1,0 +1,180 @@
+/**
+ * Wire types of the event queue: `POST /register` (https://zulip.com/api/register-queue),
+ * `GET /events` (https://zulip.com/api/get-events) and the events themselves, snake_case as sent.
+ *
+ * Events are a union on `type` (and `op`) for the kinds modelled here, with an {@link UnknownEvent}
+ * fallback that keeps the JSON of everything else, so a newer server never breaks a client
+ * (events-protocol.md §6.10). Resource files may add their own event shapes next to their models.
+ */
+import type { LegacyClientPresence, ModernPresence, LegacyPresence } from './presence.js';
+import type { UserSettings, UserSettingsUpdateEvent } from './settings.js';
+import type { TypingOp, TypingPerson } from './typing.js';
+
+/** The capability flags of `client_capabilities` (events-protocol.md §1.2). */
+export interface ClientCapabilities {
+  /** Required key whenever the object is sent. */
+  notification_settings_null: boolean;
+  bulk_message_deletion?: boolean;
+  user_avatar_url_field_optional?: boolean;
+  stream_typing_notifications?: boolean;
+  user_settings_object?: boolean;
+  linkifier_url_template?: boolean;
+  user_list_incomplete?: boolean;
+  /** Newer capabilities are accepted as long as their values are booleans. */
+  [capability: string]: boolean | undefined;
+}
+
+/** `POST /register` success body: the always-present keys, the ones this project reads, and the rest. */
+export interface RegisterQueueResult {
+  /** Null only for unauthenticated spectators. */
+  queue_id: string | null;
+  /** -1 when no event was folded into the returned state. Pass it to the first `GET /events`. */
+  last_event_id: number;
+  zulip_feature_level: number;
+  zulip_version: string;
+  zulip_merge_base?: string;
+
+  // `realm` fetch type
+  event_queue_longpoll_timeout_seconds?: number;
+  max_message_length?: number;
+  max_topic_length?: number;
+  max_stream_name_length?: number;
+  max_stream_description_length?: number;
+  realm_empty_topic_display_name?: string;
+  server_typing_started_wait_period_milliseconds?: number;
+  server_typing_stopped_wait_period_milliseconds?: number;
+  server_typing_started_expiry_period_milliseconds?: number;
+  server_presence_ping_interval_seconds?: number;
+  server_presence_offline_threshold_seconds?: number;
+
+  // `message` fetch type
+  max_message_id?: number;
+
+  // `presence` fetch type
+  /** Keyed by user ID (modern entries) with slim_presence, else by API email (legacy entries). */
+  presences?: Record<string, ModernPresence | LegacyPresence>;
+  server_timestamp?: number;
+  /** Feature level 263. */
+  presence_last_update_id?: number;
+
+  // `user_settings` fetch type
+  user_settings?: UserSettings;
+
+  /** Every other state key, by fetch type. */
+  [key: string]: unknown;
+}
+
+/** An event as it arrives: an increasing `id` (not necessarily consecutive) and a `type`. */
+export interface RawEvent {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+/** `GET /events` success body. */
+export interface GetEventsResult {
+  events: RawEvent[];
+  /** Sometimes missing (zulip-flutter: "empirically sometimes missing"). */
+  queue_id?: string;
+}
+
+/** Sent when a parked `GET /events` times out; acknowledge it like any other event. */
+export interface HeartbeatEvent {
+  id: number;
+  type: 'heartbeat';
+}
+
+/** A user came (back) online. */
+export interface PresenceEvent {
+  id: number;
+  type: 'presence';
+  user_id: number;
+  /** Absent for queues registered with slim_presence. */
+  email?: string;
+  server_timestamp: number;
+  /** Keyed by client name (always `website` since feature level 178). */
+  presence: Record<string, LegacyClientPresence>;
+}
+
+export interface DirectTypingEvent {
+  id: number;
+  type: 'typing';
+  op: TypingOp;
+  message_type: 'direct';
+  sender: TypingPerson;
+  /** Every participant, the sender included. */
+  recipients: TypingPerson[];
+}
+
+/** Needs the stream_typing_notifications capability. */
+export interface ChannelTypingEvent {
+  id: number;
+  type: 'typing';
+  op: TypingOp;
+  message_type: 'stream';
+  sender: TypingPerson;
+  stream_id: number;
+  topic: string;
+}
+
+export type TypingEvent = DirectTypingEvent | ChannelTypingEvent;
+
+/** Deprecated: only for queues without the user_settings_object capability. */
+export interface UpdateDisplaySettingsEvent {
+  id: number;
+  type: 'update_display_settings';
+  /** API email of the user. */
+  user: string;
+  setting_name: string;
+  setting: boolean | number | string;
+  language_name?: string;
+}
+
+/** Deprecated: only for queues without the user_settings_object capability. */
+export interface UpdateGlobalNotificationsEvent {
+  id: number;
+  type: 'update_global_notifications';
+  user: string;
+  notification_name: string;
+  setting: boolean | number | string;
+}
+
+export type UserSettingsEvent = UserSettingsUpdateEvent & { id: number };
+
+/** Any event this file does not model, kept whole. */
+export interface UnknownEvent {
+  id: number;
+  type: 'unknown';
+  /** The event as received. */
+  original: RawEvent;
+}
+
+export type ZulipEvent =
+  | HeartbeatEvent
+  | PresenceEvent
+  | TypingEvent
+  | UserSettingsEvent
+  | UpdateDisplaySettingsEvent
+  | UpdateGlobalNotificationsEvent
+  | UnknownEvent;
+
+const MODELLED_TYPES = new Set([
+  'heartbeat',
+  'presence',
+  'typing',
+  'user_settings',
+  'update_display_settings',
+  'update_global_notifications',
+]);
+
+/**
+ * Classifies a received event: a modelled one keeps its shape, anything else (including a
+ * modelled type with an unexpected `op` or `message_type`) becomes an {@link UnknownEvent}.
+ */
+export function parseEvent(raw: RawEvent): ZulipEvent {
+  const known =
+    MODELLED_TYPES.has(raw.type) &&
+    (raw.type !== 'typing' || ((raw.op === 'start' || raw.op === 'stop') && (raw.message_type === 'direct' || raw.message_type === 'stream'))) &&
+    (raw.type !== 'user_settings' || raw.op === 'update');
+  return known ? (raw as unknown as ZulipEvent) : { id: raw.id, type: 'unknown', original: raw };
+}

@@ -1,0 +1,164 @@
+/** Bindings for channels and their topics. */
+import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
+import type {
+  GetStreamByIdResult,
+  GetStreamsResult,
+  GetStreamTopicsResult,
+  GroupSettingValueUpdate,
+  MessageRetentionDaysParam,
+} from '../model/channels.js';
+
+/** Which channels `GET /streams` returns; each flag is sent only when set. */
+export interface GetStreamsOptions {
+  /** @default true (server side) */
+  includePublic?: boolean;
+  /** @default false (server side) */
+  includeWebPublic?: boolean;
+  /** @default true (server side) */
+  includeSubscribed?: boolean;
+  /** Leave archived channels out. New in feature level 315. @default true (server side) */
+  excludeArchived?: boolean;
+  /** Every channel the caller has metadata access to. New in feature level 356. @default false (server side) */
+  includeAll?: boolean;
+  /** Add `is_default` to each channel. @default false (server side) */
+  includeDefault?: boolean;
+  /** For bots: channels the bot's owner is subscribed to. @default false (server side) */
+  includeOwnerSubscribed?: boolean;
+  /** @default false (server side) */
+  includeCanAccessContent?: boolean;
+  /** @deprecated administrators only; use includeAll. @default false (server side) */
+  includeAllActive?: boolean;
+}
+
+/**
+ * The channels the caller can see, filtered by the flags.
+ * https://zulip.com/api/get-streams
+ */
+export function getStreams(
+  connection: ZulipConnection,
+  options: GetStreamsOptions = {},
+  call: SendOptions = {},
+): Promise<SendResult<GetStreamsResult>> {
+  return connection.send<GetStreamsResult>(
+    'get-streams',
+    'GET',
+    'streams',
+    {
+      include_public: options.includePublic,
+      include_web_public: options.includeWebPublic,
+      include_subscribed: options.includeSubscribed,
+      exclude_archived: options.excludeArchived,
+      include_all: options.includeAll,
+      include_default: options.includeDefault,
+      include_owner_subscribed: options.includeOwnerSubscribed,
+      include_can_access_content: options.includeCanAccessContent,
+      include_all_active: options.includeAllActive,
+    },
+    call,
+  );
+}
+
+/**
+ * One channel by ID (archived ones too, since feature level 315). The ID is positional because
+ * the channel loader calls this once per missing key.
+ * https://zulip.com/api/get-stream-by-id
+ */
+export function getStreamById(
+  connection: ZulipConnection,
+  streamId: number,
+  call: SendOptions = {},
+): Promise<SendResult<GetStreamByIdResult>> {
+  return connection.send<GetStreamByIdResult>('get-stream-by-id', 'GET', `streams/${streamId}`, undefined, call);
+}
+
+export interface UpdateStreamOptions {
+  streamId: number;
+  /** Markdown; at most max_stream_description_length characters. */
+  description?: string;
+  /** At most max_stream_name_length characters. */
+  newName?: string;
+  isPrivate?: boolean;
+  /** New in feature level 98. */
+  isWebPublic?: boolean;
+  /** Accepted alone since feature level 136. */
+  historyPublicToSubscribers?: boolean;
+  /** Add or remove the channel as a default channel (feature level 200). */
+  isDefaultStream?: boolean;
+  /** Days, `realm_default` or `unlimited`. Organization owners only. */
+  messageRetentionDays?: MessageRetentionDaysParam;
+  canAddSubscribersGroup?: GroupSettingValueUpdate;
+  canRemoveSubscribersGroup?: GroupSettingValueUpdate;
+  canAdministerChannelGroup?: GroupSettingValueUpdate;
+  canSendMessageGroup?: GroupSettingValueUpdate;
+  canSubscribeGroup?: GroupSettingValueUpdate;
+}
+
+/**
+ * Changes a channel's name, description, privacy, default status, retention or permissions.
+ * https://zulip.com/api/update-stream
+ */
+export function updateStream(
+  connection: ZulipConnection,
+  options: UpdateStreamOptions,
+  call: SendOptions = {},
+): Promise<SendResult<Record<string, never>>> {
+  return connection.send<Record<string, never>>(
+    'update-stream',
+    'PATCH',
+    `streams/${options.streamId}`,
+    {
+      description: options.description,
+      new_name: options.newName,
+      is_private: options.isPrivate,
+      is_web_public: options.isWebPublic,
+      history_public_to_subscribers: options.historyPublicToSubscribers,
+      is_default_stream: options.isDefaultStream,
+      message_retention_days: options.messageRetentionDays,
+      can_add_subscribers_group: options.canAddSubscribersGroup,
+      can_remove_subscribers_group: options.canRemoveSubscribersGroup,
+      can_administer_channel_group: options.canAdministerChannelGroup,
+      can_send_message_group: options.canSendMessageGroup,
+      can_subscribe_group: options.canSubscribeGroup,
+    },
+    call,
+  );
+}
+
+/**
+ * Archives a channel (organization or channel administrators).
+ * https://zulip.com/api/archive-stream
+ */
+export function archiveStream(
+  connection: ZulipConnection,
+  options: { streamId: number },
+  call: SendOptions = {},
+): Promise<SendResult<Record<string, never>>> {
+  return connection.send<Record<string, never>>('archive-stream', 'DELETE', `streams/${options.streamId}`, undefined, call);
+}
+
+export interface GetStreamTopicsOptions {
+  streamId: number;
+  /**
+   * Return the empty topic as '' instead of the organization's display name for it. New in
+   * feature level 334. @default false (server side)
+   */
+  allowEmptyTopicName?: boolean;
+}
+
+/**
+ * The topics of a channel the caller can read, newest first.
+ * https://zulip.com/api/get-stream-topics
+ */
+export function getStreamTopics(
+  connection: ZulipConnection,
+  options: GetStreamTopicsOptions,
+  call: SendOptions = {},
+): Promise<SendResult<GetStreamTopicsResult>> {
+  return connection.send<GetStreamTopicsResult>(
+    'get-stream-topics',
+    'GET',
+    `users/me/${options.streamId}/topics`,
+    { allow_empty_topic_name: options.allowEmptyTopicName },
+    call,
+  );
+}

@@ -1,0 +1,85 @@
+/** Bindings for presence: reporting the caller's own and reading everyone's. */
+import type { SendOptions, ZulipConnection } from '../connection.js';
+import type {
+  GetPresenceResult,
+  GetUserPresenceResult,
+  PresenceStatus,
+  UpdatePresenceResult,
+} from '../model/presence.js';
+
+export interface UpdatePresenceOptions {
+  /** What the caller is doing. */
+  status: PresenceStatus;
+  /** Report only; the response then carries no presence data. @default false (server side) */
+  pingOnly?: boolean;
+  /**
+   * -1 on the first call, then the previous `presence_last_update_id`: only changes since then come
+   * back, in the modern format. Feature level 263.
+   * @default none (the whole recent history, format per slimPresence)
+   */
+  lastUpdateId?: number;
+  /** How many days of history to return; ignored when lastUpdateId > 0. Feature level 288. @default 14 (server side) */
+  historyLimitDays?: number;
+  /** Deprecated: the modern format keyed by user ID. @default false (server side) */
+  slimPresence?: boolean;
+  /** Whether the user interacted since the last report (feeds activity statistics). @default false (server side) */
+  newUserInput?: boolean;
+}
+
+/**
+ * Reports the caller's presence and returns everyone's.
+ * https://zulip.com/api/update-presence
+ */
+export function updatePresence(
+  connection: ZulipConnection,
+  options: UpdatePresenceOptions,
+  call: SendOptions = {},
+): Promise<UpdatePresenceResult> {
+  return connection.send<UpdatePresenceResult>(
+    'update-presence',
+    'POST',
+    'users/me/presence',
+    {
+      status: options.status,
+      ping_only: options.pingOnly,
+      last_update_id: options.lastUpdateId,
+      history_limit_days: options.historyLimitDays,
+      slim_presence: options.slimPresence,
+      new_user_input: options.newUserInput,
+    },
+    call,
+  );
+}
+
+/**
+ * Presence of every user in the organization (legacy format, keyed by API email).
+ * https://zulip.com/api/get-presence
+ */
+export function getPresence(connection: ZulipConnection, call: SendOptions = {}): Promise<GetPresenceResult> {
+  return connection.send<GetPresenceResult>('get-presence', 'GET', 'realm/presence', undefined, call);
+}
+
+export interface GetUserPresenceOptions {
+  /** User ID (feature level 43) or API email. */
+  userIdOrEmail: number | string;
+  /** Modern format (newer servers only). @default false (server side) */
+  slimPresence?: boolean;
+}
+
+/**
+ * Presence of one user.
+ * https://zulip.com/api/get-user-presence
+ */
+export function getUserPresence(
+  connection: ZulipConnection,
+  options: GetUserPresenceOptions,
+  call: SendOptions = {},
+): Promise<GetUserPresenceResult> {
+  return connection.send<GetUserPresenceResult>(
+    'get-user-presence',
+    'GET',
+    `users/${encodeURIComponent(String(options.userIdOrEmail))}/presence`,
+    { slim_presence: options.slimPresence },
+    call,
+  );
+}

@@ -1,0 +1,118 @@
+/** Bindings for scheduled messages ("send later"). */
+import type { SendOptions, ZulipConnection } from '../connection.js';
+import type {
+  CreateScheduledMessageResult,
+  GetScheduledMessagesResult,
+  ScheduledMessageRequestType,
+} from '../model/scheduled-messages.js';
+
+/**
+ * The caller's undelivered scheduled messages (failed ones included), soonest first.
+ * New in feature level 173.
+ * https://zulip.com/api/get-scheduled-messages
+ */
+export function getScheduledMessages(
+  connection: ZulipConnection,
+  call: SendOptions = {},
+): Promise<GetScheduledMessagesResult> {
+  return connection.send<GetScheduledMessagesResult>('get-scheduled-messages', 'GET', 'scheduled_messages', undefined, call);
+}
+
+export interface CreateScheduledMessageOptions {
+  /** `direct` needs feature level 174 and `channel` a later one; `stream` and `private` work everywhere. */
+  type: ScheduledMessageRequestType;
+  /** The channel ID for channel messages; user IDs for direct messages. */
+  to: number | number[];
+  /** Markdown, bounded by max_message_length. */
+  content: string;
+  /** Required for channel messages, ignored for direct ones; bounded by max_topic_length. */
+  topic?: string;
+  /** UNIX seconds, UTC; must be in the future. */
+  scheduledDeliveryTimestamp: number;
+  /** Mark the message read for the sender once sent (feature level 236). @default a server heuristic */
+  readBySender?: boolean;
+}
+
+/**
+ * Schedules a message. Unknown channel: STREAM_DOES_NOT_EXIST with `stream_id`; unknown user:
+ * BAD_REQUEST. New in feature level 179.
+ * https://zulip.com/api/create-scheduled-message
+ */
+export function createScheduledMessage(
+  connection: ZulipConnection,
+  options: CreateScheduledMessageOptions,
+  call: SendOptions = {},
+): Promise<CreateScheduledMessageResult> {
+  return connection.send<CreateScheduledMessageResult>(
+    'create-scheduled-message',
+    'POST',
+    'scheduled_messages',
+    {
+      type: options.type,
+      to: options.to,
+      content: options.content,
+      topic: options.topic,
+      scheduled_delivery_timestamp: options.scheduledDeliveryTimestamp,
+      read_by_sender: options.readBySender,
+    },
+    call,
+  );
+}
+
+export interface UpdateScheduledMessageOptions {
+  scheduledMessageId: number;
+  /** Changing the type needs `to`, and `topic` too for channel types. */
+  type?: ScheduledMessageRequestType;
+  to?: number | number[];
+  content?: string;
+  /** Ignored for direct messages. */
+  topic?: string;
+  /** UNIX seconds, UTC; required when the message has failed (editing makes it pending again). */
+  scheduledDeliveryTimestamp?: number;
+}
+
+/**
+ * Edits a scheduled message. New in feature level 184.
+ * https://zulip.com/api/update-scheduled-message
+ */
+export function updateScheduledMessage(
+  connection: ZulipConnection,
+  options: UpdateScheduledMessageOptions,
+  call: SendOptions = {},
+): Promise<object> {
+  return connection.send<object>(
+    'update-scheduled-message',
+    'PATCH',
+    `scheduled_messages/${options.scheduledMessageId}`,
+    {
+      type: options.type,
+      to: options.to,
+      content: options.content,
+      topic: options.topic,
+      scheduled_delivery_timestamp: options.scheduledDeliveryTimestamp,
+    },
+    call,
+  );
+}
+
+export interface DeleteScheduledMessageOptions {
+  scheduledMessageId: number;
+}
+
+/**
+ * Deletes (cancels) a scheduled message. New in feature level 173.
+ * https://zulip.com/api/delete-scheduled-message
+ */
+export function deleteScheduledMessage(
+  connection: ZulipConnection,
+  options: DeleteScheduledMessageOptions,
+  call: SendOptions = {},
+): Promise<object> {
+  return connection.send<object>(
+    'delete-scheduled-message',
+    'DELETE',
+    `scheduled_messages/${options.scheduledMessageId}`,
+    undefined,
+    call,
+  );
+}

@@ -1,0 +1,180 @@
+/** Bindings for channel subscriptions. */
+import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
+import type { GroupSettingValue, MessageRetentionDaysParam } from '../model/channels.js';
+import type {
+  GetSubscribersResult,
+  GetSubscriptionsResult,
+  GetSubscriptionStatusResult,
+  SubscribeResult,
+  SubscriptionPropertyChange,
+  SubscriptionRequest,
+  UnsubscribeResult,
+} from '../model/subscriptions.js';
+
+/** User IDs (preferred; feature level 9) or API email addresses; never a mix. */
+export type Principals = number[] | string[];
+
+/**
+ * The caller's subscriptions.
+ * https://zulip.com/api/get-subscriptions
+ */
+export function getSubscriptions(
+  connection: ZulipConnection,
+  options: { /** Add each channel's subscriber IDs. @default false (server side) */ includeSubscribers?: boolean } = {},
+  call: SendOptions = {},
+): Promise<SendResult<GetSubscriptionsResult>> {
+  return connection.send<GetSubscriptionsResult>(
+    'get-subscriptions',
+    'GET',
+    'users/me/subscriptions',
+    { include_subscribers: options.includeSubscribers },
+    call,
+  );
+}
+
+export interface SubscribeOptions {
+  /** Channels by name; those that do not exist are created. */
+  subscriptions: SubscriptionRequest[];
+  /** Whom to subscribe. @default the caller (server side) */
+  principals?: Principals;
+  /** Fail on a channel the caller may not join, instead of listing it in `unauthorized`. @default true (server side) */
+  authorizationErrorsFatal?: boolean;
+  /** Announce created channels. @default false (server side) */
+  announce?: boolean;
+  // The options below configure channels this call creates; existing channels ignore them.
+  /** @default false (server side) */
+  inviteOnly?: boolean;
+  /** @default false (server side) */
+  isWebPublic?: boolean;
+  /** @default false (server side) */
+  isDefaultStream?: boolean;
+  /** @default true for public channels, false for private ones (server side) */
+  historyPublicToSubscribers?: boolean;
+  /** @default 'realm_default' (server side) */
+  messageRetentionDays?: MessageRetentionDaysParam;
+  canAddSubscribersGroup?: GroupSettingValue;
+  canRemoveSubscribersGroup?: GroupSettingValue;
+  canAdministerChannelGroup?: GroupSettingValue;
+  canSendMessageGroup?: GroupSettingValue;
+  canSubscribeGroup?: GroupSettingValue;
+}
+
+/**
+ * Subscribes users to channels, creating channels that do not exist.
+ * https://zulip.com/api/subscribe
+ */
+export function subscribe(
+  connection: ZulipConnection,
+  options: SubscribeOptions,
+  call: SendOptions = {},
+): Promise<SendResult<SubscribeResult>> {
+  return connection.send<SubscribeResult>(
+    'subscribe',
+    'POST',
+    'users/me/subscriptions',
+    {
+      subscriptions: options.subscriptions,
+      principals: options.principals,
+      authorization_errors_fatal: options.authorizationErrorsFatal,
+      announce: options.announce,
+      invite_only: options.inviteOnly,
+      is_web_public: options.isWebPublic,
+      is_default_stream: options.isDefaultStream,
+      history_public_to_subscribers: options.historyPublicToSubscribers,
+      message_retention_days: options.messageRetentionDays,
+      can_add_subscribers_group: options.canAddSubscribersGroup,
+      can_remove_subscribers_group: options.canRemoveSubscribersGroup,
+      can_administer_channel_group: options.canAdministerChannelGroup,
+      can_send_message_group: options.canSendMessageGroup,
+      can_subscribe_group: options.canSubscribeGroup,
+    },
+    call,
+  );
+}
+
+export interface UnsubscribeOptions {
+  /** Channel names. */
+  subscriptions: string[];
+  /** Whom to unsubscribe. @default the caller (server side) */
+  principals?: Principals;
+}
+
+/**
+ * Unsubscribes users from channels. An unknown channel fails with `STREAM_DOES_NOT_EXIST` and its
+ * name in `data.stream`.
+ * https://zulip.com/api/unsubscribe
+ */
+export function unsubscribe(
+  connection: ZulipConnection,
+  options: UnsubscribeOptions,
+  call: SendOptions = {},
+): Promise<SendResult<UnsubscribeResult>> {
+  return connection.send<UnsubscribeResult>(
+    'unsubscribe',
+    'DELETE',
+    'users/me/subscriptions',
+    { subscriptions: options.subscriptions, principals: options.principals },
+    call,
+  );
+}
+
+/** One personal-setting change, camelCase. */
+export interface SubscriptionSettingChange {
+  streamId: number;
+  property: SubscriptionPropertyChange['property'];
+  value: boolean | string;
+}
+
+/**
+ * Changes the caller's personal settings (color, muting, pinning, notifications) of channels
+ * they are subscribed to; all changes in one call.
+ * https://zulip.com/api/update-subscription-settings
+ */
+export function updateSubscriptionSettings(
+  connection: ZulipConnection,
+  options: { subscriptionData: SubscriptionSettingChange[] },
+  call: SendOptions = {},
+): Promise<SendResult<Record<string, never>>> {
+  const subscriptionData: SubscriptionPropertyChange[] = options.subscriptionData.map((c) => ({
+    stream_id: c.streamId,
+    property: c.property,
+    value: c.value,
+  }));
+  return connection.send<Record<string, never>>(
+    'update-subscription-settings',
+    'POST',
+    'users/me/subscriptions/properties',
+    { subscription_data: subscriptionData },
+    call,
+  );
+}
+
+/**
+ * The IDs of a channel's subscribers.
+ * https://zulip.com/api/get-subscribers
+ */
+export function getSubscribers(
+  connection: ZulipConnection,
+  options: { streamId: number },
+  call: SendOptions = {},
+): Promise<SendResult<GetSubscribersResult>> {
+  return connection.send<GetSubscribersResult>('get-subscribers', 'GET', `streams/${options.streamId}/members`, undefined, call);
+}
+
+/**
+ * Whether a user is subscribed to a channel.
+ * https://zulip.com/api/get-subscription-status
+ */
+export function getSubscriptionStatus(
+  connection: ZulipConnection,
+  options: { userId: number; streamId: number },
+  call: SendOptions = {},
+): Promise<SendResult<GetSubscriptionStatusResult>> {
+  return connection.send<GetSubscriptionStatusResult>(
+    'get-subscription-status',
+    'GET',
+    `users/${options.userId}/subscriptions/${options.streamId}`,
+    undefined,
+    call,
+  );
+}

@@ -1,0 +1,30 @@
+/** Bindings for personal topic preferences. */
+import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
+import type { VisibilityPolicy } from '../model/user-topics.js';
+
+export interface UpdateUserTopicOptions {
+  streamId: number;
+  /** The topic; `(no topic)` and the organization's empty-topic display name mean the empty topic. */
+  topic: string;
+  /** 0 none, 1 muted, 2 unmuted, 3 followed (feature level 219). */
+  visibilityPolicy: VisibilityPolicy;
+}
+
+/**
+ * Sets the caller's visibility policy for one topic; succeeds even if the topic has no messages.
+ * New in feature level 170.
+ * https://zulip.com/api/update-user-topic
+ */
+export function updateUserTopic(
+  connection: ZulipConnection,
+  options: UpdateUserTopicOptions,
+  call: SendOptions = {},
+): Promise<SendResult<Record<string, never>>> {
+  return connection.send<Record<string, never>>(
+    'update-user-topic',
+    'POST',
+    'user_topics',
+    { stream_id: options.streamId, topic: options.topic, visibility_policy: options.visibilityPolicy },
+    call,
+  );
+}

@@ -1,0 +1,546 @@
+/**
+ * Channels and topics in the emulator, driven through the REST client (src/zulip/routes/channels.ts):
+ * `GET /streams` and its flags, `GET /streams/{id}`, `PATCH /streams/{id}` (every parameter and rule),
+ * archiving, topics, the `stream` / `default_streams` register state, and the events each change
+ * sends to exactly the users who may see the channel.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import type { EmulatorSettings } from '../../src/emulator/context.js';
+import { insertMessage } from '../../src/emulator/factory.js';
+import { demoUser } from '../../src/emulator/seed.js';
+import { ZulipConnection } from '../../src/zulip/connection.js';
+import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { Channel } from '../../src/zulip/model/channels.js';
+import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../src/zulip/routes/channels.js';
+import { subscribe } from '../../src/zulip/routes/subscriptions.js';
+import { validateResponse } from '../helpers/openapi.js';
+
+/** Channel fields newer than the FL 247 OpenAPI file (api-spec.md, Channel). */
+const NEW_CHANNEL_FIELDS = [
+  'is_archived',
+  'creator_id',
+  'is_recently_active',
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'stream_ids',
+];
+
+type Event = Record<string, unknown> & { type: string; id: number };
+
+interface Setup {
+  emulator: Emulator;
+  as(login: string): ZulipConnection;
+  id(name: string): number;
+  userId(login: string): number;
+  /** Registers a queue for the user and returns a function that drains it. */
+  listen(login: string, eventTypes?: string[]): Promise<() => Promise<Event[]>>;
+}
+
+function setup(settings: Partial<EmulatorSettings> = {}): Setup {
+  const emulator = createEmulator({ settings });
+  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+  const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
+  const as = (login: string) => {
+    const user = emulator.store.userByEmail(login.includes('@') ? login : demoUser(login).email)!;
+    return new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: user.delivery_email, apiKey: user.api_key }, fetch, retry: noRetry });
+  };
+  return {
+    emulator,
+    as,
+    id: (name) => emulator.store.channelByName(name)!.stream_id,
+    userId: (login) => emulator.store.userByEmail(demoUser(login).email)!.user_id,
+    async listen(login, eventTypes = ['stream', 'subscription', 'default_streams']) {
+      const conn = as(login);
+      const { queue_id } = await conn.send<{ queue_id: string }>('register', 'POST', 'register', { event_types: eventTypes, fetch_event_types: [] });
+      let last = -1;
+      return async () => {
+        const { events } = await conn.send<{ events: Event[] }>('get-events', 'GET', 'events', { queue_id, last_event_id: last, dont_block: true });
+        last = events.at(-1)?.id ?? last;
+        return events.filter((e) => e.type !== 'heartbeat');
+      };
+    },
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
+  const e = await p.then(
+    () => expect.unreachable('expected a rejection'),
+    (error: unknown) => error,
+  );
+  expect(e).toBeInstanceOf(ZulipApiError);
+  return e as ZulipApiError;
+}
+
+function expectValid(method: string, path: string, body: unknown, status = 200): void {
+  expect(validateResponse({ method, path }, status, body, { allowExtra: NEW_CHANNEL_FIELDS }).errors).toBe('');
+}
+
+const names = (streams: Channel[]) => streams.map((s) => s.name);
+
+describe('GET /streams', () => {
+  it('lists public and subscribed channels by name with every field of the spec, as the OpenAPI schema says', async () => {
+    const t = setup();
+    const body = await getStreams(t.as('hamlet'));
+    expectValid('GET', '/streams', body);
+    expect(names(body.streams)).toEqual(['announce', 'design', 'engineering', 'general']);
+    const general = body.streams.find((s) => s.name === 'general')!;
+    const firstGeneral = [...t.emulator.store.messages.values()].find((m) => m.stream_id === general.stream_id)!;
+    expect(general).toMatchObject({
+      is_archived: false,
+      invite_only: false,
+      is_web_public: false,
+      history_public_to_subscribers: true,
+      description: 'For **everything**',
+      rendered_description: '<p>For <strong>everything</strong></p>',
+      creator_id: t.userId('desdemona'),
+      first_message_id: firstGeneral.id,
+      message_retention_days: null,
+      is_recently_active: true,
+      stream_post_policy: 1,
+      is_announcement_only: false,
+      can_send_message_group: t.emulator.store.systemGroupId('role:everyone'),
+      can_remove_subscribers_group: t.emulator.store.systemGroupId('role:administrators'),
+    });
+    expect(general.stream_weekly_traffic).toBeGreaterThan(0);
+    expect(general).not.toHaveProperty('is_default');
+    // Posting limited to administrators reads as the deprecated "announcement only" policy.
+    expect(body.streams.find((s) => s.name === 'announce')).toMatchObject({ stream_post_policy: 2, is_announcement_only: true, is_web_public: true });
+  });
+
+  it('applies include_public, include_subscribed, include_web_public and exclude_archived', async () => {
+    const t = setup();
+    const hamlet = t.as('hamlet');
+    expect(names((await getStreams(hamlet, { includePublic: false })).streams)).toEqual(['announce', 'design', 'engineering', 'general']);
+    expect(names((await getStreams(t.as('cordelia'), { includePublic: false })).streams)).toEqual(['announce', 'design', 'general']);
+    expect(names((await getStreams(t.as('cordelia'), { includeSubscribed: false })).streams)).toEqual(['announce', 'design', 'general']);
+    const webOnly = await getStreams(t.as('polonius'), { includePublic: false, includeSubscribed: false, includeWebPublic: true });
+    expect(names(webOnly.streams)).toEqual(['announce']);
+    const withArchived = await getStreams(hamlet, { excludeArchived: false });
+    expect(names(withArchived.streams)).toEqual(['announce', 'design', 'engineering', 'general', 'legacy']);
+    expect(withArchived.streams.find((s) => s.name === 'legacy')?.is_archived).toBe(true);
+    expect((await getStreams(hamlet, { includePublic: false, includeSubscribed: false })).streams).toEqual([]);
+  });
+
+  it('gives guests only what they are subscribed to, plus web-public or content-accessible channels on request', async () => {
+    const t = setup();
+    const polonius = t.as('polonius');
+    expect(names((await getStreams(polonius)).streams)).toEqual(['design', 'general']);
+    expect(names((await getStreams(polonius, { includeCanAccessContent: true })).streams)).toEqual(['announce', 'design', 'general']);
+  });
+
+  it('include_all lists every channel with metadata access, private ones included for administrators', async () => {
+    const t = setup();
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hamlet-private' }], inviteOnly: true });
+    expect(names((await getStreams(t.as('iago'))).streams)).not.toContain('hamlet-private');
+    expect(names((await getStreams(t.as('iago'), { includeAll: true })).streams)).toEqual([
+      'announce', 'design', 'engineering', 'general', 'hamlet-private', 'moderation requests',
+    ]);
+    expect(names((await getStreams(t.as('cordelia'), { includeAll: true })).streams)).toEqual(['announce', 'design', 'general']);
+    expect(names((await getStreams(t.as('iago'), { includeAll: true, excludeArchived: false })).streams)).toContain('legacy');
+  });
+
+  it('include_default adds is_default; include_owner_subscribed adds the bot owner\u2019s channels', async () => {
+    const t = setup();
+    const body = await getStreams(t.as('hamlet'), { includeDefault: true });
+    expectValid('GET', '/streams', body);
+    expect(Object.fromEntries(body.streams.map((s) => [s.name, s.is_default]))).toEqual({
+      announce: true, design: false, engineering: false, general: true,
+    });
+    const bot = t.as('hamlet-bot@zulip.example.com');
+    expect(names((await getStreams(bot, { includePublic: false })).streams)).toEqual(['general']);
+    expect(names((await getStreams(bot, { includePublic: false, includeOwnerSubscribed: true })).streams)).toEqual([
+      'announce', 'design', 'engineering', 'general',
+    ]);
+    // For a human the flag changes nothing.
+    expect(names((await getStreams(t.as('cordelia'), { includePublic: false, includeOwnerSubscribed: true })).streams)).toEqual([
+      'announce', 'design', 'general',
+    ]);
+  });
+
+  it('include_all_active is for administrators only', async () => {
+    const t = setup();
+    const e = await caught(getStreams(t.as('hamlet'), { includeAllActive: true }));
+    expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'User not authorized for this query', 400]);
+    expect(validateResponse({ method: 'GET', path: '/streams' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
+    expect(names((await getStreams(t.as('iago'), { includeAllActive: true })).streams)).toContain('moderation requests');
+  });
+
+  it('rejects a malformed flag with BAD_REQUEST', async () => {
+    const e = await caught(setup().as('hamlet').send('get-streams', 'GET', 'streams', { include_public: 'maybe' }));
+    expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'include_public is not a boolean']);
+  });
+
+  it('reports flags newer than the server as unsupported and ignores them', async () => {
+    const t = setup({ featureLevel: 314 });
+    const body = await getStreams(t.as('iago'), { includeAll: true, excludeArchived: false });
+    expect(body.ignored_parameters_unsupported).toEqual(['exclude_archived', 'include_all']);
+    expect(names(body.streams)).toEqual(['announce', 'design', 'engineering', 'general', 'moderation requests']);
+    const topics = await getStreamTopics(setup({ featureLevel: 333 }).as('hamlet'), { streamId: t.id('general'), allowEmptyTopicName: true });
+    expect(topics.ignored_parameters_unsupported).toEqual(['allow_empty_topic_name']);
+    expect(topics.topics.map((topic) => topic.name)).toContain('general chat');
+  });
+
+  it('estimates no traffic and no first message for a new channel', async () => {
+    const t = setup();
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'fresh' }] });
+    const fresh = (await getStreams(t.as('hamlet'))).streams.find((s) => s.name === 'fresh')!;
+    expect(fresh).toMatchObject({ first_message_id: null, stream_weekly_traffic: null, is_recently_active: true, creator_id: t.userId('hamlet') });
+  });
+});
+
+describe('GET /streams/{stream_id}', () => {
+  it('returns one channel, archived ones included', async () => {
+    const t = setup();
+    const body = await getStreamById(t.as('hamlet'), t.id('general'));
+    expectValid('GET', `/streams/${t.id('general')}`, body);
+    expect(body.stream.name).toBe('general');
+    expect((await getStreamById(t.as('othello'), t.id('legacy'))).stream.is_archived).toBe(true);
+  });
+
+  it('answers "Invalid channel ID" for unknown and inaccessible channels', async () => {
+    const t = setup();
+    for (const [login, id] of [['hamlet', 9999], ['cordelia', t.id('engineering')], ['polonius', t.id('engineering')]] as const) {
+      const e = await caught(getStreamById(t.as(login), id));
+      expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'Invalid channel ID', 400]);
+      expect(validateResponse({ method: 'GET', path: '/streams/{stream_id}' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
+    }
+  });
+});
+
+describe('PATCH /streams/{stream_id}', () => {
+  it('changes the description and tells exactly the users who can see the channel', async () => {
+    const t = setup();
+    const hamlet = await t.listen('hamlet');
+    const cordelia = await t.listen('cordelia');
+    const body = await updateStream(t.as('iago'), { streamId: t.id('engineering'), description: 'Ship it\nsoon' });
+    expectValid('PATCH', `/streams/${t.id('engineering')}`, body);
+    const channel = t.emulator.store.channels.get(t.id('engineering'))!;
+    expect(channel.description).toBe('Ship it soon');
+    expect(await hamlet()).toEqual([
+      expect.objectContaining({
+        type: 'stream', op: 'update', stream_id: channel.stream_id, name: 'engineering', property: 'description',
+        value: 'Ship it soon', rendered_description: '<p>Ship it soon</p>',
+      }),
+    ]);
+    // A private channel's update is not seen by a non-subscriber.
+    expect(await cordelia()).toEqual([]);
+  });
+
+  it('renames, keyed by the old name in the event, and refuses duplicate, unchanged, empty and long names', async () => {
+    const t = setup();
+    const othello = await t.listen('othello');
+    await updateStream(t.as('iago'), { streamId: t.id('design'), newName: '  visual design ' });
+    expect(t.emulator.store.channels.get(t.id('visual design'))!.name).toBe('visual design');
+    expect(await othello()).toEqual([expect.objectContaining({ property: 'name', name: 'design', value: 'visual design' })]);
+    const iago = t.as('iago');
+    const cases: [string, string][] = [
+      ['GENERAL', 'Channel name already in use.'],
+      ['visual design', 'Channel already has that name.'],
+      ['   ', "Channel name can't be empty."],
+      ['x'.repeat(61), 'Channel name too long (limit: 60 characters).'],
+      ['bad\u0007name', 'Invalid character in channel name, at position 4.'],
+    ];
+    for (const [newName, msg] of cases) {
+      const e = await caught(updateStream(iago, { streamId: t.id('visual design'), newName }));
+      expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
+    }
+  });
+
+  it('bounds the description and refuses NUL characters', async () => {
+    const t = setup({ maxStreamDescriptionLength: 10 });
+    const long = await caught(updateStream(t.as('iago'), { streamId: t.id('general'), description: 'x'.repeat(11) }));
+    expect(long.message).toBe('description is too long (limit: 10 characters)');
+    const nul = await caught(updateStream(t.as('iago'), { streamId: t.id('general'), description: 'a\u0000b' }));
+    expect(nul.message).toBe('description contains NULL (0x00) characters.');
+  });
+
+  it('makes a public channel private: users who lose access get stream delete, the rest the update', async () => {
+    const t = setup();
+    await subscribe(t.as('iago'), { subscriptions: [{ name: 'ops' }] });
+    const ops = t.id('ops');
+    const [iago, hamlet, polonius] = [await t.listen('iago'), await t.listen('hamlet'), await t.listen('polonius')];
+    await updateStream(t.as('iago'), { streamId: ops, isPrivate: true });
+    expect(t.emulator.store.channels.get(ops)).toMatchObject({ invite_only: true, history_public_to_subscribers: false });
+    expect(await iago()).toEqual([
+      expect.objectContaining({
+        type: 'stream', op: 'update', property: 'invite_only', value: true, history_public_to_subscribers: false, is_web_public: false,
+      }),
+    ]);
+    expect(await hamlet()).toEqual([expect.objectContaining({ type: 'stream', op: 'delete', stream_ids: [ops], streams: [{ stream_id: ops }] })]);
+    expect(await polonius()).toEqual([]);
+
+    // And back: hamlet learns about the channel again, with its subscribers.
+    await updateStream(t.as('iago'), { streamId: ops, isPrivate: false });
+    expect(await hamlet()).toEqual([
+      expect.objectContaining({ type: 'stream', op: 'create', streams: [expect.objectContaining({ stream_id: ops, invite_only: false })] }),
+      { type: 'subscription', op: 'peer_add', stream_ids: [ops], user_ids: [t.userId('iago')], id: expect.any(Number) },
+    ]);
+  });
+
+  it('enforces the privacy rules: history, web-public, moderation channel, content access', async () => {
+    const t = setup();
+    const iago = t.as('iago');
+    const cases: [Parameters<typeof updateStream>[1], string][] = [
+      [{ streamId: t.id('general'), historyPublicToSubscribers: false }, 'Invalid parameters'],
+      [{ streamId: t.id('engineering'), isPrivate: false, historyPublicToSubscribers: false }, 'Invalid parameters'],
+      [{ streamId: t.id('engineering'), isWebPublic: true }, 'Invalid parameters'],
+      [{ streamId: t.id('announce'), historyPublicToSubscribers: false }, 'Invalid parameters'],
+      [{ streamId: t.id('moderation requests'), isPrivate: false }, 'Moderation request channel must be private.'],
+      [{ streamId: t.id('general'), isPrivate: true }, 'A default channel cannot be private.'],
+    ];
+    for (const [options, msg] of cases) {
+      const e = await caught(updateStream(iago, options));
+      expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
+    }
+    expect(validateResponse({ method: 'PATCH', path: '/streams/{stream_id}' }, 400, { result: 'error', msg: 'Invalid parameters', code: 'BAD_REQUEST' }).errors).toBe('');
+    // Private history for a private channel is fine, and so is sharing it.
+    await updateStream(iago, { streamId: t.id('engineering'), historyPublicToSubscribers: true });
+    expect(t.emulator.store.channels.get(t.id('engineering'))!.history_public_to_subscribers).toBe(true);
+  });
+
+  it('needs content access (a subscription) for an administrator to change a private channel\u2019s privacy or join permissions', async () => {
+    const t = setup();
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'secret' }], inviteOnly: true });
+    const secret = t.id('secret');
+    const iago = t.as('iago');
+    const mods = t.emulator.store.systemGroupId('role:moderators');
+    for (const options of [{ isPrivate: false }, { canAddSubscribersGroup: { new: mods } }, { canSubscribeGroup: { new: mods } }]) {
+      const e = await caught(updateStream(iago, { streamId: secret, ...options }));
+      expect(e.message).toBe('Channel content access is required.');
+    }
+    // Metadata-level changes need no subscription.
+    await updateStream(iago, { streamId: secret, description: 'seen by admins', canSendMessageGroup: { new: mods } });
+    expect(t.emulator.store.channels.get(secret)).toMatchObject({ description: 'seen by admins', can_send_message_group: mods });
+  });
+
+  it('lets only administrators and channel administrators edit; others get the documented errors', async () => {
+    const t = setup();
+    const e = await caught(updateStream(t.as('hamlet'), { streamId: t.id('general'), description: 'mine' }));
+    expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'You do not have permission to administer this channel.']);
+    expect((await caught(updateStream(t.as('hamlet'), { streamId: 9999, description: 'x' }))).message).toBe('Invalid channel ID');
+    // A guest never administers, and cannot even see a private channel.
+    expect((await caught(updateStream(t.as('polonius'), { streamId: t.id('engineering'), description: 'x' }))).message).toBe('Invalid channel ID');
+    expect((await caught(updateStream(t.as('polonius'), { streamId: t.id('general'), description: 'x' }))).message).toBe(
+      'You do not have permission to administer this channel.',
+    );
+    // The creator of a channel administers it by default.
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hamlets' }] });
+    await updateStream(t.as('hamlet'), { streamId: t.id('hamlets'), description: 'mine' });
+    expect(t.emulator.store.channels.get(t.id('hamlets'))!.can_administer_channel_group).toEqual({ direct_members: [t.userId('hamlet')], direct_subgroups: [] });
+    // ...and so does a member of can_administer_channel_group.
+    await updateStream(t.as('iago'), { streamId: t.id('design'), canAdministerChannelGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    await updateStream(t.as('cordelia'), { streamId: t.id('design'), description: 'by cordelia' });
+    expect(t.emulator.store.channels.get(t.id('design'))!.description).toBe('by cordelia');
+  });
+
+  it('adds and removes default channels (administrators only) with a default_streams event of IDs', async () => {
+    const t = setup();
+    const othello = await t.listen('othello');
+    await updateStream(t.as('iago'), { streamId: t.id('design'), isDefaultStream: true });
+    expect([...t.emulator.store.defaultChannelIds].sort()).toEqual([t.id('general'), t.id('design'), t.id('announce')].sort());
+    expect(await othello()).toEqual([
+      { type: 'default_streams', default_streams: [t.id('general'), t.id('design'), t.id('announce')].sort((a, b) => a - b), id: expect.any(Number) },
+    ]);
+    await updateStream(t.as('iago'), { streamId: t.id('design'), isDefaultStream: false });
+    expect(t.emulator.store.defaultChannelIds.has(t.id('design'))).toBe(false);
+    expect((await caught(updateStream(t.as('iago'), { streamId: t.id('engineering'), isDefaultStream: true }))).message).toBe(
+      'A default channel cannot be private.',
+    );
+    await updateStream(t.as('iago'), { streamId: t.id('design'), canAdministerChannelGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    expect((await caught(updateStream(t.as('cordelia'), { streamId: t.id('design'), isDefaultStream: true }))).message).toBe(
+      'You do not have permission to change default channels.',
+    );
+  });
+
+  it('changes message retention (owners only): days, unlimited, realm_default', async () => {
+    const t = setup();
+    const general = t.id('general');
+    expect((await caught(updateStream(t.as('iago'), { streamId: general, messageRetentionDays: 30 }))).message).toBe('Must be an organization owner');
+    const desdemona = t.as('desdemona');
+    const hamlet = await t.listen('hamlet');
+    await updateStream(desdemona, { streamId: general, messageRetentionDays: 30 });
+    expect(t.emulator.store.channels.get(general)!.message_retention_days).toBe(30);
+    await updateStream(desdemona, { streamId: general, messageRetentionDays: 'unlimited' });
+    expect(t.emulator.store.channels.get(general)!.message_retention_days).toBe(-1);
+    await updateStream(desdemona, { streamId: general, messageRetentionDays: 'realm_default' });
+    expect(t.emulator.store.channels.get(general)!.message_retention_days).toBeNull();
+    expect((await hamlet()).map((e) => e.value)).toEqual([30, -1, null]);
+    for (const bad of ['forever', '0', '-5', '1.5']) {
+      const e = await caught(desdemona.send('update-stream', 'PATCH', `streams/${general}`, { message_retention_days: bad }));
+      expect(e.message).toBe(`Bad value for 'message_retention_days': ${bad}`);
+    }
+  });
+
+  it('updates group-setting permissions with {new, old}, normalizing anonymous groups', async () => {
+    const t = setup();
+    const store = t.emulator.store;
+    const general = t.id('general');
+    const [mods, everyone, internet] = (['role:moderators', 'role:everyone', 'role:internet'] as const).map((g) => store.systemGroupId(g));
+    const hamlet = await t.listen('hamlet');
+    await updateStream(t.as('iago'), { streamId: general, canSendMessageGroup: { new: mods, old: everyone } });
+    expect(store.channels.get(general)!.can_send_message_group).toBe(mods);
+    expect(await hamlet()).toEqual([expect.objectContaining({ property: 'can_send_message_group', value: mods, stream_id: general })]);
+    expect((await getStreamById(t.as('hamlet'), general)).stream.stream_post_policy).toBe(4);
+
+    const stale = await caught(updateStream(t.as('iago'), { streamId: general, canSendMessageGroup: { new: everyone, old: everyone } }));
+    expect(stale.message).toBe("'old' value does not match the expected value.");
+
+    const anonymous = { direct_members: [t.userId('othello'), t.userId('hamlet')], direct_subgroups: [mods] };
+    await updateStream(t.as('iago'), { streamId: general, canRemoveSubscribersGroup: { new: anonymous } });
+    expect(store.channels.get(general)!.can_remove_subscribers_group).toEqual({
+      direct_members: [t.userId('hamlet'), t.userId('othello')], direct_subgroups: [mods],
+    });
+    await updateStream(t.as('iago'), { streamId: general, canRemoveSubscribersGroup: { new: { direct_members: [], direct_subgroups: [mods] } } });
+    expect(store.channels.get(general)!.can_remove_subscribers_group).toBe(mods);
+
+    const refusals: [Parameters<typeof updateStream>[1], string][] = [
+      [{ streamId: general, canSendMessageGroup: { new: internet } }, "'can_send_message_group' setting cannot be set to 'role:internet' group."],
+      [{ streamId: general, canAdministerChannelGroup: { new: everyone } }, "'can_administer_channel_group' setting cannot be set to 'role:everyone' group."],
+      [{ streamId: general, canSubscribeGroup: { new: 9999 } }, 'Invalid user group'],
+      [{ streamId: general, canSubscribeGroup: { new: { direct_members: [9999], direct_subgroups: [] } } }, 'Invalid user ID: 9999'],
+    ];
+    for (const [options, msg] of refusals) expect((await caught(updateStream(t.as('iago'), options))).message).toBe(msg);
+    const malformed = await caught(t.as('iago').send('update-stream', 'PATCH', `streams/${general}`, { can_subscribe_group: '{"old": 1}' }));
+    expect(malformed.code).toBe('BAD_REQUEST');
+  });
+
+  it('validates every parameter before changing anything', async () => {
+    const t = setup();
+    const general = t.id('general');
+    const before = structuredClone(t.emulator.store.channels.get(general));
+    const hamlet = await t.listen('hamlet');
+    await caught(updateStream(t.as('desdemona'), { streamId: general, description: 'changed', newName: 'renamed', messageRetentionDays: 5, historyPublicToSubscribers: false }));
+    await caught(updateStream(t.as('desdemona'), { streamId: general, description: 'changed', canSendMessageGroup: { new: 9999 } }));
+    expect(t.emulator.store.channels.get(general)).toEqual(before);
+    expect(await hamlet()).toEqual([]);
+  });
+
+  it('changes archived channels\u2019 privacy at feature level 362 and later, and refuses before', async () => {
+    const t = setup();
+    await updateStream(t.as('desdemona'), { streamId: t.id('legacy'), isPrivate: true });
+    expect(t.emulator.store.channels.get(t.id('legacy'))!.invite_only).toBe(true);
+    const old = setup({ featureLevel: 361 });
+    expect((await caught(updateStream(old.as('desdemona'), { streamId: old.id('legacy'), isPrivate: true }))).message).toBe('Invalid channel ID');
+  });
+
+  it('ignores history_public_to_subscribers alone before feature level 136', async () => {
+    const t = setup({ featureLevel: 135 });
+    await updateStream(t.as('iago'), { streamId: t.id('engineering'), historyPublicToSubscribers: true });
+    expect(t.emulator.store.channels.get(t.id('engineering'))!.history_public_to_subscribers).toBe(false);
+  });
+
+  it('makes a channel web-public only where the server, organization and role allow it', async () => {
+    const t = setup();
+    await updateStream(t.as('iago'), { streamId: t.id('design'), isWebPublic: true });
+    expect(t.emulator.store.channels.get(t.id('design'))!.is_web_public).toBe(true);
+    await updateStream(t.as('iago'), { streamId: t.id('general'), canAdministerChannelGroup: { new: { direct_members: [t.userId('hamlet')], direct_subgroups: [] } } });
+    expect((await caught(updateStream(t.as('hamlet'), { streamId: t.id('general'), isWebPublic: true }))).message).toBe('Insufficient permission');
+    t.emulator.store.realm.settings.enable_spectator_access = false;
+    expect((await caught(updateStream(t.as('iago'), { streamId: t.id('general'), isWebPublic: true }))).message).toBe(
+      'Web-public channels are not enabled.',
+    );
+  });
+});
+
+describe('DELETE /streams/{stream_id}', () => {
+  it('archives: stream delete to everyone who could see it, default status dropped, subscriptions kept', async () => {
+    const t = setup();
+    const announce = t.id('announce');
+    const [polonius, hamlet] = [await t.listen('polonius'), await t.listen('hamlet')];
+    const body = await archiveStream(t.as('iago'), { streamId: announce });
+    expectValid('DELETE', `/streams/${announce}`, body);
+    expect(t.emulator.store.channels.get(announce)!.is_archived).toBe(true);
+    expect(t.emulator.store.defaultChannelIds.has(announce)).toBe(false);
+    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), announce)).toBe(true);
+    const deleted = { type: 'stream', op: 'delete', streams: [{ stream_id: announce }], stream_ids: [announce], id: expect.any(Number) };
+    expect(await hamlet()).toEqual([expect.objectContaining({ type: 'default_streams' }), deleted]);
+    // A guest saw the web-public channel but not the default channel list.
+    expect(await polonius()).toEqual([deleted]);
+    expect(names((await getStreams(t.as('hamlet'))).streams)).not.toContain('announce');
+    expect((await getStreamById(t.as('hamlet'), announce)).stream.is_archived).toBe(true);
+  });
+
+  it('refuses non-administrators, unknown IDs and already archived channels', async () => {
+    const t = setup();
+    expect((await caught(archiveStream(t.as('hamlet'), { streamId: t.id('general') }))).message).toBe(
+      'You do not have permission to administer this channel.',
+    );
+    expect((await caught(archiveStream(t.as('iago'), { streamId: 9999 }))).message).toBe('Invalid channel ID');
+    expect((await caught(archiveStream(t.as('iago'), { streamId: t.id('legacy') }))).message).toBe('Channel is already deactivated');
+    // A channel administrator may archive.
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'temporary' }] });
+    await archiveStream(t.as('hamlet'), { streamId: t.id('temporary') });
+    expect(t.emulator.store.channels.get(t.id('temporary'))!.is_archived).toBe(true);
+  });
+});
+
+describe('GET /users/me/{stream_id}/topics', () => {
+  it('lists topics newest first, naming the empty topic by the realm\u2019s display name unless allowed', async () => {
+    const t = setup();
+    const general = t.id('general');
+    const body = await getStreamTopics(t.as('hamlet'), { streamId: general });
+    expect(validateResponse({ method: 'GET', path: `/users/me/${general}/topics` }, 200, body).errors).toBe('');
+    const ids = [...t.emulator.store.messages.values()].filter((m) => m.stream_id === general);
+    const maxOf = (topic: string) => Math.max(...ids.filter((m) => m.topic === topic).map((m) => m.id));
+    expect(body.topics).toEqual([
+      { name: 'greetings', max_id: maxOf('greetings') },
+      { name: 'general chat', max_id: maxOf('') },
+      { name: '\u2714 deploy failure', max_id: maxOf('\u2714 deploy failure') },
+    ]);
+    const raw = await getStreamTopics(t.as('hamlet'), { streamId: general, allowEmptyTopicName: true });
+    expect(raw.topics.map((topic) => topic.name)).toEqual(['greetings', '', '\u2714 deploy failure']);
+  });
+
+  it('groups topics case-insensitively under the newest message\u2019s spelling', async () => {
+    const t = setup();
+    const m = insertMessage(t.emulator.store, { sender_id: t.userId('hamlet'), stream_id: t.id('general'), topic: 'GREETINGS', content: 'loud', timestamp: Math.floor(Date.now() / 1000) });
+    const { topics } = await getStreamTopics(t.as('hamlet'), { streamId: t.id('general') });
+    expect(topics[0]).toEqual({ name: 'GREETINGS', max_id: m.id });
+    expect(topics.filter((topic) => topic.name.toLowerCase() === 'greetings')).toHaveLength(1);
+  });
+
+  it('shows only later topics in a private channel with protected history', async () => {
+    const t = setup();
+    const engineering = t.id('engineering');
+    await subscribe(t.as('iago'), { subscriptions: [{ name: 'engineering' }], principals: [t.userId('cordelia')] });
+    expect((await getStreamTopics(t.as('cordelia'), { streamId: engineering })).topics).toEqual([]);
+    expect((await getStreamTopics(t.as('hamlet'), { streamId: engineering })).topics.map((topic) => topic.name)).toEqual(['release plan']);
+    const later = insertMessage(t.emulator.store, { sender_id: t.userId('iago'), stream_id: engineering, topic: 'retro', content: 'hi', timestamp: Math.floor(Date.now() / 1000) });
+    expect((await getStreamTopics(t.as('cordelia'), { streamId: engineering })).topics).toEqual([{ name: 'retro', max_id: later.id }]);
+  });
+
+  it('answers BAD_REQUEST for unknown and inaccessible channels, but lets guests read web-public ones', async () => {
+    const t = setup();
+    for (const [login, id] of [['hamlet', 9999], ['cordelia', t.id('engineering')], ['polonius', t.id('engineering')]] as const) {
+      const e = await caught(getStreamTopics(t.as(login), { streamId: id }));
+      expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Invalid channel ID']);
+      expect(validateResponse({ method: 'GET', path: '/users/me/{stream_id}/topics' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
+    }
+    expect((await getStreamTopics(t.as('polonius'), { streamId: t.id('announce') })).topics.map((topic) => topic.name)).toEqual(['launch']);
+  });
+});
+
+describe('register state', () => {
+  it('lists visible channels under stream and default channel IDs under default_streams (none for guests)', async () => {
+    const t = setup();
+    const state = await t.as('cordelia').send<{ streams: Channel[]; realm_default_streams: number[] }>('register', 'POST', 'register', {
+      fetch_event_types: ['stream', 'default_streams'],
+    });
+    expect(names(state.streams)).toEqual(['announce', 'design', 'general']);
+    expect(state.realm_default_streams).toEqual([t.id('general'), t.id('announce')].sort((a, b) => a - b));
+    const admin = await t.as('iago').send<{ streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: ['stream'] });
+    expect(names(admin.streams)).toEqual(['announce', 'design', 'engineering', 'general', 'moderation requests']);
+    const guest = await t.as('polonius').send<{ realm_default_streams: number[] }>('register', 'POST', 'register', { fetch_event_types: ['default_streams'] });
+    expect(guest.realm_default_streams).toEqual([]);
+  });
+
+  it('sends default channels as objects before feature level 330', async () => {
+    const t = setup({ featureLevel: 329 });
+    const state = await t.as('cordelia').send<{ realm_default_streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: ['default_streams'] });
+    expect(state.realm_default_streams.map((c) => c.name)).toEqual(['general', 'announce']);
+    expect(state.realm_default_streams[0]).not.toHaveProperty('stream_weekly_traffic');
+  });
+});

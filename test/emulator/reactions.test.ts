@@ -1,0 +1,187 @@
+/**
+ * Emoji reactions through the REST client: adding (by name, by code, voting for another user's
+ * emoji), removing, Zulip's errors, and the `reaction` events, which reach the users who received
+ * the message (and the reacting user) and nobody else.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { demoUser } from '../../src/emulator/seed.js';
+import type { User } from '../../src/emulator/store.js';
+import { ZulipConnection } from '../../src/zulip/connection.js';
+import { ZulipApiError } from '../../src/zulip/errors.js';
+import { getMessage } from '../../src/zulip/routes/messages.js';
+import { addReaction, removeReaction } from '../../src/zulip/routes/reactions.js';
+import { validateResponse } from '../helpers/openapi.js';
+
+type Body = Record<string, any>;
+const emulators: Emulator[] = [];
+afterAll(async () => {
+  await Promise.all(emulators.map((e) => e.close()));
+});
+
+function setup() {
+  const emulator = createEmulator();
+  emulators.push(emulator);
+  const { store } = emulator;
+  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+  const connFor = (user: User) =>
+    new ZulipConnection({
+      baseUrl: 'http://emulator.test',
+      credentials: { email: user.delivery_email, apiKey: user.api_key },
+      fetch,
+      retry: { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 },
+    });
+  const as = (login: string) => connFor(store.userByEmail(demoUser(login).email)!);
+  const user = (login: string) => store.userByEmail(`${login}@zulip.example.com`)!;
+  const messageWith = (text: string) => [...store.messages.values()].find((m) => m.content.includes(text))!;
+  return { emulator, store, as, connFor, user, messageWith };
+}
+
+async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
+  return p.then(
+    () => expect.unreachable('expected a rejection') as never,
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(ZulipApiError);
+      return e as ZulipApiError;
+    },
+  );
+}
+
+async function registerQueue(conn: ZulipConnection): Promise<string> {
+  const body = await conn.send<Body>('register', 'POST', 'register', { event_types: ['reaction'], fetch_event_types: [] });
+  return body.queue_id as string;
+}
+
+async function pollEvents(conn: ZulipConnection, queueId: string): Promise<Body[]> {
+  const body = await conn.send<Body>('get-events', 'GET', 'events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  const result = validateResponse({ method: 'get', path: '/events' }, 200, body);
+  expect(result.errors).toBe('');
+  return body.events as Body[];
+}
+
+describe('POST /messages/{id}/reactions', () => {
+  it('adds a reaction by name and tells the message\'s recipients', async () => {
+    const t = setup();
+    const release = t.messageWith('Release plan'); // engineering: desdemona, iago, shiva, hamlet
+    const hamlet = t.as('hamlet');
+    const queues = { iago: await registerQueue(t.as('iago')), othello: await registerQueue(t.as('othello')), hamlet: await registerQueue(hamlet) };
+    const body = await addReaction(hamlet, { messageId: release.id, emojiName: 'octopus' });
+    expect(validateResponse({ method: 'post', path: `/messages/${release.id}/reactions` }, 200, body).errors).toBe('');
+    const hamletUser = t.user('hamlet');
+    expect(release.reactions).toEqual([{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: hamletUser.user_id }]);
+    const expected = {
+      type: 'reaction',
+      op: 'add',
+      message_id: release.id,
+      emoji_name: 'octopus',
+      emoji_code: '1f419',
+      reaction_type: 'unicode_emoji',
+      user_id: hamletUser.user_id,
+      user: { user_id: hamletUser.user_id, email: hamletUser.email, full_name: 'King Hamlet' },
+    };
+    expect(await pollEvents(t.as('iago'), queues.iago)).toEqual([{ id: 0, ...expected }]);
+    expect(await pollEvents(hamlet, queues.hamlet)).toEqual([{ id: 0, ...expected }]);
+    expect(await pollEvents(t.as('othello'), queues.othello)).toEqual([]);
+    const { message } = await getMessage(hamlet, { messageId: release.id });
+    expect(message.reactions).toEqual([{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: hamletUser.user_id }]);
+  });
+
+  it('reaches a non-subscriber who reacts through public history', async () => {
+    const t = setup();
+    const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // not in design
+    const colors = t.messageWith('I like *teal*');
+    const conn = t.connFor(bot);
+    const q = await registerQueue(conn);
+    await addReaction(conn, { messageId: colors.id, emojiName: 'heart' });
+    expect((await pollEvents(conn, q)).map((e) => [e.op, e.emoji_code])).toEqual([['add', '2764']]);
+  });
+
+  it('votes for an existing emoji by code, keeping its name', async () => {
+    const t = setup();
+    const welcome = t.messageWith('Welcome to'); // +1 from hamlet and iago, tada from cordelia
+    await addReaction(t.as('othello'), { messageId: welcome.id, emojiName: 'thumbs_up', emojiCode: '1f44d', reactionType: 'unicode_emoji' });
+    expect(welcome.reactions.at(-1)).toEqual({ emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: t.user('othello').user_id });
+    await addReaction(t.as('othello'), { messageId: welcome.id, emojiName: 'zulip', emojiCode: 'zulip', reactionType: 'zulip_extra_emoji' });
+    expect(welcome.reactions.at(-1)).toMatchObject({ emoji_name: 'zulip', reaction_type: 'zulip_extra_emoji' });
+    // The spec's name for the same namespace: the same emoji, so a duplicate.
+    const dup = await caught(t.as('othello').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }));
+    expect(dup.code).toBe('REACTION_ALREADY_EXISTS');
+    await t.as('shiva').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
+    expect(welcome.reactions.at(-1)).toMatchObject({ emoji_name: 'zulip', reaction_type: 'service_extra_emoji', user_id: t.user('shiva').user_id });
+  });
+
+  it('rejects duplicates, unknown emoji and invisible messages', async () => {
+    const t = setup();
+    const welcome = t.messageWith('Welcome to');
+    const dm = t.messageWith('Can you review'); // hamlet and iago only
+    const hamlet = t.as('hamlet');
+    const before = JSON.stringify(welcome.reactions);
+    const cases: [number, Record<string, unknown>, string, string][] = [
+      [welcome.id, { emoji_name: '+1' }, 'REACTION_ALREADY_EXISTS', 'Reaction already exists.'],
+      [welcome.id, { emoji_name: 'no_such_emoji' }, 'BAD_REQUEST', "Emoji 'no_such_emoji' does not exist"],
+      [welcome.id, { emoji_name: 'octopus', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [welcome.id, { emoji_name: 'octopus', emoji_code: '1f680', reaction_type: 'unicode_emoji' }, 'BAD_REQUEST', 'Invalid emoji name.'],
+      [welcome.id, { emoji_name: 'party', emoji_code: '42', reaction_type: 'realm_emoji' }, 'BAD_REQUEST', 'Invalid custom emoji.'],
+      [welcome.id, { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'sticker' }, 'BAD_REQUEST', 'Invalid emoji type.'],
+      [welcome.id, { emoji_name: 'zulip', emoji_code: 'zulipp', reaction_type: 'zulip_extra_emoji' }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [welcome.id, {}, 'REQUEST_VARIABLE_MISSING', "Missing 'emoji_name' argument"],
+      [424242, { emoji_name: 'octopus' }, 'BAD_REQUEST', 'Invalid message(s)'],
+    ];
+    for (const [id, params, code, msg] of cases) {
+      const e = await caught(hamlet.send('x', 'POST', `messages/${id}/reactions`, params));
+      expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
+    }
+    const hidden = await caught(addReaction(t.as('othello'), { messageId: dm.id, emojiName: 'octopus' }));
+    expect(hidden.message).toBe('Invalid message(s)');
+    expect(JSON.stringify(welcome.reactions)).toBe(before);
+    expect(dm.reactions).toEqual([]);
+  });
+});
+
+describe('DELETE /messages/{id}/reactions', () => {
+  it('removes the caller\'s reaction by name or by code, with remove events', async () => {
+    const t = setup();
+    const welcome = t.messageWith('Welcome to');
+    const hamlet = t.as('hamlet');
+    const q = await registerQueue(t.as('desdemona'));
+    const body = await removeReaction(hamlet, { messageId: welcome.id, emojiName: '+1' });
+    expect(validateResponse({ method: 'delete', path: `/messages/${welcome.id}/reactions` }, 200, body).errors).toBe('');
+    expect(welcome.reactions.map((r) => [r.emoji_name, r.user_id])).toEqual([
+      ['+1', t.user('iago').user_id],
+      ['tada', t.user('cordelia').user_id],
+    ]);
+    await removeReaction(t.as('cordelia'), { messageId: welcome.id, emojiCode: '1f389' });
+    expect(welcome.reactions.map((r) => r.emoji_name)).toEqual(['+1']);
+    const events = await pollEvents(t.as('desdemona'), q);
+    expect(events.map((e) => [e.op, e.emoji_name, e.user_id])).toEqual([
+      ['remove', '+1', t.user('hamlet').user_id],
+      ['remove', 'tada', t.user('cordelia').user_id],
+    ]);
+    // Custom-namespace removal of an extra emoji, under the spec's alias too.
+    await addReaction(hamlet, { messageId: welcome.id, emojiName: 'zulip' });
+    await hamlet.send('x', 'DELETE', `messages/${welcome.id}/reactions`, { emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
+    expect(welcome.reactions.map((r) => r.emoji_name)).toEqual(['+1']);
+  });
+
+  it('answers REACTION_DOES_NOT_EXIST, "Invalid emoji code" and argument errors', async () => {
+    const t = setup();
+    const welcome = t.messageWith('Welcome to');
+    const othello = t.as('othello');
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ emoji_name: '+1' }, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."],
+      [{ emoji_code: '1f680' }, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."],
+      [{ emoji_code: 'not-hex' }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [{ emoji_code: '99', reaction_type: 'realm_emoji' }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [{ emoji_code: '1f44d', reaction_type: 'bogus' }, 'BAD_REQUEST', 'Invalid emoji type.'],
+      [{ emoji_name: 'nope' }, 'BAD_REQUEST', "Emoji 'nope' does not exist"],
+      [{}, 'BAD_REQUEST', 'At least one of the following arguments must be present: emoji_name, emoji_code'],
+    ];
+    for (const [params, code, msg] of cases) {
+      const e = await caught(othello.send('x', 'DELETE', `messages/${welcome.id}/reactions`, params));
+      expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
+    }
+    expect(welcome.reactions).toHaveLength(3);
+    const e = await caught(t.as('othello').send('x', 'DELETE', `messages/${t.messageWith('Can you review').id}/reactions`, { emoji_name: '+1' }));
+    expect(e.message).toBe('Invalid message(s)');
+  });
+});

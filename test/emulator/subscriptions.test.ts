@@ -1,0 +1,451 @@
+/**
+ * Subscriptions in the emulator, driven through the REST client (src/zulip/routes/subscriptions.ts):
+ * listing, subscribing (with channel creation), unsubscribing (who may remove whom), personal
+ * settings, subscriber lists, the `subscription` register state, and the events each change sends.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import type { EmulatorSettings } from '../../src/emulator/context.js';
+import { demoUser } from '../../src/emulator/seed.js';
+import { ZulipConnection } from '../../src/zulip/connection.js';
+import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { Subscription } from '../../src/zulip/model/subscriptions.js';
+import { updateStream } from '../../src/zulip/routes/channels.js';
+import {
+  getSubscribers,
+  getSubscriptions,
+  getSubscriptionStatus,
+  subscribe,
+  unsubscribe,
+  updateSubscriptionSettings,
+} from '../../src/zulip/routes/subscriptions.js';
+import { validateResponse } from '../helpers/openapi.js';
+
+/** Subscription fields newer than the FL 247 OpenAPI file (api-spec.md, Channel and Subscription). */
+const NEW_FIELDS = [
+  'is_archived',
+  'creator_id',
+  'is_recently_active',
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+];
+
+type Event = Record<string, unknown> & { type: string; id: number };
+
+interface Setup {
+  emulator: Emulator;
+  as(login: string): ZulipConnection;
+  id(name: string): number;
+  userId(login: string): number;
+  listen(login: string, eventTypes?: string[]): Promise<() => Promise<Event[]>>;
+}
+
+function setup(settings: Partial<EmulatorSettings> = {}): Setup {
+  const emulator = createEmulator({ settings });
+  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+  const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
+  const as = (login: string) => {
+    const user = emulator.store.userByEmail(login.includes('@') ? login : demoUser(login).email)!;
+    return new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: user.delivery_email, apiKey: user.api_key }, fetch, retry: noRetry });
+  };
+  return {
+    emulator,
+    as,
+    id: (name) => emulator.store.channelByName(name)!.stream_id,
+    userId: (login) => emulator.store.userByEmail(login.includes('@') ? login : demoUser(login).email)!.user_id,
+    async listen(login, eventTypes = ['stream', 'subscription']) {
+      const conn = as(login);
+      const { queue_id } = await conn.send<{ queue_id: string }>('register', 'POST', 'register', { event_types: eventTypes, fetch_event_types: [] });
+      let last = -1;
+      return async () => {
+        const { events } = await conn.send<{ events: Event[] }>('get-events', 'GET', 'events', { queue_id, last_event_id: last, dont_block: true });
+        last = events.at(-1)?.id ?? last;
+        return events.filter((e) => e.type !== 'heartbeat');
+      };
+    },
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
+  const e = await p.then(
+    () => expect.unreachable('expected a rejection'),
+    (error: unknown) => error,
+  );
+  expect(e).toBeInstanceOf(ZulipApiError);
+  return e as ZulipApiError;
+}
+
+function expectValid(method: string, path: string, body: unknown, status = 200): void {
+  expect(validateResponse({ method, path }, status, body, { allowExtra: NEW_FIELDS }).errors).toBe('');
+}
+
+describe('GET /users/me/subscriptions', () => {
+  it('lists the caller\u2019s active subscriptions by name, with inherited settings as null', async () => {
+    const t = setup();
+    const body = await getSubscriptions(t.as('hamlet'));
+    expectValid('GET', '/users/me/subscriptions', body);
+    expect(body.subscriptions.map((s) => s.name)).toEqual(['announce', 'design', 'engineering', 'general']);
+    const general = body.subscriptions.find((s) => s.name === 'general')!;
+    expect(general).toMatchObject({
+      stream_id: t.id('general'),
+      is_muted: false,
+      in_home_view: true,
+      pin_to_top: false,
+      desktop_notifications: null,
+      email_notifications: null,
+      push_notifications: null,
+      audible_notifications: null,
+      wildcard_mentions_notify: null,
+      invite_only: false,
+      stream_post_policy: 1,
+    });
+    expect(general.color).toMatch(/^#[0-9a-f]{6}$/);
+    expect(general).not.toHaveProperty('subscribers');
+    // Archived channels are left out (othello is subscribed to the archived legacy channel).
+    expect((await getSubscriptions(t.as('othello'))).subscriptions.map((s) => s.name)).not.toContain('legacy');
+  });
+
+  it('adds active subscribers with include_subscribers', async () => {
+    const t = setup();
+    const body = await getSubscriptions(t.as('hamlet'), { includeSubscribers: true });
+    expectValid('GET', '/users/me/subscriptions', body);
+    const engineering = body.subscriptions.find((s) => s.name === 'engineering')!;
+    expect(engineering.subscribers).toEqual(['desdemona', 'iago', 'shiva', 'hamlet'].map(t.userId).sort((a, b) => a - b));
+  });
+});
+
+describe('POST /users/me/subscriptions', () => {
+  it('creates a missing channel with Zulip\u2019s defaults and subscribes the caller', async () => {
+    const t = setup();
+    const [hamlet, othello, polonius] = [await t.listen('hamlet'), await t.listen('othello'), await t.listen('polonius')];
+    const body = await subscribe(t.as('hamlet'), { subscriptions: [{ name: ' plays ', description: 'Scripts\nand more', color: '#112233' }] });
+    expectValid('POST', '/users/me/subscriptions', body);
+    expect(body).toEqual({ result: 'success', msg: '', subscribed: { [t.userId('hamlet')]: ['plays'] }, already_subscribed: {} });
+    const store = t.emulator.store;
+    const plays = store.channels.get(t.id('plays'))!;
+    expect(plays).toMatchObject({
+      description: 'Scripts and more',
+      creator_id: t.userId('hamlet'),
+      invite_only: false,
+      history_public_to_subscribers: true,
+      can_administer_channel_group: { direct_members: [t.userId('hamlet')], direct_subgroups: [] },
+      can_subscribe_group: store.systemGroupId('role:nobody'),
+      can_send_message_group: store.systemGroupId('role:everyone'),
+    });
+    expect(store.subscription(plays.stream_id, t.userId('hamlet'))?.color).toBe('#112233');
+
+    const hamletEvents = await hamlet();
+    expect(hamletEvents.map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
+    const added = (hamletEvents[1]!.subscriptions as Subscription[])[0]!;
+    expect(added).toMatchObject({ name: 'plays', color: '#112233', subscribers: [t.userId('hamlet')], in_home_view: true, desktop_notifications: null });
+    // Other members learn about the channel and its first subscriber; a guest learns nothing.
+    expect(await othello()).toEqual([
+      expect.objectContaining({ type: 'stream', op: 'create' }),
+      { type: 'subscription', op: 'peer_add', stream_ids: [plays.stream_id], user_ids: [t.userId('hamlet')], id: expect.any(Number) },
+    ]);
+    expect(await polonius()).toEqual([]);
+  });
+
+  it('subscribes to existing channels, reports already_subscribed, and sends peer_add to the others', async () => {
+    const t = setup();
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'plays' }] });
+    const hamlet = await t.listen('hamlet');
+    const body = await subscribe(t.as('othello'), { subscriptions: [{ name: 'plays' }, { name: 'general' }] });
+    expect(body.subscribed).toEqual({ [t.userId('othello')]: ['plays'] });
+    expect(body.already_subscribed).toEqual({ [t.userId('othello')]: ['general'] });
+    expect(await hamlet()).toEqual([
+      { type: 'subscription', op: 'peer_add', stream_ids: [t.id('plays')], user_ids: [t.userId('othello')], id: expect.any(Number) },
+    ]);
+  });
+
+  it('subscribes others by ID or by email, keyed by user ID (by email before feature level 289)', async () => {
+    const t = setup();
+    const othelloEvents = await t.listen('othello');
+    const byId = await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals: [t.userId('othello'), t.userId('hamlet')] });
+    expect(byId.subscribed).toEqual({ [t.userId('othello')]: ['plays'], [t.userId('hamlet')]: ['plays'] });
+    expect((await othelloEvents()).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
+    const byEmail = await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals: [demoUser('cordelia').email] });
+    expect(byEmail.subscribed).toEqual({ [t.userId('cordelia')]: ['plays'] });
+
+    const old = setup({ featureLevel: 288 });
+    const legacy = await subscribe(old.as('hamlet'), { subscriptions: [{ name: 'plays' }] });
+    expect(legacy.subscribed).toEqual({ [demoUser('hamlet').email]: ['plays'] });
+  });
+
+  it('rejects an unknown or deactivated principal with 400 BAD_REQUEST (403 UNAUTHORIZED_PRINCIPAL before feature level 208)', async () => {
+    const t = setup();
+    const lear = [...t.emulator.store.users.values()].find((u) => !u.is_active)!;
+    for (const principals of [[9999], [lear.user_id], ['ghost@zulip.example.com']] as (number[] | string[])[]) {
+      const e = await caught(subscribe(t.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals }));
+      expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
+    }
+    // Nothing was created by the refused calls.
+    expect(t.emulator.store.channelByName('plays')).toBeUndefined();
+    const old = setup({ featureLevel: 207 });
+    const e = await caught(subscribe(old.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals: [9999] }));
+    expect([e.code, e.httpStatus, e.data.principal]).toEqual(['UNAUTHORIZED_PRINCIPAL', 403, 9999]);
+  });
+
+  it('refuses private channels the caller cannot join, or lists them with authorization_errors_fatal=false', async () => {
+    const t = setup();
+    const e = await caught(subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }, { name: 'plays' }] }));
+    expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Unable to access channel (engineering).']);
+    expect(t.emulator.store.channelByName('plays')).toBeUndefined();
+    const lenient = await subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }, { name: 'design' }], authorizationErrorsFatal: false });
+    expectValid('POST', '/users/me/subscriptions', lenient);
+    expect(lenient).toMatchObject({ subscribed: {}, already_subscribed: { [t.userId('cordelia')]: ['design'] }, unauthorized: ['engineering'] });
+    // Even an administrator cannot join a private channel without being invited or allowed.
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hidden' }], inviteOnly: true });
+    expect((await caught(subscribe(t.as('desdemona'), { subscriptions: [{ name: 'hidden' }] }))).message).toBe('Unable to access channel (hidden).');
+    // can_subscribe_group opens it.
+    await updateStream(t.as('iago'), { streamId: t.id('engineering'), canSubscribeGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    const joined = await subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }] });
+    expect(joined.subscribed).toEqual({ [t.userId('cordelia')]: ['engineering'] });
+  });
+
+  it('gives a new subscriber of a private channel stream create before subscription add; admins already knew it', async () => {
+    const t = setup();
+    const [cordelia, iago] = [await t.listen('cordelia'), await t.listen('iago')];
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'engineering' }], principals: [t.userId('cordelia')] });
+    expect((await cordelia()).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
+    expect(await iago()).toEqual([
+      { type: 'subscription', op: 'peer_add', stream_ids: [t.id('engineering')], user_ids: [t.userId('cordelia')], id: expect.any(Number) },
+    ]);
+  });
+
+  it('creates private, web-public and default channels only as the rules allow', async () => {
+    const t = setup();
+    const [cordelia, iago] = [await t.listen('cordelia'), await t.listen('iago')];
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hidden' }], inviteOnly: true });
+    expect(t.emulator.store.channelByName('hidden')).toMatchObject({ invite_only: true, history_public_to_subscribers: false });
+    // Private channels are announced to administrators and subscribers only.
+    expect(await cordelia()).toEqual([]);
+    expect((await iago()).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/peer_add']);
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'shared-hidden' }], inviteOnly: true, historyPublicToSubscribers: true });
+    expect(t.emulator.store.channelByName('shared-hidden')!.history_public_to_subscribers).toBe(true);
+
+    const refusals: [string, Parameters<typeof subscribe>[1], string][] = [
+      ['hamlet', { subscriptions: [{ name: 'web' }], isWebPublic: true }, 'Insufficient permission'],
+      ['hamlet', { subscriptions: [{ name: 'dflt' }], isDefaultStream: true }, 'Insufficient permission'],
+      ['iago', { subscriptions: [{ name: 'dflt' }], isDefaultStream: true, inviteOnly: true }, 'A default channel cannot be private.'],
+      ['iago', { subscriptions: [{ name: 'web' }], isWebPublic: true, inviteOnly: true }, 'Invalid parameters'],
+      ['iago', { subscriptions: [{ name: 'kept' }], messageRetentionDays: 10 }, 'Must be an organization owner'],
+      ['polonius', { subscriptions: [{ name: 'general' }] }, 'Not allowed for guest users'],
+      ['hamlet', { subscriptions: [{ name: '' }] }, "Channel name can't be empty."],
+      ['hamlet', { subscriptions: [{ name: 'x'.repeat(61) }] }, 'Channel name too long (limit: 60 characters).'],
+      ['hamlet', { subscriptions: [{ name: 'tab\there' }] }, 'Invalid character in channel name, at position 4.'],
+      ['hamlet', { subscriptions: [{ name: 'colored', color: 'red' }] }, 'add.color is not a valid hex color code'],
+      ['hamlet', { subscriptions: [{ name: 'g', canSubscribeGroup: 9999 } as never] }, 'subscriptions[0] has an unexpected key: canSubscribeGroup'],
+      ['hamlet', { subscriptions: [{ name: 'g' }], canAdministerChannelGroup: 9999 }, 'Invalid user group'],
+    ];
+    for (const [login, options, msg] of refusals) {
+      const e = await caught(subscribe(t.as(login), options));
+      expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
+    }
+    expect(['web', 'dflt', 'kept', 'colored', 'g'].map((n) => t.emulator.store.channelByName(n))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+
+    await subscribe(t.as('shiva'), { subscriptions: [{ name: 'web' }], isWebPublic: true });
+    expect(t.emulator.store.channelByName('web')!.is_web_public).toBe(true);
+    await subscribe(t.as('iago'), { subscriptions: [{ name: 'dflt' }], isDefaultStream: true });
+    expect(t.emulator.store.defaultChannelIds.has(t.id('dflt'))).toBe(true);
+    await subscribe(t.as('desdemona'), { subscriptions: [{ name: 'kept' }], messageRetentionDays: 'unlimited' });
+    expect(t.emulator.store.channelByName('kept')!.message_retention_days).toBe(-1);
+  });
+
+  it('restores the personal settings of a former subscription when subscribing again', async () => {
+    const t = setup();
+    const design = t.id('design');
+    await updateSubscriptionSettings(t.as('hamlet'), { subscriptionData: [{ streamId: design, property: 'color', value: '#abcdef' }, { streamId: design, property: 'pin_to_top', value: true }] });
+    await unsubscribe(t.as('hamlet'), { subscriptions: ['design'] });
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'design' }] });
+    expect(t.emulator.store.subscription(design, t.userId('hamlet'))).toMatchObject({ color: '#abcdef', pin_to_top: true });
+  });
+});
+
+describe('DELETE /users/me/subscriptions', () => {
+  it('unsubscribes the caller: removed, not_removed, remove event and peer_remove to the others', async () => {
+    const t = setup();
+    const [hamlet, othello, polonius] = [await t.listen('hamlet'), await t.listen('othello'), await t.listen('polonius')];
+    await unsubscribe(t.as('hamlet'), { subscriptions: ['design'] });
+    const body = await unsubscribe(t.as('hamlet'), { subscriptions: ['design', 'general'] });
+    expectValid('DELETE', '/users/me/subscriptions', body);
+    expect(body).toMatchObject({ removed: ['general'], not_removed: ['design'] });
+    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), t.id('design'))).toBe(false);
+    expect(await hamlet()).toEqual([
+      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'design', stream_id: t.id('design') }], id: expect.any(Number) },
+      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'general', stream_id: t.id('general') }], id: expect.any(Number) },
+    ]);
+    const peerRemove = (name: string) => ({ type: 'subscription', op: 'peer_remove', stream_ids: [t.id(name)], user_ids: [t.userId('hamlet')], id: expect.any(Number) });
+    expect(await othello()).toEqual([peerRemove('design'), peerRemove('general')]);
+    // The guest is subscribed to both public channels, so sees their subscribers too.
+    expect(await polonius()).toEqual([peerRemove('design'), peerRemove('general')]);
+  });
+
+  it('sends stream delete to a member who leaves a private channel, but not to administrators', async () => {
+    const t = setup();
+    const [hamlet, cordelia] = [await t.listen('hamlet'), await t.listen('cordelia')];
+    await unsubscribe(t.as('hamlet'), { subscriptions: ['engineering'] });
+    expect((await hamlet()).map((e) => `${e.type}/${e.op}`)).toEqual(['subscription/remove', 'stream/delete']);
+    expect(await cordelia()).toEqual([]);
+    await unsubscribe(t.as('iago'), { subscriptions: ['engineering'] });
+    expect(await t.as('iago').send<{ streams: { name: string }[] }>('register', 'POST', 'register', { fetch_event_types: ['stream'] }))
+      .toMatchObject({ streams: expect.arrayContaining([expect.objectContaining({ name: 'engineering' })]) });
+  });
+
+  it('answers STREAM_DOES_NOT_EXIST with the name for an unknown channel (and archived ones before feature level 362)', async () => {
+    const t = setup();
+    const e = await caught(unsubscribe(t.as('hamlet'), { subscriptions: ['general', 'nowhere'] }));
+    expect([e.code, e.message, e.data.stream, e.httpStatus]).toEqual(['STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist", 'nowhere', 400]);
+    expect(validateResponse({ method: 'DELETE', path: '/users/me/subscriptions' }, 400, { result: 'error', msg: e.message, code: e.code, stream: 'nowhere' }).errors).toBe('');
+    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), t.id('general'))).toBe(true);
+    expect((await unsubscribe(t.as('othello'), { subscriptions: ['legacy'] })).removed).toEqual(['legacy']);
+    const old = setup({ featureLevel: 361 });
+    expect((await caught(unsubscribe(old.as('othello'), { subscriptions: ['legacy'] }))).code).toBe('STREAM_DOES_NOT_EXIST');
+  });
+
+  it('lets administrators, owners of a bot and can_remove_subscribers_group remove others, and nobody else', async () => {
+    const t = setup();
+    const othello = t.userId('othello');
+    const refused = await caught(unsubscribe(t.as('hamlet'), { subscriptions: ['design'], principals: [othello] }));
+    expect([refused.code, refused.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
+    expect((await unsubscribe(t.as('iago'), { subscriptions: ['design'], principals: [othello] })).removed).toEqual(['design']);
+    // Hamlet owns the bot, so may remove it without any permission.
+    const bot = t.userId('hamlet-bot@zulip.example.com');
+    expect((await unsubscribe(t.as('hamlet'), { subscriptions: ['general'], principals: [bot] })).removed).toEqual(['general']);
+    await updateStream(t.as('iago'), { streamId: t.id('general'), canRemoveSubscribersGroup: { new: { direct_members: [t.userId('hamlet')], direct_subgroups: [] } } });
+    const body = await unsubscribe(t.as('hamlet'), { subscriptions: ['general'], principals: [demoUser('othello').email, demoUser('cordelia').email] });
+    expect(body).toMatchObject({ removed: ['general', 'general'], not_removed: [] });
+    // The group does not reach a private channel the member cannot see.
+    await updateStream(t.as('desdemona'), { streamId: t.id('engineering'), canRemoveSubscribersGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    expect((await caught(unsubscribe(t.as('cordelia'), { subscriptions: ['engineering'], principals: [t.userId('hamlet')] }))).message).toBe('Insufficient permission');
+  });
+
+  it('rejects unknown and deactivated principals with 400 BAD_REQUEST', async () => {
+    const t = setup();
+    const lear = [...t.emulator.store.users.values()].find((u) => !u.is_active)!;
+    for (const principals of [[9999], [lear.user_id], ['nobody@zulip.example.com']] as (number[] | string[])[]) {
+      const e = await caught(unsubscribe(t.as('iago'), { subscriptions: ['legacy'], principals }));
+      expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
+    }
+    const mixed = await caught(t.as('iago').send('unsubscribe', 'DELETE', 'users/me/subscriptions', { subscriptions: '["general"]', principals: '[1, "a@b.c"]' }));
+    expect(mixed.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('POST /users/me/subscriptions/properties', () => {
+  it('changes personal settings with one update event each, and two for muting', async () => {
+    const t = setup();
+    const design = t.id('design');
+    const hamlet = await t.listen('hamlet');
+    const body = await updateSubscriptionSettings(t.as('hamlet'), {
+      subscriptionData: [
+        { streamId: design, property: 'color', value: '#00ff00' },
+        { streamId: design, property: 'is_muted', value: true },
+        { streamId: design, property: 'desktop_notifications', value: false },
+        { streamId: design, property: 'in_home_view', value: true },
+      ],
+    });
+    expect(validateResponse({ method: 'POST', path: '/users/me/subscriptions/properties' }, 200, body).errors).toBe('');
+    expect(t.emulator.store.subscription(design, t.userId('hamlet'))).toMatchObject({ color: '#00ff00', is_muted: false, desktop_notifications: false });
+    const update = (property: string, value: unknown) => ({ type: 'subscription', op: 'update', stream_id: design, property, value, id: expect.any(Number) });
+    expect(await hamlet()).toEqual([
+      update('color', '#00ff00'),
+      update('in_home_view', false),
+      update('is_muted', true),
+      update('desktop_notifications', false),
+      update('in_home_view', true),
+      update('is_muted', false),
+    ]);
+  });
+
+  it('refuses bad changes and applies none of a batch with one', async () => {
+    const t = setup();
+    const design = t.id('design');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ stream_id: design, property: 'volume', value: true }, 'Unknown subscription property: volume'],
+      [{ stream_id: design, property: 'pin_to_top', value: 'yes' }, 'pin_to_top is not a boolean'],
+      [{ stream_id: design, property: 'color', value: 'green' }, 'color is not a valid hex color code'],
+      [{ stream_id: 9999, property: 'pin_to_top', value: true }, 'Invalid channel ID'],
+      [{ stream_id: t.id('engineering'), property: 'pin_to_top', value: true }, 'Invalid channel ID'],
+    ];
+    for (const [change, msg] of cases) {
+      const error = await caught(t.as('cordelia').send('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
+        subscription_data: [{ stream_id: t.id('design'), property: 'pin_to_top', value: true }, change],
+      }));
+      expect([error.code, error.message]).toEqual(['BAD_REQUEST', msg]);
+    }
+    expect(t.emulator.store.subscription(design, t.userId('cordelia'))!.pin_to_top).toBe(false);
+    await unsubscribe(t.as('othello'), { subscriptions: ['general'] });
+    const notSubscribed = await caught(updateSubscriptionSettings(t.as('othello'), { subscriptionData: [{ streamId: t.id('general'), property: 'pin_to_top', value: true }] }));
+    expect(notSubscribed.message).toBe(`Not subscribed to channel ID ${t.id('general')}`);
+  });
+
+  it('is POST only', async () => {
+    const e = await caught(setup().as('hamlet').send('x', 'PATCH', 'users/me/subscriptions/properties', { subscription_data: '[]' }));
+    expect(e.httpStatus).toBe(405);
+  });
+});
+
+describe('subscriber lists', () => {
+  it('GET /streams/{id}/members and GET /users/{id}/subscriptions/{stream_id}', async () => {
+    const t = setup();
+    const members = await getSubscribers(t.as('iago'), { streamId: t.id('engineering') });
+    expect(members.subscribers).toEqual(['desdemona', 'iago', 'shiva', 'hamlet'].map(t.userId).sort((a, b) => a - b));
+    expect((await caught(getSubscribers(t.as('cordelia'), { streamId: t.id('engineering') }))).message).toBe('Invalid channel ID');
+    expect(await getSubscriptionStatus(t.as('cordelia'), { userId: t.userId('hamlet'), streamId: t.id('design') })).toMatchObject({ is_subscribed: true });
+    expect(await getSubscriptionStatus(t.as('cordelia'), { userId: t.userId('polonius'), streamId: t.id('announce') })).toMatchObject({ is_subscribed: false });
+    expect((await caught(getSubscriptionStatus(t.as('cordelia'), { userId: 9999, streamId: t.id('design') }))).message).toBe('No such user');
+  });
+});
+
+describe('register state', () => {
+  type State = { subscriptions: Subscription[]; unsubscribed: Subscription[]; never_subscribed: (Subscription & { subscribers?: number[] })[] };
+
+  it('splits channels into subscriptions, unsubscribed and never_subscribed', async () => {
+    const t = setup();
+    await unsubscribe(t.as('cordelia'), { subscriptions: ['design'] });
+    const state = await t.as('cordelia').send<State>('register', 'POST', 'register', {
+      fetch_event_types: ['subscription'],
+      client_capabilities: { notification_settings_null: true },
+    });
+    expect(state.subscriptions.map((s) => s.name)).toEqual(['announce', 'general']);
+    expect(state.unsubscribed.map((s) => s.name)).toEqual(['design']);
+    expect(state.never_subscribed.map((s) => s.name)).toEqual([]);
+    expect(state.subscriptions[0]).not.toHaveProperty('subscribers');
+    expect(state.subscriptions[0]!.desktop_notifications).toBeNull();
+    const admin = await t.as('iago').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'], include_subscribers: true });
+    await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hidden' }], inviteOnly: true });
+    const later = await t.as('iago').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'], include_subscribers: true });
+    expect(admin.never_subscribed.map((s) => s.name)).toEqual([]);
+    expect(later.never_subscribed.map((s) => s.name)).toEqual(['hidden']);
+    expect(later.never_subscribed[0]!.subscribers).toEqual([t.userId('hamlet')]);
+    expect(later.subscriptions.find((s) => s.name === 'general')!.subscribers).toContain(t.userId('polonius'));
+  });
+
+  it('fills in the user\u2019s notification defaults without notification_settings_null', async () => {
+    const t = setup();
+    t.emulator.store.users.get(t.userId('hamlet'))!.settings.enable_stream_push_notifications = true;
+    await updateSubscriptionSettings(t.as('hamlet'), { subscriptionData: [{ streamId: t.id('general'), property: 'email_notifications', value: true }] });
+    const state = await t.as('hamlet').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'] });
+    expect(state.subscriptions.find((s) => s.name === 'general')).toMatchObject({
+      desktop_notifications: false,
+      email_notifications: true,
+      push_notifications: true,
+      audible_notifications: false,
+      wildcard_mentions_notify: true,
+    });
+  });
+
+  it('includes archived channels only for clients with the archived_channels capability', async () => {
+    const t = setup();
+    const plain = await t.as('othello').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'] });
+    expect(plain.subscriptions.map((s) => s.name)).not.toContain('legacy');
+    const aware = await t.as('othello').send<State>('register', 'POST', 'register', {
+      fetch_event_types: ['subscription'],
+      client_capabilities: { notification_settings_null: true, archived_channels: true },
+    });
+    expect(aware.subscriptions.find((s) => s.name === 'legacy')?.is_archived).toBe(true);
+  });
+});

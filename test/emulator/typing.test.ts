@@ -1,0 +1,200 @@
+/**
+ * Typing notifications in the emulator, driven through the REST client: who receives which `typing`
+ * event for direct and channel typing, topic normalisation, and every documented error.
+ */
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator } from '../../src/emulator/app.js';
+import { demoUser } from '../../src/emulator/seed.js';
+import { ZulipConnection } from '../../src/zulip/connection.js';
+import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { RawEvent } from '../../src/zulip/model/events.js';
+import { getEvents, registerQueue } from '../../src/zulip/routes/events.js';
+import { setTypingStatus } from '../../src/zulip/routes/typing.js';
+import { validateResponse } from '../helpers/openapi.js';
+
+const emulator = createEmulator();
+const { store } = emulator;
+const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
+const as = (login: string) =>
+  new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch, retry: noRetry });
+const user = (login: string) => store.userByEmail(demoUser(login).email)!;
+const person = (login: string) => ({ user_id: user(login).user_id, email: user(login).email });
+const channel = (name: string) => store.channelByName(name)!;
+
+afterAll(() => emulator.close());
+
+const LOGINS = ['desdemona', 'iago', 'shiva', 'hamlet', 'cordelia', 'othello', 'polonius'];
+/** One queue per demo user, accepting typing events (with channel typing unless told otherwise). */
+let queues: Map<string, { id: string; last: number }>;
+
+beforeEach(async () => {
+  for (const u of store.users.values()) {
+    u.settings.receives_typing_notifications = true;
+    delete u.settings.send_private_typing_notifications;
+    delete u.settings.send_stream_typing_notifications;
+  }
+  queues = new Map();
+  for (const login of LOGINS) {
+    const { queue_id } = await registerQueue(as(login), {
+      eventTypes: ['typing'],
+      clientCapabilities: { notification_settings_null: true, stream_typing_notifications: login !== 'shiva' },
+    });
+    queues.set(login, { id: queue_id!, last: -1 });
+  }
+});
+
+/** Events each user received since the last call. */
+async function received(): Promise<Record<string, RawEvent[]>> {
+  const result: Record<string, RawEvent[]> = {};
+  for (const [login, q] of queues) {
+    const { events } = await getEvents(as(login), { queueId: q.id, lastEventId: q.last, dontBlock: true });
+    if (events.length > 0) q.last = events.at(-1)!.id;
+    result[login] = events.map(({ id: _id, ...rest }) => rest as RawEvent);
+  }
+  return result;
+}
+
+function only(got: Record<string, RawEvent[]>): Record<string, number> {
+  return Object.fromEntries(Object.entries(got).filter(([, e]) => e.length > 0).map(([k, e]) => [k, e.length]));
+}
+
+async function apiError(p: Promise<unknown>): Promise<ZulipApiError> {
+  const e = await p.then(
+    () => expect.unreachable('expected a rejection'),
+    (error: unknown) => error,
+  );
+  expect(e).toBeInstanceOf(ZulipApiError);
+  return e as ZulipApiError;
+}
+
+describe('direct typing', () => {
+  it('notifies every participant, the sender included, with the recipients list', async () => {
+    const body = await setTypingStatus(as('hamlet'), { op: 'start', to: [user('iago').user_id, user('cordelia').user_id] });
+    expect(validateResponse({ method: 'post', path: '/typing' }, 200, body)).toEqual({ valid: true, errors: '' });
+    const got = await received();
+    const event = {
+      type: 'typing',
+      op: 'start',
+      message_type: 'direct',
+      sender: person('hamlet'),
+      recipients: [person('iago'), person('cordelia'), person('hamlet')],
+    };
+    expect(got.hamlet).toEqual([event]);
+    expect(got.iago).toEqual([event]);
+    expect(got.cordelia).toEqual([event]);
+    expect(only(got)).toEqual({ hamlet: 1, iago: 1, cordelia: 1 });
+  });
+
+  it('is the default type, takes a one-element list, and sends stop too', async () => {
+    await setTypingStatus(as('iago'), { op: 'stop', type: 'direct', to: [user('hamlet').user_id] });
+    const got = await received();
+    expect(got.hamlet).toEqual([
+      { type: 'typing', op: 'stop', message_type: 'direct', sender: person('iago'), recipients: [person('hamlet'), person('iago')] },
+    ]);
+    expect(only(got)).toEqual({ hamlet: 1, iago: 1 });
+  });
+
+  it('skips users who turned receives_typing_notifications off', async () => {
+    user('iago').settings.receives_typing_notifications = false;
+    await setTypingStatus(as('hamlet'), { op: 'start', to: [user('iago').user_id] });
+    expect(only(await received())).toEqual({ hamlet: 1 });
+  });
+
+  it('accepts and ignores stream_id and topic for direct typing (not reported as unsupported)', async () => {
+    const body = await as('hamlet').send<Record<string, unknown>>('set-typing-status', 'POST', 'typing', {
+      op: 'start',
+      to: [user('iago').user_id],
+      stream_id: channel('general').stream_id,
+      topic: 'x',
+    });
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+    expect(only(await received())).toEqual({ hamlet: 1, iago: 1 });
+  });
+
+  it('rejects a missing, empty or malformed recipient list and unknown users, sending nothing', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ op: 'start' }, 'BAD_REQUEST', "Missing 'to' argument"],
+      [{ op: 'start', to: [] }, 'BAD_REQUEST', "Empty 'to' list"],
+      [{ op: 'start', to: 'hamlet' }, 'BAD_REQUEST', 'Argument "to" is not valid JSON.'],
+      [{ op: 'start', to: { a: 1 } }, 'BAD_REQUEST', 'to is not a list'],
+      [{ op: 'start', to: [user('iago').user_id, 9999] }, 'BAD_REQUEST', 'Invalid user ID 9999'],
+      [{ to: [user('iago').user_id] }, 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument"],
+      [{ op: 'typing', to: [user('iago').user_id] }, 'BAD_REQUEST', 'Invalid op'],
+      [{ op: 'start', type: 'private', to: [user('iago').user_id] }, 'BAD_REQUEST', 'Invalid type'],
+    ];
+    for (const [params, code, message] of cases) {
+      const e = await apiError(as('hamlet').send('set-typing-status', 'POST', 'typing', params));
+      expect([e.code, e.httpStatus, e.message]).toEqual([code, 400, message]);
+    }
+    expect(only(await received())).toEqual({});
+  });
+
+  it('refuses when the sender turned direct typing notifications off', async () => {
+    user('hamlet').settings.send_private_typing_notifications = false;
+    const e = await apiError(setTypingStatus(as('hamlet'), { op: 'start', to: [user('iago').user_id] }));
+    expect(e.message).toBe('User has disabled typing notifications for direct messages');
+  });
+});
+
+describe('channel typing', () => {
+  it('notifies the other subscribers whose queues support channel typing', async () => {
+    const engineering = channel('engineering');
+    await setTypingStatus(as('iago'), { op: 'start', type: 'channel', streamId: engineering.stream_id, topic: 'release plan' });
+    const got = await received();
+    const event = { type: 'typing', op: 'start', message_type: 'stream', sender: person('iago'), stream_id: engineering.stream_id, topic: 'release plan' };
+    // Subscribers: desdemona, iago (the sender), shiva (no capability), hamlet.
+    expect(got.desdemona).toEqual([event]);
+    expect(got.hamlet).toEqual([event]);
+    expect(only(got)).toEqual({ desdemona: 1, hamlet: 1 });
+  });
+
+  it('accepts type stream as well and reads "(no topic)" and the display name as the empty topic', async () => {
+    const general = channel('general');
+    for (const topic of ['(no topic)', store.realm.empty_topic_display_name, '']) {
+      await setTypingStatus(as('hamlet'), { op: 'stop', type: 'stream', streamId: general.stream_id, topic });
+      const got = await received();
+      expect(got.iago).toEqual([{ type: 'typing', op: 'stop', message_type: 'stream', sender: person('hamlet'), stream_id: general.stream_id, topic: '' }]);
+      expect(got.hamlet).toEqual([]);
+    }
+  });
+
+  it('skips subscribers who turned receives_typing_notifications off', async () => {
+    user('desdemona').settings.receives_typing_notifications = false;
+    await setTypingStatus(as('iago'), { op: 'start', type: 'channel', streamId: channel('engineering').stream_id, topic: 't' });
+    expect(only(await received())).toEqual({ hamlet: 1 });
+  });
+
+  it('rejects missing or invalid channel and topic parameters, sending nothing', async () => {
+    const general = channel('general').stream_id;
+    const long = 'x'.repeat(61);
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      ['hamlet', { op: 'start', type: 'channel', topic: 't' }, 'BAD_REQUEST', "Missing 'stream_id' argument"],
+      ['hamlet', { op: 'start', type: 'stream', topic: 't' }, 'BAD_REQUEST', "Missing 'stream_id' argument"],
+      ['hamlet', { op: 'start', type: 'channel', stream_id: general }, 'BAD_REQUEST', 'Missing topic'],
+      ['hamlet', { op: 'start', type: 'channel', stream_id: general, topic: long }, 'BAD_REQUEST', 'topic is too long (limit: 60 characters)'],
+      ['hamlet', { op: 'start', type: 'channel', stream_id: 'general', topic: 't' }, 'BAD_REQUEST', 'stream_id is not an integer'],
+      ['hamlet', { op: 'start', type: 'channel', stream_id: 9999, topic: 't' }, 'BAD_REQUEST', 'Invalid channel ID'],
+      // A private channel the caller is not subscribed to looks like an unknown one.
+      ['othello', { op: 'start', type: 'channel', stream_id: channel('engineering').stream_id, topic: 't' }, 'BAD_REQUEST', 'Invalid channel ID'],
+      ['othello', { op: 'start', type: 'channel', stream_id: channel('legacy').stream_id, topic: 't' }, 'BAD_REQUEST', "Not authorized to send to channel 'legacy'"],
+      ['hamlet', { op: 'start', type: 'channel', stream_id: channel('announce').stream_id, topic: 't' }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
+    ];
+    for (const [login, params, code, message] of cases) {
+      const e = await apiError(as(login).send('set-typing-status', 'POST', 'typing', params));
+      expect([e.code, e.httpStatus, e.message]).toEqual([code, 400, message]);
+    }
+    expect(only(await received())).toEqual({});
+  });
+
+  it('accepts a topic of exactly max_topic_length characters', async () => {
+    await setTypingStatus(as('hamlet'), { op: 'start', type: 'channel', streamId: channel('design').stream_id, topic: 'y'.repeat(60) });
+    expect((await received()).cordelia).toHaveLength(1);
+  });
+
+  it('refuses when the sender turned channel typing notifications off', async () => {
+    user('hamlet').settings.send_stream_typing_notifications = false;
+    const e = await apiError(setTypingStatus(as('hamlet'), { op: 'start', type: 'channel', streamId: channel('general').stream_id, topic: 't' }));
+    expect(e.message).toBe('User has disabled typing notifications for channel messages');
+  });
+});

@@ -1,0 +1,335 @@
+/**
+ * Channels and topics end to end: GraphQL → gateway → REST → emulator. Queries (`channels` with
+ * every flag, `channel`, `topics`, `Channel.topics`), the mutations `updateChannel` and
+ * `archiveChannel`, their errors, feature-level gates, and the upstream cost of the list.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoUser } from '../../../src/emulator/seed.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+const email = (login: string) => demoUser(login).email;
+
+interface ChannelData {
+  id: number;
+  name: string;
+  [key: string]: unknown;
+}
+
+function idOf(h: Harness, name: string): number {
+  return h.emulator.store.channelByName(name)!.stream_id;
+}
+
+function userIdOf(h: Harness, login: string): number {
+  return h.emulator.store.userByEmail(email(login))!.user_id;
+}
+
+const ALL_FIELDS = /* GraphQL */ `
+  id name description renderedDescription isArchived dateCreated creatorId
+  creator { id fullName }
+  isPrivate isWebPublic historyPublicToSubscribers messageRetentionDays firstMessageId
+  isRecentlyActive streamWeeklyTraffic isDefault streamPostPolicy isAnnouncementOnly
+  canAddSubscribersGroup { groupId directMemberIds directSubgroupIds groups { id name } users { id } }
+  canRemoveSubscribersGroup { groupId groups { name } }
+  canAdministerChannelGroup { groupId directMemberIds users { fullName } groups { name } }
+  canSendMessageGroup { groupId groups { name } }
+  canSubscribeGroup { groupId groups { name } }
+`;
+
+describe('channels query', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  it('returns every field, with creator and permission groups, in at most 3 upstream requests', async () => {
+    h.resetUpstreamRequests();
+    const { data, errors, extensions } = await h.gql<{ channels: ChannelData[] }>(`{ channels { ${ALL_FIELDS} } }`, {}, { as: email('hamlet') });
+    expect(errors).toBeUndefined();
+    expect(data!.channels.map((c) => c.name)).toEqual(['announce', 'design', 'engineering', 'general']);
+    const store = h.emulator.store;
+    const general = data!.channels.find((c) => c.name === 'general')!;
+    expect(general).toMatchObject({
+      id: idOf(h, 'general'),
+      description: 'For **everything**',
+      renderedDescription: '<p>For <strong>everything</strong></p>',
+      isArchived: false,
+      creatorId: userIdOf(h, 'desdemona'),
+      creator: { id: userIdOf(h, 'desdemona'), fullName: 'Desdemona' },
+      isPrivate: false,
+      isWebPublic: false,
+      historyPublicToSubscribers: true,
+      messageRetentionDays: null,
+      isRecentlyActive: true,
+      isDefault: null,
+      streamPostPolicy: 1,
+      isAnnouncementOnly: false,
+      canSendMessageGroup: { groupId: store.systemGroupId('role:everyone'), groups: [{ name: 'role:everyone' }] },
+      canRemoveSubscribersGroup: { groups: [{ name: 'role:administrators' }] },
+    });
+    expect(general.firstMessageId).toBe([...store.messages.values()].find((m) => m.stream_id === idOf(h, 'general'))!.id);
+    expect(general.dateCreated).toBe(store.channels.get(idOf(h, 'general'))!.date_created);
+    expect(data!.channels.find((c) => c.name === 'announce')).toMatchObject({ isWebPublic: true, streamPostPolicy: 2, isAnnouncementOnly: true });
+    // GET /streams, then one GET /users and one GET /user_groups for every nested record.
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET streams', 'GET user_groups', 'GET users']);
+    expect(extensions).toMatchObject({ upstreamRequests: 3 });
+  });
+
+  it('passes every GET /streams flag through', async () => {
+    h.resetUpstreamRequests();
+    const { data } = await h.gql<{ channels: ChannelData[] }>(
+      `{ channels(includePublic: false, includeSubscribed: true, includeWebPublic: true, excludeArchived: false,
+          includeDefault: true, includeOwnerSubscribed: false, includeCanAccessContent: false) { name isDefault isArchived } }`,
+      {},
+      { as: email('othello') },
+    );
+    expect(data!.channels).toEqual([
+      { name: 'announce', isDefault: true, isArchived: false },
+      { name: 'design', isDefault: false, isArchived: false },
+      { name: 'general', isDefault: true, isArchived: false },
+      { name: 'legacy', isDefault: false, isArchived: true },
+    ]);
+    const streamsCall = h.upstreamRequests.find((r) => r.path === 'streams')!;
+    expect(streamsCall.query).toEqual({
+      include_public: 'false',
+      include_subscribed: 'true',
+      include_web_public: 'true',
+      exclude_archived: 'false',
+      include_default: 'true',
+      include_owner_subscribed: 'false',
+      include_can_access_content: 'false',
+    });
+    const all = await h.gql<{ channels: ChannelData[] }>('{ channels(includeAll: true) { name } }', {}, { as: email('iago') });
+    expect(all.data!.channels.map((c) => c.name)).toContain('moderation requests');
+    const guest = await h.gql<{ channels: ChannelData[] }>('{ channels(includeCanAccessContent: true) { name } }', {}, { as: email('polonius') });
+    expect(guest.data!.channels.map((c) => c.name)).toEqual(['announce', 'design', 'general']);
+  });
+
+  it('maps the upstream refusal of includeAllActive for non-administrators to BAD_REQUEST', async () => {
+    const { data, errors } = await h.gql('{ channels(includeAllActive: true) { name } }', {}, { as: email('hamlet') });
+    expect(data).toBeNull();
+    expect(errors?.[0]).toMatchObject({
+      message: 'User not authorized for this query',
+      path: ['channels'],
+      extensions: { code: 'BAD_REQUEST', httpStatus: 400, route: 'get-streams' },
+    });
+  });
+
+  it('needs credentials', async () => {
+    const { errors } = await h.gql('{ channels { name } }', {}, { as: null });
+    expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('marks the deprecated REST fields and arguments as deprecated', async () => {
+    const { data } = await h.gql<{ __type: { fields: { name: string; deprecationReason: string | null }[] } }>(
+      '{ __type(name: "Channel") { fields(includeDeprecated: true) { name deprecationReason } } }',
+    );
+    expect(data!.__type.fields.filter((f) => f.deprecationReason).map((f) => f.name).sort()).toEqual(['isAnnouncementOnly', 'streamPostPolicy']);
+    const args = await h.gql<{ __schema: { queryType: { fields: { name: string; args: { name: string; isDeprecated: boolean }[] }[] } } }>(
+      '{ __schema { queryType { fields { name args(includeDeprecated: true) { name isDeprecated } } } } }',
+    );
+    const channelsArgs = args.data!.__schema.queryType.fields.find((f) => f.name === 'channels')!.args;
+    expect(channelsArgs.filter((a) => a.isDeprecated).map((a) => a.name)).toEqual(['includeAllActive']);
+  });
+});
+
+describe('channel and topics queries', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  it('channel(id) returns one channel, archived ones too, and NOT_FOUND for others', async () => {
+    const { data, errors } = await h.gql<{ channel: ChannelData }>('query($id: Long!) { channel(id: $id) { id name isArchived } }', { id: idOf(h, 'legacy') }, { as: email('othello') });
+    expect(errors).toBeUndefined();
+    expect(data!.channel).toEqual({ id: idOf(h, 'legacy'), name: 'legacy', isArchived: true });
+    for (const id of [idOf(h, 'engineering'), 9999]) {
+      const hidden = await h.gql('query($id: Long!) { channel(id: $id) { name } }', { id }, { as: email('cordelia') });
+      expect(hidden.data).toBeNull();
+      expect(hidden.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('topics(channelId) lists topics newest first, with their channel, and the empty topic by name or as ""', async () => {
+    const general = idOf(h, 'general');
+    const query = 'query($id: Long!, $empty: Boolean) { topics(channelId: $id, allowEmptyTopicName: $empty) { name maxId channelId channel { name } } }';
+    const { data, errors } = await h.gql<{ topics: { name: string; maxId: number; channel: { name: string } }[] }>(query, { id: general }, { as: email('hamlet') });
+    expect(errors).toBeUndefined();
+    expect(data!.topics.map((t) => t.name)).toEqual(['greetings', 'general chat', '\u2714 deploy failure']);
+    expect(data!.topics[0]).toMatchObject({ channelId: general, channel: { name: 'general' } });
+    const newest = Math.max(...[...h.emulator.store.messages.values()].filter((m) => m.stream_id === general && m.topic === 'greetings').map((m) => m.id));
+    expect(data!.topics[0]!.maxId).toBe(newest);
+    const raw = await h.gql<{ topics: { name: string }[] }>(query, { id: general, empty: true }, { as: email('hamlet') });
+    expect(raw.data!.topics.map((t) => t.name)).toEqual(['greetings', '', '\u2714 deploy failure']);
+  });
+
+  it('topics of a channel the caller cannot read is a BAD_REQUEST error', async () => {
+    const { data, errors } = await h.gql('query($id: Long!) { topics(channelId: $id) { name } }', { id: idOf(h, 'engineering') }, { as: email('cordelia') });
+    expect(data).toBeNull();
+    expect(errors?.[0]).toMatchObject({ message: 'Invalid channel ID', extensions: { code: 'BAD_REQUEST', route: 'get-stream-topics' } });
+  });
+
+  it('Channel.topics lists each channel\u2019s topics', async () => {
+    const { data, errors } = await h.gql<{ channels: { name: string; topics: { name: string }[] }[] }>(
+      '{ channels(includePublic: false) { name topics { name } } }',
+      {},
+      { as: email('cordelia') },
+    );
+    expect(errors).toBeUndefined();
+    expect(Object.fromEntries(data!.channels.map((c) => [c.name, c.topics.map((t) => t.name)]))).toEqual({
+      announce: ['launch'],
+      design: ['colors'],
+      general: ['greetings', 'general chat', '\u2714 deploy failure'],
+    });
+  });
+});
+
+describe('updateChannel', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  const UPDATE = /* GraphQL */ `
+    mutation($id: Long!, $description: String, $newName: String, $isPrivate: Boolean, $isWebPublic: Boolean,
+             $history: Boolean, $isDefault: Boolean, $retention: MessageRetentionInput,
+             $canSend: GroupSettingUpdateInput, $canAdminister: GroupSettingUpdateInput, $canSubscribe: GroupSettingUpdateInput) {
+      updateChannel(id: $id, description: $description, newName: $newName, isPrivate: $isPrivate, isWebPublic: $isWebPublic,
+                    historyPublicToSubscribers: $history, isDefault: $isDefault, messageRetentionDays: $retention,
+                    canSendMessageGroup: $canSend, canAdministerChannelGroup: $canAdminister, canSubscribeGroup: $canSubscribe) {
+        id name description renderedDescription isPrivate historyPublicToSubscribers messageRetentionDays
+        canSendMessageGroup { groupId directMemberIds } canAdministerChannelGroup { directMemberIds }
+      }
+    }`;
+
+  it('changes the description and the name and returns the channel as it now is', async () => {
+    const design = idOf(h, 'design');
+    const { data, errors } = await h.gql<{ updateChannel: ChannelData }>(UPDATE, { id: design, description: 'Shapes', newName: 'visual design' }, { as: email('iago') });
+    expect(errors).toBeUndefined();
+    expect(data!.updateChannel).toMatchObject({ id: design, name: 'visual design', description: 'Shapes', renderedDescription: '<p>Shapes</p>' });
+    expect(h.emulator.store.channels.get(design)!.name).toBe('visual design');
+  });
+
+  it('changes privacy, retention and permissions', async () => {
+    const engineering = idOf(h, 'engineering');
+    const store = h.emulator.store;
+    const mods = store.systemGroupId('role:moderators');
+    const everyone = store.systemGroupId('role:everyone');
+    const { data, errors } = await h.gql<{ updateChannel: ChannelData }>(
+      UPDATE,
+      {
+        id: engineering,
+        history: true,
+        retention: { days: 30 },
+        canSend: { new: { groupId: mods }, old: { groupId: everyone } },
+        canAdminister: { new: { directMembers: [userIdOf(h, 'hamlet')] } },
+      },
+      { as: email('desdemona') },
+    );
+    expect(errors).toBeUndefined();
+    expect(data!.updateChannel).toMatchObject({
+      isPrivate: true,
+      historyPublicToSubscribers: true,
+      messageRetentionDays: 30,
+      canSendMessageGroup: { groupId: mods, directMemberIds: null },
+      canAdministerChannelGroup: { directMemberIds: [userIdOf(h, 'hamlet')] },
+    });
+    const unlimited = await h.gql<{ updateChannel: ChannelData }>(UPDATE, { id: engineering, retention: { policy: 'UNLIMITED' } }, { as: email('desdemona') });
+    expect(unlimited.data!.updateChannel.messageRetentionDays).toBe(-1);
+    const inherit = await h.gql<{ updateChannel: ChannelData }>(UPDATE, { id: engineering, retention: { policy: 'REALM_DEFAULT' } }, { as: email('desdemona') });
+    expect(inherit.data!.updateChannel.messageRetentionDays).toBeNull();
+    // The new channel administrator can now edit it.
+    const byHamlet = await h.gql<{ updateChannel: ChannelData }>(UPDATE, { id: engineering, description: 'by hamlet' }, { as: email('hamlet') });
+    expect(byHamlet.data!.updateChannel.description).toBe('by hamlet');
+  });
+
+  it('returns null when the caller no longer sees the channel after the change', async () => {
+    const created = await h.gql('mutation { subscribe(channels: [{name: "hamlet-only"}], inviteOnly: true) { unauthorized } }', {}, { as: email('hamlet') });
+    expect(created.errors).toBeUndefined();
+    const id = idOf(h, 'hamlet-only');
+    const [hamlet, cordelia] = [userIdOf(h, 'hamlet'), userIdOf(h, 'cordelia')];
+    const shared = await h.gql<{ updateChannel: ChannelData | null }>(UPDATE, { id, canAdminister: { new: { directMembers: [hamlet, cordelia] } } }, { as: email('hamlet') });
+    expect(shared.data!.updateChannel).toMatchObject({ canAdministerChannelGroup: { directMemberIds: [hamlet, cordelia] } });
+    // Cordelia sees the private channel only as one of its administrators; giving that up hides it.
+    const { data, errors } = await h.gql<{ updateChannel: ChannelData | null }>(UPDATE, { id, canAdminister: { new: { directMembers: [hamlet] } } }, { as: email('cordelia') });
+    expect(errors).toBeUndefined();
+    expect(data!.updateChannel).toBeNull();
+    expect(h.emulator.store.channels.get(id)!.can_administer_channel_group).toEqual({ direct_members: [hamlet], direct_subgroups: [] });
+  });
+
+  it('reports upstream refusals with the Zulip code and message', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ id: idOf(h, 'announce'), history: false }, 'hamlet', 'You do not have permission to administer this channel.'],
+      [{ id: idOf(h, 'announce'), history: false }, 'iago', 'Invalid parameters'],
+      [{ id: 9999, description: 'x' }, 'iago', 'Invalid channel ID'],
+      [{ id: idOf(h, 'announce'), retention: { days: 3 } }, 'iago', 'Must be an organization owner'],
+      [
+        { id: idOf(h, 'announce'), canSend: { new: { groupId: h.emulator.store.systemGroupId('role:moderators') }, old: { groupId: h.emulator.store.systemGroupId('role:nobody') } } },
+        'iago',
+        "'old' value does not match the expected value.",
+      ],
+    ];
+    for (const [vars, login, message] of cases) {
+      const { data, errors } = await h.gql(UPDATE, vars, { as: email(login) });
+      expect(data).toEqual({ updateChannel: null });
+      expect(errors?.[0]).toMatchObject({ message, path: ['updateChannel'], extensions: { code: 'BAD_REQUEST', route: 'update-stream' } });
+    }
+  });
+
+  it('refuses a malformed group-setting input before calling upstream', async () => {
+    h.resetUpstreamRequests();
+    const { errors } = await h.gql(UPDATE, { id: idOf(h, 'announce'), canSend: { new: { groupId: 1, directMembers: [2] } } }, { as: email('iago') });
+    expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamRequests.filter((r) => r.method === 'PATCH')).toEqual([]);
+    const both = await h.gql(UPDATE, { id: idOf(h, 'announce'), retention: { days: 3, policy: 'UNLIMITED' } }, { as: email('iago') });
+    expect(both.errors?.[0]?.message).toMatch(/exactly one|oneOf|MessageRetentionInput/i);
+  });
+});
+
+describe('updateChannel and archiveChannel on older servers', () => {
+  const h = createHarness({ emulatorSettings: { featureLevel: 356 } });
+  afterAll(() => h.close());
+
+  it('fails with UNSUPPORTED_BY_SERVER naming the level, without calling update', async () => {
+    h.resetUpstreamRequests();
+    const { data, errors } = await h.gql(
+      'mutation($id: Long!) { updateChannel(id: $id, canSubscribeGroup: {new: {groupId: 1}}) { id } }',
+      { id: idOf(h, 'general') },
+      { as: email('iago') },
+    );
+    expect(data).toEqual({ updateChannel: null });
+    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 357, featureLevel: 356 });
+    expect(h.upstreamRequests.filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('refuses privacy changes of archived channels before feature level 362, but allows other channels', async () => {
+    const archived = await h.gql('mutation($id: Long!) { updateChannel(id: $id, isPrivate: true) { id } }', { id: idOf(h, 'legacy') }, { as: email('desdemona') });
+    expect(archived.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 362 });
+    expect(h.emulator.store.channels.get(idOf(h, 'legacy'))!.invite_only).toBe(false);
+    const active = await h.gql<{ updateChannel: ChannelData }>(
+      'mutation($id: Long!) { updateChannel(id: $id, isPrivate: true) { isPrivate } }',
+      { id: idOf(h, 'design') },
+      { as: email('iago') },
+    );
+    expect(active.errors).toBeUndefined();
+    expect(active.data!.updateChannel).toEqual({ isPrivate: true });
+  });
+});
+
+describe('archiveChannel', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  it('archives and returns the archived channel', async () => {
+    const design = idOf(h, 'design');
+    const { data, errors } = await h.gql<{ archiveChannel: ChannelData }>('mutation($id: Long!) { archiveChannel(id: $id) { id isArchived } }', { id: design }, { as: email('iago') });
+    expect(errors).toBeUndefined();
+    expect(data!.archiveChannel).toEqual({ id: design, isArchived: true });
+    const list = await h.gql<{ channels: ChannelData[] }>('{ channels { name } }', {}, { as: email('iago') });
+    expect(list.data!.channels.map((c) => c.name)).not.toContain('design');
+  });
+
+  it('maps refusals to BAD_REQUEST errors', async () => {
+    for (const [id, login, message] of [
+      [idOf(h, 'general'), 'hamlet', 'You do not have permission to administer this channel.'],
+      [idOf(h, 'legacy'), 'iago', 'Channel is already deactivated'],
+    ] as const) {
+      const { data, errors } = await h.gql('mutation($id: Long!) { archiveChannel(id: $id) { id } }', { id }, { as: email(login) });
+      expect(data).toEqual({ archiveChannel: null });
+      expect(errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST', route: 'archive-stream' } });
+    }
+  });
+});

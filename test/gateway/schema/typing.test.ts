@@ -1,0 +1,159 @@
+/**
+ * Typing end to end: the `startTyping` / `stopTyping` mutations for direct conversations and channel
+ * topics, observed as `typing` events in the emulator's queues; the `type` sent per feature level;
+ * the feature-level gate; input and server errors.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../../src/emulator/app.js';
+import { demoUser } from '../../../src/emulator/seed.js';
+import { createGateway } from '../../../src/gateway/yoga.js';
+import { ZulipConnection } from '../../../src/zulip/connection.js';
+import type { RawEvent } from '../../../src/zulip/model/events.js';
+import { getEvents, registerQueue } from '../../../src/zulip/routes/events.js';
+import { basicAuth, createHarness, type Harness } from '../../helpers/harness.js';
+
+const HAMLET = demoUser('hamlet').email;
+const open: { close(): Promise<void> }[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+/** A queue of `login` in the emulator, and what it received so far (ids dropped). */
+async function watch(emulator: Emulator, login: string) {
+  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+  const conn = new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch });
+  const { queue_id } = await registerQueue(conn, {
+    eventTypes: ['typing'],
+    clientCapabilities: { notification_settings_null: true, stream_typing_notifications: true },
+  });
+  return async () => (await getEvents(conn, { queueId: queue_id!, lastEventId: -1, dontBlock: true })).events.map(({ id: _id, ...e }) => e as Omit<RawEvent, 'id'>);
+}
+
+function harness(featureLevel?: number): Harness {
+  const h = createHarness(featureLevel === undefined ? {} : { emulatorSettings: { featureLevel } });
+  open.push(h);
+  return h;
+}
+
+const person = (h: Harness, login: string) => {
+  const u = h.emulator.store.userByEmail(demoUser(login).email)!;
+  return { user_id: u.user_id, email: u.email };
+};
+
+describe('startTyping / stopTyping in a direct conversation', () => {
+  it('sends the typing event to every participant', async () => {
+    const h = harness();
+    const iago = await watch(h.emulator, 'iago');
+    const iagoId = person(h, 'iago').user_id;
+    const { data, errors } = await h.gql<{ startTyping: boolean }>(
+      'mutation($ids: [Long!]) { startTyping(to: { userIds: $ids }) }',
+      { ids: [iagoId] },
+      { as: HAMLET },
+    );
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({ startTyping: true });
+    const stop = await h.gql('mutation($ids: [Long!]) { stopTyping(to: { userIds: $ids }) }', { ids: [iagoId] }, { as: HAMLET });
+    expect(stop.data).toEqual({ stopTyping: true });
+    const recipients = [person(h, 'iago'), person(h, 'hamlet')];
+    expect(await iago()).toEqual([
+      { type: 'typing', op: 'start', message_type: 'direct', sender: person(h, 'hamlet'), recipients },
+      { type: 'typing', op: 'stop', message_type: 'direct', sender: person(h, 'hamlet'), recipients },
+    ]);
+    // Direct typing needs no feature level: one upstream call each.
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST typing', 'POST typing']);
+  });
+
+  it('maps server refusals: unknown users, an empty list', async () => {
+    const h = harness();
+    const unknown = await h.gql('mutation { startTyping(to: { userIds: [9999] }) }', {}, { as: HAMLET });
+    expect(unknown.errors?.[0]).toMatchObject({
+      message: 'Invalid user ID 9999',
+      path: ['startTyping'],
+      extensions: { code: 'BAD_REQUEST', httpStatus: 400, route: 'set-typing-status' },
+    });
+    const empty = await h.gql('mutation { startTyping(to: { userIds: [] }) }', {}, { as: HAMLET });
+    expect(empty.errors?.[0]).toMatchObject({ message: "Empty 'to' list", extensions: { code: 'BAD_REQUEST' } });
+  });
+});
+
+describe('startTyping / stopTyping in a channel topic', () => {
+  it('sends type "channel" from feature level 248 and reaches the other subscribers', async () => {
+    const h = harness();
+    const iago = await watch(h.emulator, 'iago');
+    const general = h.emulator.store.channelByName('general')!.stream_id;
+    const { data, errors } = await h.gql(
+      'mutation($c: Long!) { startTyping(to: { channelId: $c, topic: "(no topic)" }) }',
+      { c: general },
+      { as: HAMLET },
+    );
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({ startTyping: true });
+    expect(await iago()).toEqual([
+      { type: 'typing', op: 'start', message_type: 'stream', sender: person(h, 'hamlet'), stream_id: general, topic: '' },
+    ]);
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET server_settings', 'POST typing']);
+  });
+
+  it('sends type "stream" to servers from 215 to 247, and refuses below 215', async () => {
+    for (const [level, expected] of [
+      [230, 'stream'],
+      [248, 'channel'],
+    ] as const) {
+      const emulator = createEmulator({ settings: { featureLevel: level } });
+      open.push(emulator);
+      const forms: Record<string, string>[] = [];
+      const gateway = createGateway({
+        zulipUrl: `http://typing-${level}.localhost`,
+        logging: false,
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          if (request.method === 'POST') forms.push(Object.fromEntries(new URLSearchParams(await request.clone().text())));
+          return emulator.fetch(request);
+        },
+      });
+      open.push({ close: async () => void (await gateway.dispose()) });
+      const channel = emulator.store.channelByName('design')!.stream_id;
+      const response = await gateway.fetch('http://gateway.localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basicAuth(demoUser('hamlet')) },
+        body: JSON.stringify({ query: `mutation { stopTyping(to: { channelId: ${channel}, topic: "colors" }) }` }),
+      });
+      expect(await response.json()).toMatchObject({ data: { stopTyping: true } });
+      expect(forms).toEqual([{ type: expected, op: 'stop', stream_id: String(channel), topic: 'colors' }]);
+    }
+  });
+
+  it('fails with UNSUPPORTED_BY_SERVER below feature level 215, before calling the typing endpoint', async () => {
+    const h = harness(214);
+    const { data, errors } = await h.gql('mutation { startTyping(to: { channelId: 1, topic: "t" }) }', {}, { as: HAMLET });
+    expect(data).toBeNull();
+    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 215, featureLevel: 214 });
+    expect(h.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
+    // Direct typing still works there.
+    const direct = await h.gql('mutation { startTyping(to: { userIds: [1] }) }', {}, { as: HAMLET });
+    expect(direct.errors).toBeUndefined();
+  });
+
+  it('maps server refusals: missing topic, unknown channel, topic too long', async () => {
+    const h = harness();
+    const missing = await h.gql('mutation { startTyping(to: { channelId: 1 }) }', {}, { as: HAMLET });
+    expect(missing.errors?.[0]).toMatchObject({ message: 'Missing topic', extensions: { code: 'BAD_REQUEST', route: 'set-typing-status' } });
+    const unknown = await h.gql('mutation { startTyping(to: { channelId: 9999, topic: "t" }) }', {}, { as: HAMLET });
+    expect(unknown.errors?.[0]).toMatchObject({ message: 'Invalid channel ID', extensions: { code: 'BAD_REQUEST' } });
+    const long = await h.gql('mutation($t: String) { startTyping(to: { channelId: 1, topic: $t }) }', { t: 'x'.repeat(61) }, { as: HAMLET });
+    expect(long.errors?.[0]?.message).toBe('topic is too long (limit: 60 characters)');
+  });
+});
+
+describe('typing input', () => {
+  it('needs exactly one of userIds or channelId, and a topic only with a channel', async () => {
+    const h = harness();
+    for (const to of ['{}', '{ userIds: [1], channelId: 1, topic: "t" }', '{ userIds: [1], topic: "t" }']) {
+      const { data, errors } = await h.gql(`mutation { stopTyping(to: ${to}) }`, {}, { as: HAMLET });
+      expect(data).toBeNull();
+      expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    expect(h.upstreamRequests).toEqual([]);
+  });
+});

@@ -1,0 +1,276 @@
+/**
+ * User groups end to end: GraphQL → gateway → REST → emulator. The `userGroups` / `userGroup`
+ * queries with members, subgroups and group-setting values, the `createUserGroup`,
+ * `updateUserGroup` and `updateUserGroupMembers` mutations with their errors, input validation
+ * that never reaches the server, and upstream request counts.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+const EMAIL = (login: string) => `${login}@zulip.example.com`;
+
+interface GqlSetting {
+  groupId: number | null;
+  directMemberIds: number[] | null;
+  directSubgroupIds: number[] | null;
+  users: { id: number }[];
+  groups: { id: number; name: string }[];
+  allUsers: { id: number }[];
+}
+
+interface GqlGroup {
+  id: number;
+  name: string;
+  description: string;
+  memberIds: number[];
+  members: { id: number; fullName: string }[];
+  allMembers: { id: number }[];
+  subgroupIds: number[];
+  subgroups: { id: number; name: string }[];
+  isSystemGroup: boolean;
+  dateCreated: number | null;
+  creator: { id: number } | null;
+  deactivated: boolean;
+  canManageGroup: GqlSetting;
+  canMentionGroup: GqlSetting;
+  canJoinGroup: GqlSetting;
+}
+
+const SETTING = 'groupId directMemberIds directSubgroupIds users { id } groups { id name } allUsers { id }';
+const GROUP_FIELDS = /* GraphQL */ `
+  id name description memberIds members { id fullName } allMembers { id } subgroupIds subgroups { id name }
+  isSystemGroup dateCreated creator { id } deactivated
+  canAddMembersGroup { groupId } canJoinGroup { ${SETTING} } canLeaveGroup { groupId }
+  canManageGroup { ${SETTING} } canMentionGroup { ${SETTING} } canRemoveMembersGroup { groupId }
+`;
+
+const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+
+function ids(h: Harness) {
+  const store = h.emulator.store;
+  return {
+    user: (login: string) => store.userByEmail(EMAIL(login))!.user_id,
+    group: (name: string) => store.groupByName(name)!.id,
+  };
+}
+
+const leftovers: Harness[] = [];
+afterEach(async () => {
+  await Promise.all(leftovers.splice(0).map((h) => h.close()));
+});
+
+function fresh(): Harness {
+  const h = createHarness();
+  leftovers.push(h);
+  return h;
+}
+
+describe('userGroups and userGroup', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+  const { user, group } = ids(h);
+
+  it('lists groups with members, subgroups and settings for two upstream requests', async () => {
+    h.resetUpstreamRequests();
+    const { data, errors, extensions } = await h.gql<{ userGroups: GqlGroup[] }>(`{ userGroups { ${GROUP_FIELDS} } }`, {}, { as: EMAIL('hamlet') });
+    expect(errors).toBeUndefined();
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET user_groups', 'GET users']);
+    expect(extensions).toMatchObject({ upstreamRequests: 2 });
+    const byName = new Map(data!.userGroups.map((g) => [g.name, g]));
+    const engineers = byName.get('engineers')!;
+    expect(engineers).toMatchObject({
+      id: group('engineers'),
+      description: 'Everyone who ships code',
+      memberIds: sorted([user('shiva'), user('hamlet')]),
+      subgroupIds: [group('leadership')],
+      subgroups: [{ id: group('leadership'), name: 'leadership' }],
+      isSystemGroup: false,
+      creator: { id: user('iago') },
+      deactivated: false,
+    });
+    expect(engineers.members.map((m) => m.fullName).sort()).toEqual(['King Hamlet', 'Shiva']);
+    expect(engineers.allMembers.map((m) => m.id)).toEqual(sorted([user('desdemona'), user('iago'), user('shiva'), user('hamlet')]));
+    expect(engineers.dateCreated).toEqual(expect.any(Number));
+    // An anonymous group: the creator only.
+    expect(engineers.canManageGroup).toMatchObject({ groupId: null, directMemberIds: [user('iago')], directSubgroupIds: [], users: [{ id: user('iago') }], groups: [] });
+    // A named group: role:everyone, whose users are everyone active, through subgroups.
+    expect(engineers.canMentionGroup).toMatchObject({ groupId: group('role:everyone'), directMemberIds: null, users: [], groups: [{ name: 'role:everyone' }] });
+    expect(engineers.canMentionGroup.allUsers).toHaveLength([...h.emulator.store.users.values()].filter((u) => u.is_active).length);
+    const owners = byName.get('role:owners')!;
+    expect(owners).toMatchObject({ isSystemGroup: true, creator: null, dateCreated: null, memberIds: [user('desdemona')] });
+  });
+
+  it('returns one group by ID, and NOT_FOUND for an unknown one', async () => {
+    const { data, errors } = await h.gql<{ userGroup: GqlGroup; ghost: GqlGroup | null }>(
+      'query($id: Long!) { userGroup(id: $id) { name allMembers { id } } ghost: userGroup(id: 9999) { id } }',
+      { id: group('players') },
+    );
+    expect(data!.userGroup.name).toBe('players');
+    expect(data!.userGroup.allMembers.map((m) => m.id)).toEqual(sorted([user('hamlet'), user('cordelia'), user('othello'), user('polonius')]));
+    expect(data!.ghost).toBeNull();
+    expect(errors![0]).toMatchObject({ path: ['ghost'], extensions: { code: 'NOT_FOUND' } });
+  });
+
+  it('maps the guest refusal of the server', async () => {
+    const { errors } = await h.gql('{ userGroups { id } }', {}, { as: EMAIL('polonius') });
+    expect(errors![0]).toMatchObject({ message: 'Not allowed for guest users', extensions: { code: 'BAD_REQUEST', route: 'get-user-groups' } });
+  });
+});
+
+const CREATE = /* GraphQL */ `
+  mutation(
+    $name: String!, $description: String!, $members: [Long!]!, $subgroups: [Long!],
+    $canManageGroup: GroupSettingValueInput, $canMentionGroup: GroupSettingValueInput, $canJoinGroup: GroupSettingValueInput
+  ) {
+    createUserGroup(
+      name: $name, description: $description, members: $members, subgroups: $subgroups,
+      canManageGroup: $canManageGroup, canMentionGroup: $canMentionGroup, canJoinGroup: $canJoinGroup
+    ) { ${GROUP_FIELDS} }
+  }
+`;
+
+describe('createUserGroup', () => {
+  it('creates a group with group-setting values in both forms and returns it', async () => {
+    const h = fresh();
+    const { user, group } = ids(h);
+    const { data, errors } = await h.gql<{ createUserGroup: GqlGroup }>(
+      CREATE,
+      {
+        name: 'gravediggers',
+        description: 'Alas',
+        members: [user('othello')],
+        subgroups: [group('players')],
+        canManageGroup: { directMembers: [user('cordelia')], directSubgroups: [group('leadership')] },
+        canMentionGroup: { groupId: group('role:members') },
+      },
+      { as: EMAIL('hamlet') },
+    );
+    expect(errors).toBeUndefined();
+    const created = data!.createUserGroup;
+    expect(created).toMatchObject({
+      name: 'gravediggers',
+      description: 'Alas',
+      memberIds: [user('othello')],
+      subgroupIds: [group('players')],
+      creator: { id: user('hamlet') },
+      canManageGroup: { groupId: null, directMemberIds: [user('cordelia')], directSubgroupIds: [group('leadership')], groups: [{ name: 'leadership' }] },
+      canMentionGroup: { groupId: group('role:members') },
+      canJoinGroup: { groupId: group('role:nobody') },
+    });
+    expect(h.emulator.store.groups.get(created.id)!.name).toBe('gravediggers');
+  });
+
+  it('rejects an input with both forms, or neither, without calling the server', async () => {
+    const h = fresh();
+    const { user, group } = ids(h);
+    const both = await h.gql(CREATE, { name: 'x', description: '', members: [], canManageGroup: { groupId: group('players'), directMembers: [user('hamlet')] } });
+    expect(both.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(both.errors![0]!.message).toContain('canManageGroup');
+    const neither = await h.gql(CREATE, { name: 'x', description: '', members: [], canJoinGroup: {} });
+    expect(neither.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('maps server refusals: an invalid user ID, a forbidden system group, a duplicate name', async () => {
+    const h = fresh();
+    const { group } = ids(h);
+    const before = h.emulator.store.groups.size;
+    const invalid = await h.gql(CREATE, { name: 'ghosts', description: '', members: [500] });
+    expect(invalid.errors![0]).toMatchObject({ message: 'Invalid user ID: 500', extensions: { code: 'BAD_REQUEST', route: 'create-user-group' } });
+    const everyone = await h.gql(CREATE, { name: 'ghosts', description: '', members: [], canManageGroup: { groupId: group('role:everyone') } });
+    expect(everyone.errors![0]!.message).toBe("'can_manage_group' setting cannot be set to 'role:everyone' group.");
+    const owners = await h.gql(CREATE, { name: 'ghosts', description: '', members: [], canMentionGroup: { groupId: group('role:owners') } });
+    expect(owners.errors![0]!.message).toBe("'can_mention_group' setting cannot be set to 'role:owners' group.");
+    const dup = await h.gql(CREATE, { name: 'players', description: '', members: [] });
+    expect(dup.errors![0]!.extensions).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(h.emulator.store.groups.size).toBe(before);
+  });
+});
+
+const MEMBERS = /* GraphQL */ `
+  mutation($groupId: Long!, $add: [Long!], $delete: [Long!], $addSubgroups: [Long!], $deleteSubgroups: [Long!]) {
+    updateUserGroupMembers(groupId: $groupId, add: $add, delete: $delete, addSubgroups: $addSubgroups, deleteSubgroups: $deleteSubgroups) {
+      id memberIds subgroupIds
+    }
+  }
+`;
+
+describe('updateUserGroupMembers', () => {
+  it('adds and removes members and subgroups in one request, returning the group', async () => {
+    const h = fresh();
+    const { user, group } = ids(h);
+    const { data, errors } = await h.gql<{ updateUserGroupMembers: GqlGroup }>(
+      MEMBERS,
+      { groupId: group('players'), add: [user('iago')], delete: [user('othello')], addSubgroups: [group('leadership')] },
+      { as: EMAIL('hamlet') },
+    );
+    expect(errors).toBeUndefined();
+    expect(data!.updateUserGroupMembers).toEqual({
+      id: group('players'),
+      memberIds: sorted([user('hamlet'), user('cordelia'), user('polonius'), user('iago')]),
+      subgroupIds: [group('leadership')],
+    });
+    const posts = h.upstreamRequests.filter((r) => r.method === 'POST').map((r) => r.path);
+    expect(posts).toEqual([`user_groups/${group('players')}/members`]);
+    const removed = await h.gql<{ updateUserGroupMembers: GqlGroup }>(MEMBERS, { groupId: group('players'), deleteSubgroups: [group('leadership')] }, { as: EMAIL('hamlet') });
+    expect(removed.data!.updateUserGroupMembers.subgroupIds).toEqual([]);
+  });
+
+  it('maps the errors of the server and applies nothing', async () => {
+    const h = fresh();
+    const { user, group } = ids(h);
+    const before = [...h.emulator.store.groupByName('players')!.members];
+    const dup = await h.gql(MEMBERS, { groupId: group('players'), add: [user('iago'), user('hamlet')] }, { as: EMAIL('hamlet') });
+    expect(dup.errors![0]).toMatchObject({ message: `User ${user('hamlet')} is already a member of this group`, extensions: { code: 'BAD_REQUEST' } });
+    const absent = await h.gql(MEMBERS, { groupId: group('players'), delete: [user('iago')] }, { as: EMAIL('hamlet') });
+    expect(absent.errors![0]!.message).toBe(`There is no member '${user('iago')}' in this user group`);
+    const cycle = await h.gql(MEMBERS, { groupId: group('leadership'), addSubgroups: [group('engineers')] }, { as: EMAIL('iago') });
+    expect(cycle.errors![0]!.message).toBe(`User group ${group('leadership')} is already a subgroup of one of the passed subgroups.`);
+    const denied = await h.gql(MEMBERS, { groupId: group('leadership'), add: [user('othello')] }, { as: EMAIL('othello') });
+    expect(denied.errors![0]!.message).toBe('Insufficient permission');
+    expect(h.emulator.store.groupByName('players')!.members).toEqual(before);
+  });
+
+  it('refuses an empty change before calling the server', async () => {
+    const h = fresh();
+    const { errors } = await h.gql(MEMBERS, { groupId: ids(h).group('players'), add: [] });
+    expect(errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(h.upstreamRequests).toEqual([]);
+  });
+});
+
+const UPDATE_GROUP = /* GraphQL */ `
+  mutation($id: Long!, $name: String, $description: String, $canMentionGroup: GroupSettingUpdateInput) {
+    updateUserGroup(id: $id, name: $name, description: $description, canMentionGroup: $canMentionGroup) {
+      id name description canMentionGroup { groupId }
+    }
+  }
+`;
+
+describe('updateUserGroup', () => {
+  it('renames a group and changes a setting guarded by its old value', async () => {
+    const h = fresh();
+    const { group } = ids(h);
+    const players = group('players');
+    const { data, errors } = await h.gql(
+      UPDATE_GROUP,
+      { id: players, name: 'cast', description: 'Everyone on stage', canMentionGroup: { new: { groupId: group('role:members') }, old: { groupId: group('role:everyone') } } },
+      { as: EMAIL('hamlet') },
+    );
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({ updateUserGroup: { id: players, name: 'cast', description: 'Everyone on stage', canMentionGroup: { groupId: group('role:members') } } });
+  });
+
+  it('maps a stale old value and validates the input first', async () => {
+    const h = fresh();
+    const { group } = ids(h);
+    const stale = await h.gql(UPDATE_GROUP, { id: group('players'), canMentionGroup: { new: { groupId: group('role:members') }, old: { groupId: group('role:owners') } } }, { as: EMAIL('hamlet') });
+    expect(stale.errors![0]).toMatchObject({ message: "'old' value does not match the expected value.", extensions: { code: 'BAD_REQUEST' } });
+    h.resetUpstreamRequests();
+    const nothing = await h.gql(UPDATE_GROUP, { id: group('players') }, { as: EMAIL('hamlet') });
+    expect(nothing.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    const bad = await h.gql(UPDATE_GROUP, { id: group('players'), canMentionGroup: { new: {} } }, { as: EMAIL('hamlet') });
+    expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(h.upstreamRequests).toEqual([]);
+  });
+});
