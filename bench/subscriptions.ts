@@ -16,15 +16,23 @@
  * Fan-out latency = arrival − acceptance (one host clock; `performance.timeOrigin + now()`).
  *
  * Reports upstream queues (live queues in the emulator; target = users), deliveries, fan-out latency
- * p50/p99/max (target p99 < 100 ms) and this process's RSS (target < 500 MB). Bounded: the run
- * aborts after BENCH_DEADLINE_S.
+ * p50/p99/max (target p99 < 100 ms) and this process's RSS (target < 500 MB), with the CPU time per
+ * delivery of the gateway and of the clients child over the sending phase (from the first message until
+ * the last arrival; the arrival lists are fetched after it), and the host's 1-minute load average: the
+ * clients share the host, so their CPU competes with the gateway's. Bounded: the run aborts after
+ * BENCH_DEADLINE_S.
  *
  * Environment: BENCH_USERS (50), BENCH_SUBSCRIBERS (5000), BENCH_MESSAGES (40),
- * BENCH_INTERVAL_MS (250), BENCH_CLIENTS (child | same), BENCH_DEADLINE_S (180).
+ * BENCH_INTERVAL_MS (250), BENCH_CLIENTS (child | same), BENCH_DEADLINE_S (180), and
+ * BENCH_CPU_PROFILE (a file name: writes a V8 CPU profile of this process covering the sending phase only,
+ * from the first message to the last arrival; profiling slows the gateway, so its latencies do not count).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 
@@ -34,6 +42,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 40);
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 250);
 const CLIENTS_IN_CHILD = (process.env.BENCH_CLIENTS ?? 'child') !== 'same';
 const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 180);
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 
 /** Epoch milliseconds with sub-millisecond resolution, comparable across processes. */
 const now = () => performance.timeOrigin + performance.now();
@@ -52,6 +61,8 @@ type Message =
   | { type: 'queueCount'; count: number }
   | { type: 'connect'; wsUrl: string; users: BenchUser[]; count: number }
   | { type: 'connected' }
+  | { type: 'progress' }
+  | { type: 'progressed'; received: number; cpuUs: number }
   | { type: 'report' }
   | { type: 'arrivals'; arrivals: [number, number[]][]; errors: string[] }
   | { type: 'stop' };
@@ -122,6 +133,7 @@ const QUERY = 'subscription { messages(narrow: { channelName: "bench" }) { ... o
 class Subscribers {
   readonly arrivals = new Map<number, number[]>();
   readonly errors: string[] = [];
+  received = 0;
   private readonly sockets: WebSocket[] = [];
 
   /** Connects `count` subscribers, 250 at a time, each resolved once its subscription is sent. */
@@ -149,7 +161,10 @@ class Subscribers {
         } else if (message.type === 'next') {
           const id = message.payload?.data?.messages?.message?.id;
           if (id === undefined) this.errors.push(JSON.stringify(message.payload).slice(0, 200));
-          else (this.arrivals.get(id) ?? this.arrivals.set(id, []).get(id)!).push(at);
+          else {
+            (this.arrivals.get(id) ?? this.arrivals.set(id, []).get(id)!).push(at);
+            this.received++;
+          }
         } else if (message.type === 'error') {
           this.errors.push(JSON.stringify(message.payload).slice(0, 200));
         }
@@ -164,10 +179,15 @@ class Subscribers {
 
 async function runClients(): Promise<void> {
   const subscribers = new Subscribers();
+  let cpuConnected = process.cpuUsage();
   process.on('message', async (message: Message) => {
     if (message.type === 'connect') {
       await subscribers.connect(message.wsUrl, message.users, message.count);
+      cpuConnected = process.cpuUsage();
       process.send!({ type: 'connected' } satisfies Message);
+    } else if (message.type === 'progress') {
+      const cpu = process.cpuUsage(cpuConnected);
+      process.send!({ type: 'progressed', received: subscribers.received, cpuUs: cpu.user + cpu.system } satisfies Message);
     } else if (message.type === 'report') {
       process.send!({ type: 'arrivals', arrivals: [...subscribers.arrivals], errors: subscribers.errors } satisfies Message);
     } else if (message.type === 'stop') {
@@ -220,6 +240,13 @@ async function runBench(): Promise<void> {
     const { count: queues } = await ask(emulatorChild, { type: 'queues' }, 'queueCount');
 
     const accepted = new Map<number, number>();
+    const profiler = CPU_PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    const loadAtStart = loadavg()[0]!;
     const cpuBefore = process.cpuUsage();
     for (let n = 0; n < MESSAGES; n++) {
       const sent = await ask(emulatorChild, { type: 'send', n }, 'sent');
@@ -227,14 +254,22 @@ async function runBench(): Promise<void> {
       await sleep(INTERVAL_MS);
     }
     const expected = MESSAGES * SUBSCRIBERS;
-    const collect = async () =>
-      clientsChild
-        ? await ask(clientsChild, { type: 'report' }, 'arrivals')
-        : { arrivals: [...local!.arrivals], errors: local!.errors };
-    const count = (r: { arrivals: [number, number[]][] }) => r.arrivals.reduce((sum, [, list]) => sum + list.length, 0);
-    let result = await collect();
-    for (const waitStart = Date.now(); count(result) < expected && Date.now() - waitStart < 20_000; result = await collect()) await sleep(200);
+    // Wait (bounded) for the last arrival with a cheap counter; the arrival lists come after the CPU reading.
+    const progress = async () =>
+      clientsChild ? await ask(clientsChild, { type: 'progress' }, 'progressed') : { received: local!.received, cpuUs: NaN };
+    let progressed = await progress();
+    for (const waitStart = Date.now(); progressed.received < expected && Date.now() - waitStart < 20_000; progressed = await progress()) await sleep(100);
     const cpu = process.cpuUsage(cpuBefore);
+    const loadAtEnd = loadavg()[0]!;
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      await writeFile(CPU_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
+    const result = clientsChild
+      ? await ask(clientsChild, { type: 'report' }, 'arrivals')
+      : { arrivals: [...local!.arrivals], errors: local!.errors };
+    const count = (r: { arrivals: [number, number[]][] }) => r.arrivals.reduce((sum, [, list]) => sum + list.length, 0);
 
     const latencies: number[] = [];
     for (const [id, times] of result.arrivals) {
@@ -257,6 +292,8 @@ async function runBench(): Promise<void> {
       deliveriesReceived: count(result),
       latencyMs: { p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), max: +(latencies.at(-1) ?? NaN).toFixed(1) },
       gatewayCpuPerDeliveryUs: +((cpu.user + cpu.system) / Math.max(1, count(result))).toFixed(1),
+      clientsCpuPerDeliveryUs: clientsChild ? +(progressed.cpuUs / Math.max(1, count(result))).toFixed(1) : null,
+      loadAverage1m: { atStart: +loadAtStart.toFixed(2), atEnd: +loadAtEnd.toFixed(2), cores: availableParallelism() },
       gatewayRssMB: Math.round(memory.rss / 1024 / 1024),
       gatewayHeapUsedMB: Math.round(memory.heapUsed / 1024 / 1024),
       errors: result.errors.length,

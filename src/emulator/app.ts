@@ -110,7 +110,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   async function applyFault(fault: import('./faults.js').Fault, signal: AbortSignal): Promise<Response | null> {
     if (fault.latencyMs) await sleep(fault.latencyMs, signal);
     if (fault.hang) {
-      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       return new Response(null, { status: 499 });
     }
     if (fault.reset) throw new ConnectionReset('connection reset by emulator fault');
@@ -134,7 +134,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     requests,
     async fetch(request: Request) {
       try {
-        return await handle(request, request.signal);
+        const response = await handle(request, request.signal);
+        // Like a real fetch, a request whose caller gave up rejects instead of answering.
+        if (request.signal.aborted) throw request.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+        return response;
       } catch (e) {
         if (e instanceof ConnectionReset) {
           throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
@@ -199,6 +202,7 @@ function errorResponse(e: ApiError): Response {
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });

@@ -181,6 +181,7 @@ export class QueueManager {
 
   private park(queue: Queue, signal?: AbortSignal): Promise<void> {
     queue.lastConnectionMs = this.clock.now();
+    if (signal?.aborted) return Promise.resolve(); // the client already left: nothing to wait for
     return new Promise<void>((resolve) => {
       const finish = () => {
         if (queue.parked !== parked) return;

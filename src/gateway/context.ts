@@ -86,8 +86,11 @@ export function upstreamConnection(upstream: UpstreamConfig): ZulipConnection {
   return connection;
 }
 
-/** Builds the context of one HTTP request. */
-export function createContext({ request, upstream }: { request: Request; upstream: UpstreamConfig }): Context {
+/**
+ * Builds the context of one HTTP request: a fetch `Request` from yoga, or the request-like object
+ * of http.ts's fast path (only the headers are read).
+ */
+export function createContext({ request, upstream }: { request: { headers: Pick<Headers, 'get'> }; upstream: UpstreamConfig }): Context {
   return contextFromAuthorization(upstream, request.headers.get('authorization'));
 }
 

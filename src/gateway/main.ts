@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createEmulator } from '../emulator/app.js';
 import { DEMO_USERS } from '../emulator/seed.js';
 import type { Credentials } from '../zulip/connection.js';
+import { createHttpHandler } from './http.js';
 import { attachGraphQLWs } from './ws.js';
 import { createGateway } from './yoga.js';
 
@@ -75,7 +76,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env, log: (line: st
   const zulipUrl = upstream?.url ?? env.ZULIP_URL!;
 
   const gateway = createGateway({ zulipUrl, ...(defaultCredentials && { defaultCredentials }) });
-  const server = createServer(gateway);
+  // JSON POSTs take http.ts's fast path; everything else is yoga's.
+  const server = createServer(createHttpHandler(gateway));
   // graphql-ws on the same /graphql path (subscriptions; SSE needs nothing more).
   const ws = attachGraphQLWs(server, gateway);
   const actualPort = await listen(server, port, host).catch(async (error: unknown) => {

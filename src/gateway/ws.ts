@@ -18,8 +18,11 @@
  *
  * Identical subscriptions (same credential, operation and variables, not resuming from a cursor)
  * run once and share their results (events/multicast.ts): with many sockets per user, the cost of
- * an event is one GraphQL execution plus one frame per socket. Each socket still has its own
- * bounded backlog and ends alone with SLOW_CONSUMER if it cannot keep up.
+ * an event is one GraphQL execution plus one frame per socket. The result is serialized once, and
+ * each socket's `next` frame is its operation's prefix plus those bytes, written in the execution's
+ * own turn (graphql-ws's per-socket loop only sees the end of the stream: complete, error or
+ * SLOW_CONSUMER). Each socket still has its own bounded backlog (frames its peer has not taken
+ * yet) and ends alone with SLOW_CONSUMER if it cannot keep up.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
@@ -28,7 +31,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAuthError } from '../zulip/errors.js';
 import type { Context } from './context.js';
-import { Multicast } from './events/multicast.js';
+import { Multicast, type Sink } from './events/multicast.js';
 import type { Gateway } from './yoga.js';
 
 export interface GraphQLWsOptions {
@@ -64,6 +67,8 @@ interface Root {
   subscribe: (args: ExecutionArgs) => unknown;
   /** Identical subscriptions share one execution; undefined for unshared ones. */
   shareKey?: string;
+  /** Where a shared execution writes this operation's `next` frames. */
+  sink?: Sink<Buffer>;
 }
 
 const SLOW_CONSUMER_MESSAGE =
@@ -85,6 +90,76 @@ function shareable(document: DocumentNode, operationName: string | null | undefi
     }
   }
   return true;
+}
+
+/**
+ * The `payload` of the `next` message graphql-ws would send for a result (its `emit.next`: the
+ * result, with `errors` last and only when present), serialized once for every socket sharing it.
+ */
+function encodeNextPayload(result: ExecutionResult): Buffer {
+  const { errors, ...rest } = result;
+  return Buffer.from(JSON.stringify(errors ? { ...rest, errors: errors.map((e) => e.toJSON()) } : rest), 'utf8');
+}
+
+/** The part of ws's socket object this file writes frames to (ws has no public handle on it). */
+interface FramedSocket {
+  _socket?: { write(chunk: Buffer): boolean; readonly writableLength: number };
+}
+
+/**
+ * Writes one operation's `next` messages to its socket, byte for byte what graphql-ws would send
+ * (`{"id":…,"type":"next","payload":…}`, no replacer), from a payload encoded once per result.
+ *
+ * Each frame is built here (text, final, unmasked as server frames are) and written to the TCP socket
+ * under ws in one call: ws's `send` would re-frame it (two option objects, a header buffer, cork and
+ * writev), which costs a fifth of a delivery. This is safe because ws's sender never queues on this
+ * server: it queues only while compressing (permessage-deflate is off, and `extensions` shows none was
+ * negotiated) or reading a Blob (graphql-ws sends strings), so its frames and ours reach the socket in
+ * call order. Should a future ws lack the TCP socket, frames go through `send`.
+ *
+ * A frame counts as flushed when the socket buffers nothing after it, i.e. the kernel took it.
+ */
+function nextFrames(socket: WebSocket, id: string): Sink<Buffer> {
+  const prefix = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`, 'utf8');
+  const tcp = socket.extensions === '' ? (socket as unknown as FramedSocket)._socket : undefined;
+  return {
+    write(payload) {
+      // As graphql-ws's own send does on a socket that is closing: drop it; the close ends the operation.
+      if (socket.readyState !== socket.OPEN) return true;
+      const frame = textFrame(prefix, payload);
+      if (!tcp) {
+        socket.send(frame.subarray(frame.length - prefix.length - payload.length - 1), TEXT_FRAME);
+        return socket.bufferedAmount === 0;
+      }
+      tcp.write(frame);
+      return tcp.writableLength === 0;
+    },
+  };
+}
+
+const TEXT_FRAME = { binary: false } as const;
+const CLOSE_BRACE = 0x7d;
+
+/** A final, unmasked text frame (RFC 6455 §5.2) holding `prefix + payload + "}"`. */
+function textFrame(prefix: Buffer, payload: Buffer): Buffer {
+  const length = prefix.length + payload.length + 1;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (header === 2) {
+    frame[1] = length;
+  } else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  prefix.copy(frame, header);
+  payload.copy(frame, header + prefix.length);
+  frame[frame.length - 1] = CLOSE_BRACE;
+  return frame;
 }
 
 const CLOSE_FORBIDDEN = 4403;
@@ -114,10 +189,12 @@ function refuse(socket: WebSocket, code: number, reason: string): false {
 }
 
 export function attachGraphQLWs(server: Server, gateway: Gateway, options: GraphQLWsOptions = {}): GraphQLWsServer {
-  const wss = new WebSocketServer({ server, path: options.path ?? '/graphql' });
-  const shared = new Multicast<ExecutionResult>({
+  // No compression (ws's default for servers, stated): a deflate per frame would cost more than the write.
+  const wss = new WebSocketServer({ server, path: options.path ?? '/graphql', perMessageDeflate: false });
+  const shared = new Multicast<ExecutionResult, Buffer>({
     limit: options.subscriberBufferSize ?? 1000,
     overflow: () => ({ errors: [new GraphQLError(SLOW_CONSUMER_MESSAGE, { extensions: { code: 'SLOW_CONSUMER' } })] }),
+    encode: encodeNextPayload,
   });
 
   // The normalized connection_init payload of each socket (graphql-ws keeps its own read-only copy).
@@ -140,7 +217,11 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       subscribe: (args) => {
         const root = args.rootValue as Root;
         if (root.shareKey === undefined) return root.subscribe(args) as never;
-        return shared.join(root.shareKey, () => root.subscribe(args) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>) as never;
+        return shared.join(
+          root.shareKey,
+          () => root.subscribe(args) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>,
+          root.sink,
+        ) as never;
       },
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
@@ -158,7 +239,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
           return refuse(socket, CLOSE_TRY_AGAIN_LATER, 'The chat server could not be reached to check the credentials; try again later.');
         }
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const { schema, execute, subscribe, contextFactory, parse, validate } = contextOf(ctx, payload);
         let document;
         try {
@@ -174,6 +255,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         if (options.shareSubscriptions !== false && shareable(document, payload.operationName, payload.variables)) {
           // The credential's HMAC, never the credential, keys the sharing: only one identity's sockets share.
           rootValue.shareKey = JSON.stringify([contextValue.connection.credentialKey, payload.operationName ?? null, payload.query, payload.variables ?? null]);
+          rootValue.sink = nextFrames(ctx.extra.socket, id);
         }
         return {
           schema,

@@ -63,6 +63,12 @@ export const OPERATION_LIMITS = {
   blockFieldSuggestion: { enabled: true },
 } as const;
 
+/**
+ * Largest request body accepted, in bytes (yoga's own default, stated so that http.ts's fast path
+ * refuses exactly the bodies yoga refuses, with the same 413 `REQUEST_ENTITY_TOO_LARGE`).
+ */
+export const MAX_REQUEST_BODY_BYTES = 25_000_000;
+
 /** Header that marks a request as sent by a script or app, not by a cross-site HTML form. */
 export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 
@@ -111,11 +117,15 @@ function withUpstreamExtensions(result: ExecutionResult, ctx: Context): Executio
 }
 
 /**
- * HTTP requests carry credentials in their Authorization header; graphql-ws operations run through
+ * HTTP requests carry credentials in their Authorization header (a fetch Request from yoga, or the
+ * request-like object of http.ts's fast path); graphql-ws operations run through
  * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe), whose graphql-ws context has the
  * `connection_init` payload as `connectionParams` and no fetch Request.
  */
-function gatewayContext(initial: { request?: Request; connectionParams?: unknown }, upstream: UpstreamConfig): Context {
+function gatewayContext(
+  initial: { request?: { headers: Pick<Headers, 'get'> }; connectionParams?: unknown },
+  upstream: UpstreamConfig,
+): Context {
   if ('connectionParams' in initial) {
     return contextFromAuthorization(upstream, authorizationFromConnectionParams(initial.connectionParams));
   }
@@ -135,6 +145,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphiql: options.graphiql ?? true,
     logging: options.logging ?? true,
     landingPage: false,
+    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     maskedErrors: {
       errorMessage: UNEXPECTED_ERROR_MESSAGE,
       maskError: (error) => toGraphQLError(error),

@@ -8,6 +8,7 @@ import { createEmulator } from '../../src/emulator/app.js';
 import { DEMO_USERS, demoUser } from '../../src/emulator/seed.js';
 import { ZulipConnection } from '../../src/zulip/connection.js';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from '../../src/zulip/errors.js';
+import { caughtError } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
 const emulator = createEmulator();
@@ -17,13 +18,6 @@ const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
 function connectionAs(login: string | null, apiKey?: string) {
   const credentials = login === null ? undefined : { email: demoUser(login).email, apiKey: apiKey ?? demoUser(login).apiKey };
   return new ZulipConnection({ baseUrl: 'http://emulator.test', credentials, fetch, retry: noRetry });
-}
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => expect.unreachable('expected a rejection'),
-    (e: unknown) => e,
-  );
 }
 
 afterAll(() => emulator.close());
@@ -39,7 +33,7 @@ describe('authentication', () => {
 
   it('answers INVALID_API_KEY for a wrong key and an unknown email', async () => {
     for (const conn of [connectionAs('hamlet', 'wrong-key'), new ZulipConnection({ baseUrl: 'http://e.test', credentials: { email: 'nobody@x.test', apiKey: 'k' }, fetch })]) {
-      const e = await caught(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }));
+      const e = await caughtError(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }));
       expect(e).toBeInstanceOf(ZulipApiError);
       expect((e as ZulipApiError).code).toBe('INVALID_API_KEY');
       expect((e as ZulipApiError).httpStatus).toBe(401);
@@ -49,7 +43,7 @@ describe('authentication', () => {
   it('refuses a deactivated user with USER_DEACTIVATED', async () => {
     const lear = [...emulator.store.users.values()].find((u) => !u.is_active)!;
     const conn = new ZulipConnection({ baseUrl: 'http://e.test', credentials: { email: lear.delivery_email, apiKey: lear.api_key }, fetch });
-    const e = (await caught(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }))) as ZulipApiError;
+    const e = (await caughtError(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }))) as ZulipApiError;
     expect([e.code, e.httpStatus]).toEqual(['USER_DEACTIVATED', 401]);
   });
 });
@@ -61,14 +55,14 @@ describe('envelope and routing', () => {
   });
 
   it('answers 404 for unknown paths and 405 for a known path with the wrong method', async () => {
-    const notFound = (await caught(connectionAs('hamlet').send('x', 'GET', 'no_such_endpoint'))) as ZulipApiError;
+    const notFound = (await caughtError(connectionAs('hamlet').send('x', 'GET', 'no_such_endpoint'))) as ZulipApiError;
     expect(notFound.httpStatus).toBe(404);
-    const wrongMethod = (await caught(connectionAs('hamlet').send('x', 'PATCH', 'server_settings'))) as ZulipApiError;
+    const wrongMethod = (await caughtError(connectionAs('hamlet').send('x', 'PATCH', 'server_settings'))) as ZulipApiError;
     expect(wrongMethod.httpStatus).toBe(405);
   });
 
   it('rejects malformed typed parameters with a Zulip-shaped error, not a 500', async () => {
-    const e = (await caught(connectionAs('hamlet').send('getEvents', 'GET', 'events', { queue_id: 'q', last_event_id: 'abc' }))) as ZulipApiError;
+    const e = (await caughtError(connectionAs('hamlet').send('getEvents', 'GET', 'events', { queue_id: 'q', last_event_id: 'abc' }))) as ZulipApiError;
     expect(e.httpStatus).toBe(400);
     expect(e.code).toBe('BAD_REQUEST');
     expect(e.message).toBe('last_event_id is not an integer');
@@ -115,9 +109,9 @@ describe('development endpoints', () => {
     const list = await conn.send<{ direct_admins: { email: string }[]; direct_users: { email: string }[] }>('devListUsers', 'GET', 'dev_list_users');
     expect(list.direct_admins.map((u) => u.email)).toContain(demoUser('iago').email);
     expect(list.direct_users.map((u) => u.email)).toContain(demoUser('hamlet').email);
-    const unknown = (await caught(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: 'ghost@x.test' }))) as ZulipApiError;
+    const unknown = (await caughtError(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: 'ghost@x.test' }))) as ZulipApiError;
     expect(unknown.httpStatus).toBe(401);
-    const missing = (await caught(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key'))) as ZulipApiError;
+    const missing = (await caughtError(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key'))) as ZulipApiError;
     expect([missing.code, missing.data.var_name]).toEqual(['REQUEST_VARIABLE_MISSING', 'username']);
   });
 });
@@ -127,17 +121,26 @@ describe('fault injection', () => {
     const e = createEmulator();
     const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry });
     e.faults.inject('GET /server_settings', { status: 502, times: 1 });
-    expect(await caught(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(ServerError);
+    expect(await caughtError(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(ServerError);
     e.faults.inject('GET /server_settings', { malformed: true, times: 1 });
-    expect(await caught(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(MalformedResponseError);
+    expect(await caughtError(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(MalformedResponseError);
     e.faults.inject('GET /server_settings', { rateLimit: { retryAfter: 30 }, times: 1 });
-    const limited = (await caught(conn.send('s', 'GET', 'server_settings'))) as ZulipApiError;
+    const limited = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as ZulipApiError;
     expect([limited.code, limited.httpStatus, limited.retryAfter]).toEqual(['RATE_LIMIT_HIT', 429, 30]);
     e.faults.inject('GET /server_settings', { reset: true, times: 1 });
-    const reset = (await caught(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+    const reset = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
     expect(reset.reason).toBe('reset');
     // Every fault was used up: the next call succeeds.
     await expect(conn.send('s', 'GET', 'server_settings')).resolves.toMatchObject({ result: 'success' });
+  });
+
+  it('rejects a hung request like fetch does once the caller gives up', async () => {
+    const e = createEmulator();
+    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, timeoutMs: 50 });
+    e.faults.inject('GET /server_settings', { hang: true, times: 1 });
+    const hung = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+    expect([hung.kind, hung.reason]).toEqual(['network', 'timeout']);
+    await e.close();
   });
 
   it('serves the same handler on a loopback port and drops connections for reset faults', async () => {
@@ -148,7 +151,7 @@ describe('fault injection', () => {
       const conn = new ZulipConnection({ baseUrl: server.url, credentials: demoUser('hamlet'), retry: noRetry });
       await expect(conn.send('getOwnUser', 'GET', 'server_settings')).resolves.toMatchObject({ realm_name: 'Zulip Dev' });
       e.faults.inject('*', { reset: true, times: 1 });
-      const reset = (await caught(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+      const reset = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
       expect(reset).toBeInstanceOf(NetworkError);
       await conn.close();
     } finally {

@@ -5,77 +5,24 @@
  * sends to exactly the users who may see the channel.
  */
 import { describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { insertMessage } from '../../src/emulator/factory.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
 import type { Channel } from '../../src/zulip/model/channels.js';
 import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../src/zulip/routes/channels.js';
 import { subscribe } from '../../src/zulip/routes/subscriptions.js';
+import { caughtApiError, expectValidResponse, NEWER_CHANNEL_FIELDS, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
 /** Channel fields newer than the FL 247 OpenAPI file (api-spec.md, Channel). */
-const NEW_CHANNEL_FIELDS = [
-  'is_archived',
-  'creator_id',
-  'is_recently_active',
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-  'stream_ids',
-];
+const NEW_CHANNEL_FIELDS = [...NEWER_CHANNEL_FIELDS, 'stream_ids'];
 
-type Event = Record<string, unknown> & { type: string; id: number };
-
-interface Setup {
-  emulator: Emulator;
-  as(login: string): ZulipConnection;
-  id(name: string): number;
-  userId(login: string): number;
-  /** Registers a queue for the user and returns a function that drains it. */
-  listen(login: string, eventTypes?: string[]): Promise<() => Promise<Event[]>>;
+/** The demo organization; `listen` registers for the channel events by default. */
+function setup(settings: Partial<EmulatorSettings> = {}) {
+  return setupEmulator({ settings, eventTypes: ['stream', 'subscription', 'default_streams'] });
 }
 
-function setup(settings: Partial<EmulatorSettings> = {}): Setup {
-  const emulator = createEmulator({ settings });
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-  const as = (login: string) => {
-    const user = emulator.store.userByEmail(login.includes('@') ? login : demoUser(login).email)!;
-    return new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: user.delivery_email, apiKey: user.api_key }, fetch, retry: noRetry });
-  };
-  return {
-    emulator,
-    as,
-    id: (name) => emulator.store.channelByName(name)!.stream_id,
-    userId: (login) => emulator.store.userByEmail(demoUser(login).email)!.user_id,
-    async listen(login, eventTypes = ['stream', 'subscription', 'default_streams']) {
-      const conn = as(login);
-      const { queue_id } = await conn.send<{ queue_id: string }>('register', 'POST', 'register', { event_types: eventTypes, fetch_event_types: [] });
-      let last = -1;
-      return async () => {
-        const { events } = await conn.send<{ events: Event[] }>('get-events', 'GET', 'events', { queue_id, last_event_id: last, dont_block: true });
-        last = events.at(-1)?.id ?? last;
-        return events.filter((e) => e.type !== 'heartbeat');
-      };
-    },
-  };
-}
-
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
-}
-
-function expectValid(method: string, path: string, body: unknown, status = 200): void {
-  expect(validateResponse({ method, path }, status, body, { allowExtra: NEW_CHANNEL_FIELDS }).errors).toBe('');
+function expectValid(method: string, path: string, body: unknown): void {
+  expectValidResponse(method, path, body, NEW_CHANNEL_FIELDS);
 }
 
 const names = (streams: Channel[]) => streams.map((s) => s.name);
@@ -162,14 +109,14 @@ describe('GET /streams', () => {
 
   it('include_all_active is for administrators only', async () => {
     const t = setup();
-    const e = await caught(getStreams(t.as('hamlet'), { includeAllActive: true }));
+    const e = await caughtApiError(getStreams(t.as('hamlet'), { includeAllActive: true }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'User not authorized for this query', 400]);
     expect(validateResponse({ method: 'GET', path: '/streams' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
     expect(names((await getStreams(t.as('iago'), { includeAllActive: true })).streams)).toContain('moderation requests');
   });
 
   it('rejects a malformed flag with BAD_REQUEST', async () => {
-    const e = await caught(setup().as('hamlet').send('get-streams', 'GET', 'streams', { include_public: 'maybe' }));
+    const e = await caughtApiError(setup().as('hamlet').send('get-streams', 'GET', 'streams', { include_public: 'maybe' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'include_public is not a boolean']);
   });
 
@@ -178,7 +125,7 @@ describe('GET /streams', () => {
     const body = await getStreams(t.as('iago'), { includeAll: true, excludeArchived: false });
     expect(body.ignored_parameters_unsupported).toEqual(['exclude_archived', 'include_all']);
     expect(names(body.streams)).toEqual(['announce', 'design', 'engineering', 'general', 'moderation requests']);
-    const topics = await getStreamTopics(setup({ featureLevel: 333 }).as('hamlet'), { streamId: t.id('general'), allowEmptyTopicName: true });
+    const topics = await getStreamTopics(setup({ featureLevel: 333 }).as('hamlet'), { streamId: t.channelId('general'), allowEmptyTopicName: true });
     expect(topics.ignored_parameters_unsupported).toEqual(['allow_empty_topic_name']);
     expect(topics.topics.map((topic) => topic.name)).toContain('general chat');
   });
@@ -194,16 +141,16 @@ describe('GET /streams', () => {
 describe('GET /streams/{stream_id}', () => {
   it('returns one channel, archived ones included', async () => {
     const t = setup();
-    const body = await getStreamById(t.as('hamlet'), t.id('general'));
-    expectValid('GET', `/streams/${t.id('general')}`, body);
+    const body = await getStreamById(t.as('hamlet'), t.channelId('general'));
+    expectValid('GET', `/streams/${t.channelId('general')}`, body);
     expect(body.stream.name).toBe('general');
-    expect((await getStreamById(t.as('othello'), t.id('legacy'))).stream.is_archived).toBe(true);
+    expect((await getStreamById(t.as('othello'), t.channelId('legacy'))).stream.is_archived).toBe(true);
   });
 
   it('answers "Invalid channel ID" for unknown and inaccessible channels', async () => {
     const t = setup();
-    for (const [login, id] of [['hamlet', 9999], ['cordelia', t.id('engineering')], ['polonius', t.id('engineering')]] as const) {
-      const e = await caught(getStreamById(t.as(login), id));
+    for (const [login, id] of [['hamlet', 9999], ['cordelia', t.channelId('engineering')], ['polonius', t.channelId('engineering')]] as const) {
+      const e = await caughtApiError(getStreamById(t.as(login), id));
       expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'Invalid channel ID', 400]);
       expect(validateResponse({ method: 'GET', path: '/streams/{stream_id}' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
     }
@@ -215,9 +162,9 @@ describe('PATCH /streams/{stream_id}', () => {
     const t = setup();
     const hamlet = await t.listen('hamlet');
     const cordelia = await t.listen('cordelia');
-    const body = await updateStream(t.as('iago'), { streamId: t.id('engineering'), description: 'Ship it\nsoon' });
-    expectValid('PATCH', `/streams/${t.id('engineering')}`, body);
-    const channel = t.emulator.store.channels.get(t.id('engineering'))!;
+    const body = await updateStream(t.as('iago'), { streamId: t.channelId('engineering'), description: 'Ship it\nsoon' });
+    expectValid('PATCH', `/streams/${t.channelId('engineering')}`, body);
+    const channel = t.emulator.store.channels.get(t.channelId('engineering'))!;
     expect(channel.description).toBe('Ship it soon');
     expect(await hamlet()).toEqual([
       expect.objectContaining({
@@ -232,8 +179,8 @@ describe('PATCH /streams/{stream_id}', () => {
   it('renames, keyed by the old name in the event, and refuses duplicate, unchanged, empty and long names', async () => {
     const t = setup();
     const othello = await t.listen('othello');
-    await updateStream(t.as('iago'), { streamId: t.id('design'), newName: '  visual design ' });
-    expect(t.emulator.store.channels.get(t.id('visual design'))!.name).toBe('visual design');
+    await updateStream(t.as('iago'), { streamId: t.channelId('design'), newName: '  visual design ' });
+    expect(t.emulator.store.channels.get(t.channelId('visual design'))!.name).toBe('visual design');
     expect(await othello()).toEqual([expect.objectContaining({ property: 'name', name: 'design', value: 'visual design' })]);
     const iago = t.as('iago');
     const cases: [string, string][] = [
@@ -244,23 +191,23 @@ describe('PATCH /streams/{stream_id}', () => {
       ['bad\u0007name', 'Invalid character in channel name, at position 4.'],
     ];
     for (const [newName, msg] of cases) {
-      const e = await caught(updateStream(iago, { streamId: t.id('visual design'), newName }));
+      const e = await caughtApiError(updateStream(iago, { streamId: t.channelId('visual design'), newName }));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
     }
   });
 
   it('bounds the description and refuses NUL characters', async () => {
     const t = setup({ maxStreamDescriptionLength: 10 });
-    const long = await caught(updateStream(t.as('iago'), { streamId: t.id('general'), description: 'x'.repeat(11) }));
+    const long = await caughtApiError(updateStream(t.as('iago'), { streamId: t.channelId('general'), description: 'x'.repeat(11) }));
     expect(long.message).toBe('description is too long (limit: 10 characters)');
-    const nul = await caught(updateStream(t.as('iago'), { streamId: t.id('general'), description: 'a\u0000b' }));
+    const nul = await caughtApiError(updateStream(t.as('iago'), { streamId: t.channelId('general'), description: 'a\u0000b' }));
     expect(nul.message).toBe('description contains NULL (0x00) characters.');
   });
 
   it('makes a public channel private: users who lose access get stream delete, the rest the update', async () => {
     const t = setup();
     await subscribe(t.as('iago'), { subscriptions: [{ name: 'ops' }] });
-    const ops = t.id('ops');
+    const ops = t.channelId('ops');
     const [iago, hamlet, polonius] = [await t.listen('iago'), await t.listen('hamlet'), await t.listen('polonius')];
     await updateStream(t.as('iago'), { streamId: ops, isPrivate: true });
     expect(t.emulator.store.channels.get(ops)).toMatchObject({ invite_only: true, history_public_to_subscribers: false });
@@ -284,31 +231,31 @@ describe('PATCH /streams/{stream_id}', () => {
     const t = setup();
     const iago = t.as('iago');
     const cases: [Parameters<typeof updateStream>[1], string][] = [
-      [{ streamId: t.id('general'), historyPublicToSubscribers: false }, 'Invalid parameters'],
-      [{ streamId: t.id('engineering'), isPrivate: false, historyPublicToSubscribers: false }, 'Invalid parameters'],
-      [{ streamId: t.id('engineering'), isWebPublic: true }, 'Invalid parameters'],
-      [{ streamId: t.id('announce'), historyPublicToSubscribers: false }, 'Invalid parameters'],
-      [{ streamId: t.id('moderation requests'), isPrivate: false }, 'Moderation request channel must be private.'],
-      [{ streamId: t.id('general'), isPrivate: true }, 'A default channel cannot be private.'],
+      [{ streamId: t.channelId('general'), historyPublicToSubscribers: false }, 'Invalid parameters'],
+      [{ streamId: t.channelId('engineering'), isPrivate: false, historyPublicToSubscribers: false }, 'Invalid parameters'],
+      [{ streamId: t.channelId('engineering'), isWebPublic: true }, 'Invalid parameters'],
+      [{ streamId: t.channelId('announce'), historyPublicToSubscribers: false }, 'Invalid parameters'],
+      [{ streamId: t.channelId('moderation requests'), isPrivate: false }, 'Moderation request channel must be private.'],
+      [{ streamId: t.channelId('general'), isPrivate: true }, 'A default channel cannot be private.'],
     ];
     for (const [options, msg] of cases) {
-      const e = await caught(updateStream(iago, options));
+      const e = await caughtApiError(updateStream(iago, options));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
     }
     expect(validateResponse({ method: 'PATCH', path: '/streams/{stream_id}' }, 400, { result: 'error', msg: 'Invalid parameters', code: 'BAD_REQUEST' }).errors).toBe('');
     // Private history for a private channel is fine, and so is sharing it.
-    await updateStream(iago, { streamId: t.id('engineering'), historyPublicToSubscribers: true });
-    expect(t.emulator.store.channels.get(t.id('engineering'))!.history_public_to_subscribers).toBe(true);
+    await updateStream(iago, { streamId: t.channelId('engineering'), historyPublicToSubscribers: true });
+    expect(t.emulator.store.channels.get(t.channelId('engineering'))!.history_public_to_subscribers).toBe(true);
   });
 
   it('needs content access (a subscription) for an administrator to change a private channel\u2019s privacy or join permissions', async () => {
     const t = setup();
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'secret' }], inviteOnly: true });
-    const secret = t.id('secret');
+    const secret = t.channelId('secret');
     const iago = t.as('iago');
     const mods = t.emulator.store.systemGroupId('role:moderators');
     for (const options of [{ isPrivate: false }, { canAddSubscribersGroup: { new: mods } }, { canSubscribeGroup: { new: mods } }]) {
-      const e = await caught(updateStream(iago, { streamId: secret, ...options }));
+      const e = await caughtApiError(updateStream(iago, { streamId: secret, ...options }));
       expect(e.message).toBe('Channel content access is required.');
     }
     // Metadata-level changes need no subscription.
@@ -318,47 +265,47 @@ describe('PATCH /streams/{stream_id}', () => {
 
   it('lets only administrators and channel administrators edit; others get the documented errors', async () => {
     const t = setup();
-    const e = await caught(updateStream(t.as('hamlet'), { streamId: t.id('general'), description: 'mine' }));
+    const e = await caughtApiError(updateStream(t.as('hamlet'), { streamId: t.channelId('general'), description: 'mine' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'You do not have permission to administer this channel.']);
-    expect((await caught(updateStream(t.as('hamlet'), { streamId: 9999, description: 'x' }))).message).toBe('Invalid channel ID');
+    expect((await caughtApiError(updateStream(t.as('hamlet'), { streamId: 9999, description: 'x' }))).message).toBe('Invalid channel ID');
     // A guest never administers, and cannot even see a private channel.
-    expect((await caught(updateStream(t.as('polonius'), { streamId: t.id('engineering'), description: 'x' }))).message).toBe('Invalid channel ID');
-    expect((await caught(updateStream(t.as('polonius'), { streamId: t.id('general'), description: 'x' }))).message).toBe(
+    expect((await caughtApiError(updateStream(t.as('polonius'), { streamId: t.channelId('engineering'), description: 'x' }))).message).toBe('Invalid channel ID');
+    expect((await caughtApiError(updateStream(t.as('polonius'), { streamId: t.channelId('general'), description: 'x' }))).message).toBe(
       'You do not have permission to administer this channel.',
     );
     // The creator of a channel administers it by default.
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hamlets' }] });
-    await updateStream(t.as('hamlet'), { streamId: t.id('hamlets'), description: 'mine' });
-    expect(t.emulator.store.channels.get(t.id('hamlets'))!.can_administer_channel_group).toEqual({ direct_members: [t.userId('hamlet')], direct_subgroups: [] });
+    await updateStream(t.as('hamlet'), { streamId: t.channelId('hamlets'), description: 'mine' });
+    expect(t.emulator.store.channels.get(t.channelId('hamlets'))!.can_administer_channel_group).toEqual({ direct_members: [t.userId('hamlet')], direct_subgroups: [] });
     // ...and so does a member of can_administer_channel_group.
-    await updateStream(t.as('iago'), { streamId: t.id('design'), canAdministerChannelGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
-    await updateStream(t.as('cordelia'), { streamId: t.id('design'), description: 'by cordelia' });
-    expect(t.emulator.store.channels.get(t.id('design'))!.description).toBe('by cordelia');
+    await updateStream(t.as('iago'), { streamId: t.channelId('design'), canAdministerChannelGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    await updateStream(t.as('cordelia'), { streamId: t.channelId('design'), description: 'by cordelia' });
+    expect(t.emulator.store.channels.get(t.channelId('design'))!.description).toBe('by cordelia');
   });
 
   it('adds and removes default channels (administrators only) with a default_streams event of IDs', async () => {
     const t = setup();
     const othello = await t.listen('othello');
-    await updateStream(t.as('iago'), { streamId: t.id('design'), isDefaultStream: true });
-    expect([...t.emulator.store.defaultChannelIds].sort()).toEqual([t.id('general'), t.id('design'), t.id('announce')].sort());
+    await updateStream(t.as('iago'), { streamId: t.channelId('design'), isDefaultStream: true });
+    expect([...t.emulator.store.defaultChannelIds].sort()).toEqual([t.channelId('general'), t.channelId('design'), t.channelId('announce')].sort());
     expect(await othello()).toEqual([
-      { type: 'default_streams', default_streams: [t.id('general'), t.id('design'), t.id('announce')].sort((a, b) => a - b), id: expect.any(Number) },
+      { type: 'default_streams', default_streams: [t.channelId('general'), t.channelId('design'), t.channelId('announce')].sort((a, b) => a - b), id: expect.any(Number) },
     ]);
-    await updateStream(t.as('iago'), { streamId: t.id('design'), isDefaultStream: false });
-    expect(t.emulator.store.defaultChannelIds.has(t.id('design'))).toBe(false);
-    expect((await caught(updateStream(t.as('iago'), { streamId: t.id('engineering'), isDefaultStream: true }))).message).toBe(
+    await updateStream(t.as('iago'), { streamId: t.channelId('design'), isDefaultStream: false });
+    expect(t.emulator.store.defaultChannelIds.has(t.channelId('design'))).toBe(false);
+    expect((await caughtApiError(updateStream(t.as('iago'), { streamId: t.channelId('engineering'), isDefaultStream: true }))).message).toBe(
       'A default channel cannot be private.',
     );
-    await updateStream(t.as('iago'), { streamId: t.id('design'), canAdministerChannelGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
-    expect((await caught(updateStream(t.as('cordelia'), { streamId: t.id('design'), isDefaultStream: true }))).message).toBe(
+    await updateStream(t.as('iago'), { streamId: t.channelId('design'), canAdministerChannelGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    expect((await caughtApiError(updateStream(t.as('cordelia'), { streamId: t.channelId('design'), isDefaultStream: true }))).message).toBe(
       'You do not have permission to change default channels.',
     );
   });
 
   it('changes message retention (owners only): days, unlimited, realm_default', async () => {
     const t = setup();
-    const general = t.id('general');
-    expect((await caught(updateStream(t.as('iago'), { streamId: general, messageRetentionDays: 30 }))).message).toBe('Must be an organization owner');
+    const general = t.channelId('general');
+    expect((await caughtApiError(updateStream(t.as('iago'), { streamId: general, messageRetentionDays: 30 }))).message).toBe('Must be an organization owner');
     const desdemona = t.as('desdemona');
     const hamlet = await t.listen('hamlet');
     await updateStream(desdemona, { streamId: general, messageRetentionDays: 30 });
@@ -369,7 +316,7 @@ describe('PATCH /streams/{stream_id}', () => {
     expect(t.emulator.store.channels.get(general)!.message_retention_days).toBeNull();
     expect((await hamlet()).map((e) => e.value)).toEqual([30, -1, null]);
     for (const bad of ['forever', '0', '-5', '1.5']) {
-      const e = await caught(desdemona.send('update-stream', 'PATCH', `streams/${general}`, { message_retention_days: bad }));
+      const e = await caughtApiError(desdemona.send('update-stream', 'PATCH', `streams/${general}`, { message_retention_days: bad }));
       expect(e.message).toBe(`Bad value for 'message_retention_days': ${bad}`);
     }
   });
@@ -377,7 +324,7 @@ describe('PATCH /streams/{stream_id}', () => {
   it('updates group-setting permissions with {new, old}, normalizing anonymous groups', async () => {
     const t = setup();
     const store = t.emulator.store;
-    const general = t.id('general');
+    const general = t.channelId('general');
     const [mods, everyone, internet] = (['role:moderators', 'role:everyone', 'role:internet'] as const).map((g) => store.systemGroupId(g));
     const hamlet = await t.listen('hamlet');
     await updateStream(t.as('iago'), { streamId: general, canSendMessageGroup: { new: mods, old: everyone } });
@@ -385,7 +332,7 @@ describe('PATCH /streams/{stream_id}', () => {
     expect(await hamlet()).toEqual([expect.objectContaining({ property: 'can_send_message_group', value: mods, stream_id: general })]);
     expect((await getStreamById(t.as('hamlet'), general)).stream.stream_post_policy).toBe(4);
 
-    const stale = await caught(updateStream(t.as('iago'), { streamId: general, canSendMessageGroup: { new: everyone, old: everyone } }));
+    const stale = await caughtApiError(updateStream(t.as('iago'), { streamId: general, canSendMessageGroup: { new: everyone, old: everyone } }));
     expect(stale.message).toBe("'old' value does not match the expected value.");
 
     const anonymous = { direct_members: [t.userId('othello'), t.userId('hamlet')], direct_subgroups: [mods] };
@@ -402,44 +349,44 @@ describe('PATCH /streams/{stream_id}', () => {
       [{ streamId: general, canSubscribeGroup: { new: 9999 } }, 'Invalid user group'],
       [{ streamId: general, canSubscribeGroup: { new: { direct_members: [9999], direct_subgroups: [] } } }, 'Invalid user ID: 9999'],
     ];
-    for (const [options, msg] of refusals) expect((await caught(updateStream(t.as('iago'), options))).message).toBe(msg);
-    const malformed = await caught(t.as('iago').send('update-stream', 'PATCH', `streams/${general}`, { can_subscribe_group: '{"old": 1}' }));
+    for (const [options, msg] of refusals) expect((await caughtApiError(updateStream(t.as('iago'), options))).message).toBe(msg);
+    const malformed = await caughtApiError(t.as('iago').send('update-stream', 'PATCH', `streams/${general}`, { can_subscribe_group: '{"old": 1}' }));
     expect(malformed.code).toBe('BAD_REQUEST');
   });
 
   it('validates every parameter before changing anything', async () => {
     const t = setup();
-    const general = t.id('general');
+    const general = t.channelId('general');
     const before = structuredClone(t.emulator.store.channels.get(general));
     const hamlet = await t.listen('hamlet');
-    await caught(updateStream(t.as('desdemona'), { streamId: general, description: 'changed', newName: 'renamed', messageRetentionDays: 5, historyPublicToSubscribers: false }));
-    await caught(updateStream(t.as('desdemona'), { streamId: general, description: 'changed', canSendMessageGroup: { new: 9999 } }));
+    await caughtApiError(updateStream(t.as('desdemona'), { streamId: general, description: 'changed', newName: 'renamed', messageRetentionDays: 5, historyPublicToSubscribers: false }));
+    await caughtApiError(updateStream(t.as('desdemona'), { streamId: general, description: 'changed', canSendMessageGroup: { new: 9999 } }));
     expect(t.emulator.store.channels.get(general)).toEqual(before);
     expect(await hamlet()).toEqual([]);
   });
 
   it('changes archived channels\u2019 privacy at feature level 362 and later, and refuses before', async () => {
     const t = setup();
-    await updateStream(t.as('desdemona'), { streamId: t.id('legacy'), isPrivate: true });
-    expect(t.emulator.store.channels.get(t.id('legacy'))!.invite_only).toBe(true);
+    await updateStream(t.as('desdemona'), { streamId: t.channelId('legacy'), isPrivate: true });
+    expect(t.emulator.store.channels.get(t.channelId('legacy'))!.invite_only).toBe(true);
     const old = setup({ featureLevel: 361 });
-    expect((await caught(updateStream(old.as('desdemona'), { streamId: old.id('legacy'), isPrivate: true }))).message).toBe('Invalid channel ID');
+    expect((await caughtApiError(updateStream(old.as('desdemona'), { streamId: old.channelId('legacy'), isPrivate: true }))).message).toBe('Invalid channel ID');
   });
 
   it('ignores history_public_to_subscribers alone before feature level 136', async () => {
     const t = setup({ featureLevel: 135 });
-    await updateStream(t.as('iago'), { streamId: t.id('engineering'), historyPublicToSubscribers: true });
-    expect(t.emulator.store.channels.get(t.id('engineering'))!.history_public_to_subscribers).toBe(false);
+    await updateStream(t.as('iago'), { streamId: t.channelId('engineering'), historyPublicToSubscribers: true });
+    expect(t.emulator.store.channels.get(t.channelId('engineering'))!.history_public_to_subscribers).toBe(false);
   });
 
   it('makes a channel web-public only where the server, organization and role allow it', async () => {
     const t = setup();
-    await updateStream(t.as('iago'), { streamId: t.id('design'), isWebPublic: true });
-    expect(t.emulator.store.channels.get(t.id('design'))!.is_web_public).toBe(true);
-    await updateStream(t.as('iago'), { streamId: t.id('general'), canAdministerChannelGroup: { new: { direct_members: [t.userId('hamlet')], direct_subgroups: [] } } });
-    expect((await caught(updateStream(t.as('hamlet'), { streamId: t.id('general'), isWebPublic: true }))).message).toBe('Insufficient permission');
+    await updateStream(t.as('iago'), { streamId: t.channelId('design'), isWebPublic: true });
+    expect(t.emulator.store.channels.get(t.channelId('design'))!.is_web_public).toBe(true);
+    await updateStream(t.as('iago'), { streamId: t.channelId('general'), canAdministerChannelGroup: { new: { direct_members: [t.userId('hamlet')], direct_subgroups: [] } } });
+    expect((await caughtApiError(updateStream(t.as('hamlet'), { streamId: t.channelId('general'), isWebPublic: true }))).message).toBe('Insufficient permission');
     t.emulator.store.realm.settings.enable_spectator_access = false;
-    expect((await caught(updateStream(t.as('iago'), { streamId: t.id('general'), isWebPublic: true }))).message).toBe(
+    expect((await caughtApiError(updateStream(t.as('iago'), { streamId: t.channelId('general'), isWebPublic: true }))).message).toBe(
       'Web-public channels are not enabled.',
     );
   });
@@ -448,7 +395,7 @@ describe('PATCH /streams/{stream_id}', () => {
 describe('DELETE /streams/{stream_id}', () => {
   it('archives: stream delete to everyone who could see it, default status dropped, subscriptions kept', async () => {
     const t = setup();
-    const announce = t.id('announce');
+    const announce = t.channelId('announce');
     const [polonius, hamlet] = [await t.listen('polonius'), await t.listen('hamlet')];
     const body = await archiveStream(t.as('iago'), { streamId: announce });
     expectValid('DELETE', `/streams/${announce}`, body);
@@ -465,22 +412,22 @@ describe('DELETE /streams/{stream_id}', () => {
 
   it('refuses non-administrators, unknown IDs and already archived channels', async () => {
     const t = setup();
-    expect((await caught(archiveStream(t.as('hamlet'), { streamId: t.id('general') }))).message).toBe(
+    expect((await caughtApiError(archiveStream(t.as('hamlet'), { streamId: t.channelId('general') }))).message).toBe(
       'You do not have permission to administer this channel.',
     );
-    expect((await caught(archiveStream(t.as('iago'), { streamId: 9999 }))).message).toBe('Invalid channel ID');
-    expect((await caught(archiveStream(t.as('iago'), { streamId: t.id('legacy') }))).message).toBe('Channel is already deactivated');
+    expect((await caughtApiError(archiveStream(t.as('iago'), { streamId: 9999 }))).message).toBe('Invalid channel ID');
+    expect((await caughtApiError(archiveStream(t.as('iago'), { streamId: t.channelId('legacy') }))).message).toBe('Channel is already deactivated');
     // A channel administrator may archive.
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'temporary' }] });
-    await archiveStream(t.as('hamlet'), { streamId: t.id('temporary') });
-    expect(t.emulator.store.channels.get(t.id('temporary'))!.is_archived).toBe(true);
+    await archiveStream(t.as('hamlet'), { streamId: t.channelId('temporary') });
+    expect(t.emulator.store.channels.get(t.channelId('temporary'))!.is_archived).toBe(true);
   });
 });
 
 describe('GET /users/me/{stream_id}/topics', () => {
   it('lists topics newest first, naming the empty topic by the realm\u2019s display name unless allowed', async () => {
     const t = setup();
-    const general = t.id('general');
+    const general = t.channelId('general');
     const body = await getStreamTopics(t.as('hamlet'), { streamId: general });
     expect(validateResponse({ method: 'GET', path: `/users/me/${general}/topics` }, 200, body).errors).toBe('');
     const ids = [...t.emulator.store.messages.values()].filter((m) => m.stream_id === general);
@@ -496,15 +443,15 @@ describe('GET /users/me/{stream_id}/topics', () => {
 
   it('groups topics case-insensitively under the newest message\u2019s spelling', async () => {
     const t = setup();
-    const m = insertMessage(t.emulator.store, { sender_id: t.userId('hamlet'), stream_id: t.id('general'), topic: 'GREETINGS', content: 'loud', timestamp: Math.floor(Date.now() / 1000) });
-    const { topics } = await getStreamTopics(t.as('hamlet'), { streamId: t.id('general') });
+    const m = insertMessage(t.emulator.store, { sender_id: t.userId('hamlet'), stream_id: t.channelId('general'), topic: 'GREETINGS', content: 'loud', timestamp: Math.floor(Date.now() / 1000) });
+    const { topics } = await getStreamTopics(t.as('hamlet'), { streamId: t.channelId('general') });
     expect(topics[0]).toEqual({ name: 'GREETINGS', max_id: m.id });
     expect(topics.filter((topic) => topic.name.toLowerCase() === 'greetings')).toHaveLength(1);
   });
 
   it('shows only later topics in a private channel with protected history', async () => {
     const t = setup();
-    const engineering = t.id('engineering');
+    const engineering = t.channelId('engineering');
     await subscribe(t.as('iago'), { subscriptions: [{ name: 'engineering' }], principals: [t.userId('cordelia')] });
     expect((await getStreamTopics(t.as('cordelia'), { streamId: engineering })).topics).toEqual([]);
     expect((await getStreamTopics(t.as('hamlet'), { streamId: engineering })).topics.map((topic) => topic.name)).toEqual(['release plan']);
@@ -514,12 +461,12 @@ describe('GET /users/me/{stream_id}/topics', () => {
 
   it('answers BAD_REQUEST for unknown and inaccessible channels, but lets guests read web-public ones', async () => {
     const t = setup();
-    for (const [login, id] of [['hamlet', 9999], ['cordelia', t.id('engineering')], ['polonius', t.id('engineering')]] as const) {
-      const e = await caught(getStreamTopics(t.as(login), { streamId: id }));
+    for (const [login, id] of [['hamlet', 9999], ['cordelia', t.channelId('engineering')], ['polonius', t.channelId('engineering')]] as const) {
+      const e = await caughtApiError(getStreamTopics(t.as(login), { streamId: id }));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Invalid channel ID']);
       expect(validateResponse({ method: 'GET', path: '/users/me/{stream_id}/topics' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
     }
-    expect((await getStreamTopics(t.as('polonius'), { streamId: t.id('announce') })).topics.map((topic) => topic.name)).toEqual(['launch']);
+    expect((await getStreamTopics(t.as('polonius'), { streamId: t.channelId('announce') })).topics.map((topic) => topic.name)).toEqual(['launch']);
   });
 });
 
@@ -530,7 +477,7 @@ describe('register state', () => {
       fetch_event_types: ['stream', 'default_streams'],
     });
     expect(names(state.streams)).toEqual(['announce', 'design', 'general']);
-    expect(state.realm_default_streams).toEqual([t.id('general'), t.id('announce')].sort((a, b) => a - b));
+    expect(state.realm_default_streams).toEqual([t.channelId('general'), t.channelId('announce')].sort((a, b) => a - b));
     const admin = await t.as('iago').send<{ streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: ['stream'] });
     expect(names(admin.streams)).toEqual(['announce', 'design', 'engineering', 'general', 'moderation requests']);
     const guest = await t.as('polonius').send<{ realm_default_streams: number[] }>('register', 'POST', 'register', { fetch_event_types: ['default_streams'] });

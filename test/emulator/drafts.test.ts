@@ -3,66 +3,23 @@
  * success paths (validated against the OpenAPI description), every documented error, the
  * all-or-nothing batch rule, the synchronization setting, the events and the register state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/emulator/clock.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { ZulipConnection } from '../../src/zulip/connection.js';
 import type { DraftData } from '../../src/zulip/model/drafts.js';
 import { createDrafts, deleteDraft, editDraft, getDrafts } from '../../src/zulip/routes/drafts.js';
-import { validateResponse } from '../helpers/openapi.js';
+import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-const open: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((e) => e.close()));
-});
 
 function setup(settings: Partial<EmulatorSettings> = {}) {
-  const clock = new ManualClock(START);
-  const emulator = createEmulator({ clock, settings });
-  open.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const as = (login: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: demoUser(login), fetch, retry: noRetry });
-  const store = emulator.store;
-  const userId = (login: string) => store.userByEmail(demoUser(login).email)!.user_id;
-  const channelId = (name: string) => store.channelByName(name)!.stream_id;
-  return { emulator, clock, store, as, userId, channelId, hamlet: as('hamlet') };
+  const t = setupEmulator({ clock: new ManualClock(START), settings });
+  return { ...t, hamlet: t.as('hamlet') };
 }
 
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
-}
-
-function expectValid(method: string, path: string, body: unknown): void {
-  const result = validateResponse({ method, path }, 200, body);
-  expect(result.errors).toBe('');
-}
-
-async function registerQueue(conn: ZulipConnection, eventTypes = ['drafts']): Promise<string> {
-  const body = await conn.send<{ queue_id: string }>('register-queue', 'POST', 'register', { event_types: eventTypes, fetch_event_types: [] });
-  return body.queue_id;
-}
-
-async function eventsOf(conn: ZulipConnection, queueId: string): Promise<Record<string, unknown>[]> {
-  const body = await conn.send<{ events: Record<string, unknown>[] }>('get-events', 'GET', 'events', {
-    queue_id: queueId,
-    last_event_id: -1,
-    dont_block: true,
-  });
-  return body.events.map(({ id: _id, ...event }) => event);
-}
+const registerQueue = (conn: ZulipConnection, eventTypes = ['drafts']) => registerEventQueue(conn, eventTypes);
 
 const channelDraft = (streamId: number, extra: Partial<DraftData> = {}): DraftData => ({
   type: 'stream',
@@ -76,7 +33,7 @@ describe('GET /drafts', () => {
   it('lists the seeded draft with its count, in the documented shape', async () => {
     const { hamlet, channelId } = setup();
     const body = await getDrafts(hamlet);
-    expectValid('GET', '/drafts', body);
+    expectValidResponse('GET', '/drafts', body);
     expect(body.count).toBe(1);
     expect(body.drafts).toEqual([
       { id: 1, type: 'stream', to: [channelId('general')], topic: 'greetings', content: 'Draft: thank everyone', timestamp: NOW - 100 },
@@ -116,7 +73,7 @@ describe('POST /drafts', () => {
         { type: '', to: [iago], topic: 'dropped', content: 'Unaddressed\n\n' },
       ],
     });
-    expectValid('POST', '/drafts', body);
+    expectValidResponse('POST', '/drafts', body);
     expect(body.ids).toEqual([2, 3, 4, 5]);
     const stored = (await getDrafts(hamlet)).drafts;
     const byId = new Map(stored.map((d) => [d.id, d]));
@@ -182,7 +139,7 @@ describe('POST /drafts', () => {
     const deactivated = [...store.users.values()].find((u) => !u.is_active)!.user_id;
     const queue = await registerQueue(hamlet);
     const before = store.drafts.get(userId('hamlet'))!.size;
-    const e = await caught(createDrafts(hamlet, { drafts: build({ channel: channelId, user: userId, deactivated }) as DraftData[] }));
+    const e = await caughtApiError(createDrafts(hamlet, { drafts: build({ channel: channelId, user: userId, deactivated }) as DraftData[] }));
     expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, msg]);
     expect(store.drafts.get(userId('hamlet'))!.size).toBe(before);
     expect(await eventsOf(hamlet, queue)).toEqual([]);
@@ -191,7 +148,7 @@ describe('POST /drafts', () => {
   it('is all or nothing: one bad draft in a batch stores none of them', async () => {
     const { hamlet, channelId } = setup();
     const queue = await registerQueue(hamlet);
-    const e = await caught(
+    const e = await caughtApiError(
       createDrafts(hamlet, { drafts: [channelDraft(channelId('general')), channelDraft(channelId('design')), channelDraft(999)] }),
     );
     expect(e.message).toBe('Invalid channel ID');
@@ -203,7 +160,7 @@ describe('POST /drafts', () => {
 
   it('refuses drafts that are not JSON', async () => {
     const { hamlet } = setup();
-    const e = await caught(hamlet.send('create-drafts', 'POST', 'drafts', { drafts: '[{' }));
+    const e = await caughtApiError(hamlet.send('create-drafts', 'POST', 'drafts', { drafts: '[{' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Argument "drafts" is not valid JSON.']);
   });
 });
@@ -215,7 +172,7 @@ describe('PATCH /drafts/{draft_id}', () => {
       draftId: 1,
       draft: { type: 'private', to: [userId('othello')], topic: 'dropped', content: 'Changed my mind', timestamp: NOW + 10 },
     });
-    expectValid('PATCH', '/drafts/1', body);
+    expectValidResponse('PATCH', '/drafts/1', body);
     expect((await getDrafts(hamlet)).drafts).toEqual([
       { id: 1, type: 'private', to: [userId('othello')], topic: '', content: 'Changed my mind', timestamp: NOW + 10 },
     ]);
@@ -226,7 +183,7 @@ describe('PATCH /drafts/{draft_id}', () => {
   it('answers 404 "Draft does not exist" for an unknown draft and for another user\'s draft', async () => {
     const { hamlet, as, channelId } = setup();
     for (const [conn, id] of [[hamlet, 999], [as('iago'), 1]] as const) {
-      const e = await caught(editDraft(conn, { draftId: id, draft: channelDraft(channelId('general')) }));
+      const e = await caughtApiError(editDraft(conn, { draftId: id, draft: channelDraft(channelId('general')) }));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 404, 'Draft does not exist']);
     }
     expect((await getDrafts(hamlet)).drafts[0]!.content).toBe('Draft: thank everyone');
@@ -235,9 +192,9 @@ describe('PATCH /drafts/{draft_id}', () => {
   it('refuses an invalid replacement and leaves the draft unchanged', async () => {
     const { hamlet } = setup();
     const queue = await registerQueue(hamlet);
-    const e = await caught(editDraft(hamlet, { draftId: 1, draft: channelDraft(999, { content: 'lost' }) }));
+    const e = await caughtApiError(editDraft(hamlet, { draftId: 1, draft: channelDraft(999, { content: 'lost' }) }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Invalid channel ID']);
-    const withId = await caught(editDraft(hamlet, { draftId: 1, draft: { id: 1, type: '', to: [], topic: '', content: 'x' } as DraftData }));
+    const withId = await caughtApiError(editDraft(hamlet, { draftId: 1, draft: { id: 1, type: '', to: [], topic: '', content: 'x' } as DraftData }));
     expect(withId.message).toBe('draft["id"] must not be sent: the server assigns draft IDs');
     expect((await getDrafts(hamlet)).drafts[0]!.content).toBe('Draft: thank everyone');
     expect(await eventsOf(hamlet, queue)).toEqual([]);
@@ -245,7 +202,7 @@ describe('PATCH /drafts/{draft_id}', () => {
 
   it('requires the draft parameter', async () => {
     const { hamlet } = setup();
-    const e = await caught(hamlet.send('edit-draft', 'PATCH', 'drafts/1', {}));
+    const e = await caughtApiError(hamlet.send('edit-draft', 'PATCH', 'drafts/1', {}));
     expect([e.code, e.message, e.data.var_name]).toEqual(['REQUEST_VARIABLE_MISSING', "Missing 'draft' argument", 'draft']);
   });
 });
@@ -254,14 +211,14 @@ describe('DELETE /drafts/{draft_id}', () => {
   it('deletes the draft', async () => {
     const { hamlet } = setup();
     const body = await deleteDraft(hamlet, { draftId: 1 });
-    expectValid('DELETE', '/drafts/1', body);
+    expectValidResponse('DELETE', '/drafts/1', body);
     expect(await getDrafts(hamlet)).toMatchObject({ count: 0, drafts: [] });
   });
 
   it('answers 404 "Draft does not exist" for an unknown or foreign draft', async () => {
     const { hamlet, as } = setup();
     for (const [conn, id] of [[hamlet, 2], [as('iago'), 1]] as const) {
-      const e = await caught(deleteDraft(conn, { draftId: id }));
+      const e = await caughtApiError(deleteDraft(conn, { draftId: id }));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 404, 'Draft does not exist']);
     }
     expect((await getDrafts(hamlet)).count).toBe(1);
@@ -279,7 +236,7 @@ describe('enable_drafts_synchronization off', () => {
       deleteDraft(hamlet, { draftId: 1 }),
     ];
     for (const call of calls) {
-      const e = await caught(call);
+      const e = await caughtApiError(call);
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, 'User has disabled synchronizing drafts.']);
     }
     expect(store.drafts.get(userId('hamlet'))!.size).toBe(1);
@@ -316,7 +273,7 @@ describe('events and register state', () => {
       { type: 'drafts', op: 'remove', draft_id: ids[1] },
     ]);
     const raw = await hamlet.send('get-events', 'GET', 'events', { queue_id: queue, last_event_id: -1, dont_block: true });
-    expectValid('GET', '/events', raw);
+    expectValidResponse('GET', '/events', raw);
     expect(await eventsOf(iago, iagoQueue)).toEqual([]);
     expect(await eventsOf(hamlet, otherTypes)).toEqual([]);
   });

@@ -4,31 +4,23 @@
  * and its two pruning errors, event_types and narrow filtering, expiry and BAD_EVENT_QUEUE_ID, and
  * the events that settings, typing and presence changes produce. events-protocol.md §1–§4.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/app.js';
 import { ManualClock } from '../../src/emulator/clock.js';
 import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
 import { parseEvent, type GetEventsResult } from '../../src/zulip/model/events.js';
 import { deleteQueue, getEvents, registerQueue } from '../../src/zulip/routes/events.js';
 import { updatePresence } from '../../src/zulip/routes/presence.js';
 import { updateSettings } from '../../src/zulip/routes/settings.js';
 import { setTypingStatus } from '../../src/zulip/routes/typing.js';
+import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
 const CAPABILITIES = { notification_settings_null: true, stream_typing_notifications: true, user_settings_object: true };
-let emulators: Emulator[] = [];
 
 function setup(settings: { heartbeatIntervalMs?: number; queueIdleTimeoutMs?: number } = {}) {
-  const clock = new ManualClock();
-  const emulator = createEmulator({ clock, settings });
-  emulators.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const as = (login: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch, retry: noRetry });
-  const user = (login: string) => emulator.store.userByEmail(demoUser(login).email)!;
+  const t = setupEmulator({ clock: new ManualClock(), settings });
+  const { emulator } = t;
   /** Resolves once a GET on the queue is parked (bounded: fails after 200 turns of the event loop). */
   async function parked(queueId: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
@@ -38,21 +30,7 @@ function setup(settings: { heartbeatIntervalMs?: number; queueIdleTimeoutMs?: nu
     }
     throw new Error(`no poll parked on ${queueId}`);
   }
-  return { emulator, clock, as, user, parked, store: emulator.store };
-}
-
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-
-async function apiError(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
+  return { ...t, parked };
 }
 
 /** Whether a promise has settled, without waiting for it. */
@@ -105,7 +83,7 @@ describe('POST /register', () => {
   it('rejects narrows with operators a queue cannot filter by', async () => {
     const { as } = setup();
     for (const narrow of [[['search', 'x']], [['foo', 'x']], [{ operator: 'topic', operand: 'x', negated: true }]] as const) {
-      const e = await apiError(registerQueue(as('hamlet'), { narrow: narrow as never }));
+      const e = await caughtApiError(registerQueue(as('hamlet'), { narrow: narrow as never }));
       expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
       expect(e.message).toMatch(/^Operator (search|foo|topic) not supported\.$/);
     }
@@ -177,18 +155,18 @@ describe('GET /events', () => {
     expect(await ids(0)).toEqual([1]);
     expect(await ids(1)).toEqual([]);
     expect(await ids(1)).toEqual([]);
-    const back = await apiError(getEvents(as('iago'), { queueId: q, lastEventId: 0, dontBlock: true }));
+    const back = await caughtApiError(getEvents(as('iago'), { queueId: q, lastEventId: 0, dontBlock: true }));
     expect([back.code, back.httpStatus, back.message]).toEqual(['BAD_REQUEST', 400, 'An event newer than 0 has already been pruned!']);
-    const beyond = await apiError(getEvents(as('iago'), { queueId: q, lastEventId: 5, dontBlock: true }));
+    const beyond = await caughtApiError(getEvents(as('iago'), { queueId: q, lastEventId: 5, dontBlock: true }));
     expect([beyond.code, beyond.httpStatus, beyond.message]).toEqual(['BAD_REQUEST', 400, 'Event 5 was not in this queue']);
   });
 
   it('requires queue_id (unless registering with dont_block) and last_event_id', async () => {
     const { as } = setup();
-    const noQueue = await apiError(as('hamlet').send('get-events', 'GET', 'events', { last_event_id: -1 }));
+    const noQueue = await caughtApiError(as('hamlet').send('get-events', 'GET', 'events', { last_event_id: -1 }));
     expect([noQueue.code, noQueue.message]).toEqual(['BAD_REQUEST', "Missing 'queue_id' argument"]);
     const { queue_id } = await registerQueue(as('hamlet'));
-    const noLast = await apiError(as('hamlet').send('get-events', 'GET', 'events', { queue_id }));
+    const noLast = await caughtApiError(as('hamlet').send('get-events', 'GET', 'events', { queue_id }));
     expect([noLast.code, noLast.message]).toEqual(['BAD_REQUEST', "Missing 'last_event_id' argument"]);
     // The legacy path: dont_block without queue_id registers a queue from the parameters.
     const created = await as('hamlet').send<GetEventsResult>('get-events', 'GET', 'events', { dont_block: true, event_types: ['typing'] });
@@ -261,7 +239,7 @@ describe('BAD_EVENT_QUEUE_ID', () => {
     expect(status).toBe(400);
     expect(body).toEqual({ result: 'error', msg: `Bad event queue ID: ${queue_id}`, code: 'BAD_EVENT_QUEUE_ID', queue_id });
     expect(validateResponse({ method: 'get', path: '/events' }, 400, body)).toEqual({ valid: true, errors: '' });
-    const e = await apiError(getEvents(as('hamlet'), { queueId: queue_id!, lastEventId: -1, dontBlock: true }));
+    const e = await caughtApiError(getEvents(as('hamlet'), { queueId: queue_id!, lastEventId: -1, dontBlock: true }));
     expect([e.code, e.httpStatus, e.data]).toEqual(['BAD_EVENT_QUEUE_ID', 400, { queue_id }]);
   });
 
@@ -284,9 +262,9 @@ describe('BAD_EVENT_QUEUE_ID', () => {
     const deleted = await deleteQueue(as('hamlet'), { queueId: queue_id! });
     expect(validateResponse({ method: 'delete', path: '/events' }, 200, deleted)).toEqual({ valid: true, errors: '' });
     expect((await poll).events).toEqual([]);
-    const e = await apiError(getEvents(as('hamlet'), { queueId: queue_id!, lastEventId: -1, dontBlock: true }));
+    const e = await caughtApiError(getEvents(as('hamlet'), { queueId: queue_id!, lastEventId: -1, dontBlock: true }));
     expect([e.code, e.httpStatus]).toEqual(['BAD_EVENT_QUEUE_ID', 400]);
-    const again = await apiError(deleteQueue(as('hamlet'), { queueId: queue_id! }));
+    const again = await caughtApiError(deleteQueue(as('hamlet'), { queueId: queue_id! }));
     expect(again.code).toBe('BAD_EVENT_QUEUE_ID');
     const { body } = await rawGet(emulator, 'hamlet', queue_id!);
     expect(validateResponse({ method: 'delete', path: '/events' }, 400, body)).toEqual({ valid: true, errors: '' });
@@ -300,7 +278,7 @@ describe('BAD_EVENT_QUEUE_ID', () => {
       deleteQueue(as('iago'), { queueId: queue_id! }),
       getEvents(as('iago'), { queueId: 'no-such-queue', lastEventId: -1, dontBlock: true }),
     ]) {
-      const e = await apiError(call);
+      const e = await caughtApiError(call);
       expect([e.code, e.httpStatus]).toEqual(['BAD_EVENT_QUEUE_ID', 400]);
     }
     expect((await getEvents(as('hamlet'), { queueId: queue_id!, lastEventId: -1, dontBlock: true })).events).toEqual([]);

@@ -4,79 +4,33 @@
  * change produces (per queue, to the right users only) and the register state. Success bodies are
  * checked against Zulip's OpenAPI description.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/emulator/clock.js';
 import { addAttachment, addChannel, addUser, insertMessage, subscribe } from '../../src/emulator/factory.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import type { Message, User } from '../../src/emulator/store.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { Message } from '../../src/emulator/store.js';
+import type { ZulipConnection } from '../../src/zulip/connection.js';
 import { getMessage, getMessages, sendMessage, updateMessage, updateMessageFlags, updateMessageFlagsForNarrow } from '../../src/zulip/routes/messages.js';
-import { validateResponse } from '../helpers/openapi.js';
+import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator, type EmulatorSetup } from '../helpers/emulator.js';
 
 const NEWEST = 10_000_000_000_000_000;
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-const emulators: Emulator[] = [];
-afterAll(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-});
 
 type Body = Record<string, any>;
 
-function setup(options: EmulatorOptions = {}) {
-  const emulator = createEmulator(options);
-  emulators.push(emulator);
-  const { store } = emulator;
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const connFor = (user: User) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: user.delivery_email, apiKey: user.api_key }, fetch, retry: noRetry });
-  const as = (login: string) => connFor(store.userByEmail(demoUser(login).email)!);
-  const user = (login: string) => store.userByEmail(`${login}@zulip.example.com`)!;
-  const channel = (name: string) => store.channelByName(name)!;
-  const messageWith = (text: string) => [...store.messages.values()].find((m) => m.content.includes(text))!;
-  return { emulator, store, as, connFor, user, channel, messageWith };
-}
+const registerQueue = (conn: ZulipConnection, params: Record<string, unknown> = {}) =>
+  registerEventQueue(conn, ['message', 'update_message', 'delete_message', 'update_message_flags', 'reaction'], params);
 
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  return p.then(
-    () => expect.unreachable('expected a rejection') as never,
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(ZulipApiError);
-      return e as ZulipApiError;
-    },
-  );
-}
-
-function expectValid(method: string, path: string, body: unknown, allowExtra: string[] = []): void {
-  const result = validateResponse({ method, path }, 200, body, { allowExtra });
-  expect(result.errors).toBe('');
-}
-
-async function registerQueue(conn: ZulipConnection, params: Record<string, unknown> = {}): Promise<string> {
-  const body = await conn.send<Body>('register', 'POST', 'register', {
-    event_types: ['message', 'update_message', 'delete_message', 'update_message_flags', 'reaction'],
-    fetch_event_types: [],
-    ...params,
-  });
-  return body.queue_id as string;
-}
-
-async function pollEvents(conn: ZulipConnection, queueId: string): Promise<Body[]> {
-  const body = await conn.send<Body>('get-events', 'GET', 'events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expectValid('get', '/events', body, ['local_message_id']);
-  return body.events as Body[];
-}
+const pollEvents = (conn: ZulipConnection, queueId: string) =>
+  eventsOf<Body>(conn, queueId, { keepIds: true, validate: true, allowExtra: ['local_message_id'] });
 
 // ---- GET /messages ---------------------------------------------------------------------------------
 
 describe('GET /messages', () => {
-  const t = setup();
+  const t = setupEmulator();
   const hamlet = t.as('hamlet');
 
   it('returns the newest messages of the personal history, sorted, with anchor 10000000000000000', async () => {
     const body = await getMessages(hamlet, { anchor: 'newest', numBefore: 4, numAfter: 0 });
-    expectValid('get', '/messages', body);
+    expectValidResponse('get', '/messages', body);
     expect(body.anchor).toBe(NEWEST);
     expect([body.found_newest, body.found_oldest, body.found_anchor, body.history_limited]).toEqual([true, false, false, false]);
     const ids = body.messages.map((m) => m.id);
@@ -159,7 +113,7 @@ describe('GET /messages', () => {
       [{ anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: 'yes' }, 'BAD_REQUEST', 'apply_markdown is not a boolean'],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caught(hamlet.send('x', 'GET', 'messages', params));
+      const e = await caughtApiError(hamlet.send('x', 'GET', 'messages', params));
       expect([e.code, e.message, e.httpStatus], JSON.stringify(params)).toEqual([code, msg, 400]);
     }
   });
@@ -170,7 +124,7 @@ describe('GET /messages', () => {
     const release = t.messageWith('Release plan'); // engineering: othello is not subscribed
     const othello = t.as('othello');
     const body = await getMessages(othello, { messageIds: [release.id, 999999, dmOthers.id, welcome.id, welcome.id] });
-    expectValid('get', '/messages', body);
+    expectValidResponse('get', '/messages', body);
     expect(body.anchor).toBeUndefined();
     expect(body.messages.map((m) => m.id)).toEqual([welcome.id]);
     const narrowed = await getMessages(hamlet, {
@@ -215,7 +169,7 @@ describe('GET /messages', () => {
   });
 
   it('hides edit history when the organization disallows viewing it', async () => {
-    const t2 = setup();
+    const t2 = setupEmulator();
     t2.store.realm.settings.allow_edit_history = false;
     const colors = t2.messageWith('I like *teal*');
     const { messages } = await getMessages(t2.as('cordelia'), { messageIds: [colors.id] });
@@ -276,11 +230,11 @@ describe('GET /messages', () => {
 });
 
 describe('narrows in GET /messages', () => {
-  const t = setup();
+  const t = setupEmulator();
   const hamlet = t.as('hamlet');
   const fetchIds = async (conn: ZulipConnection, narrow: unknown, extra: Record<string, unknown> = {}) => {
     const body = await conn.send<Body>('x', 'GET', 'messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow, ...extra });
-    expectValid('get', '/messages', body);
+    expectValidResponse('get', '/messages', body);
     return (body.messages as Body[]).map((m) => m.id as number);
   };
   const idsWhere = (pred: (m: Message) => boolean) => [...t.store.messages.values()].filter(pred).map((m) => m.id);
@@ -338,7 +292,7 @@ describe('narrows in GET /messages', () => {
       num_after: 0,
       narrow: [{ operator: 'search', operand: 'deploy' }],
     });
-    expectValid('get', '/messages', body);
+    expectValidResponse('get', '/messages', body);
     const deploy = t.messageWith('The deploy to production');
     const fixedIn = t.messageWith('Fixed in'); // matches through its topic, "✔ deploy failure"
     expect(body.messages.map((m: Body) => m.id)).toEqual([deploy.id, fixedIn.id]);
@@ -355,13 +309,13 @@ describe('narrows in GET /messages', () => {
   });
 
   it('searches the channel history for a channel narrow, the personal history otherwise', async () => {
-    const t2 = setup();
+    const t2 = setupEmulator();
     const now = Math.floor(t2.emulator.clock.now() / 1000);
     const hamletUser = t2.user('hamlet');
     const newcomer = addUser(t2.store, { full_name: 'New Comer', delivery_email: 'new@zulip.example.com' }, t2.emulator.clock.now());
     subscribe(t2.store, t2.channel('general').stream_id, newcomer.user_id);
     const later = insertMessage(t2.store, { sender_id: hamletUser.user_id, stream_id: t2.channel('general').stream_id, topic: 'later', content: 'After you joined', timestamp: now });
-    const conn = t2.connFor(newcomer);
+    const conn = t2.as(newcomer);
     const personal = await getMessages(conn, { anchor: 'newest', numBefore: 50, numAfter: 0 });
     expect(personal.messages.map((m) => m.id)).toEqual([later.id]);
     const general = await getMessages(conn, { anchor: 'newest', numBefore: 50, numAfter: 0, narrow: [{ operator: 'channel', operand: 'general' }] });
@@ -379,7 +333,7 @@ describe('narrows in GET /messages', () => {
   });
 
   it('hides history from before subscription in protected-history channels', async () => {
-    const t2 = setup();
+    const t2 = setupEmulator();
     const engineering = t2.channel('engineering');
     const othello = t2.user('othello');
     subscribe(t2.store, engineering.stream_id, othello.user_id);
@@ -410,7 +364,7 @@ describe('narrows in GET /messages', () => {
       [[{ operator: 'id', operand: 'abc' }], 'Invalid narrow operator: Invalid message ID'],
     ];
     for (const [narrow, msg] of cases) {
-      const e = await caught(othello.send('x', 'GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }));
+      const e = await caughtApiError(othello.send('x', 'GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }));
       expect([e.code, e.message], JSON.stringify(narrow)).toEqual(['BAD_NARROW', msg]);
     }
     const shapes: [unknown, string][] = [
@@ -423,7 +377,7 @@ describe('narrows in GET /messages', () => {
       [[{ operator: 'topic', operand: 'x', negated: 'yes' }], 'negated is not a boolean'],
     ];
     for (const [narrow, msg] of shapes) {
-      const e = await caught(othello.send('x', 'GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }));
+      const e = await caughtApiError(othello.send('x', 'GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }));
       expect([e.code, e.message], JSON.stringify(narrow)).toEqual(['BAD_REQUEST', msg]);
     }
   });
@@ -439,12 +393,12 @@ describe('narrows in GET /messages', () => {
 // ---- GET /messages/{id} ----------------------------------------------------------------------------
 
 describe('GET /messages/{message_id}', () => {
-  const t = setup();
+  const t = setupEmulator();
 
   it('returns one message with raw_content and flags', async () => {
     const welcome = t.messageWith('Welcome to');
     const body = await getMessage(t.as('hamlet'), { messageId: welcome.id });
-    expectValid('get', `/messages/${welcome.id}`, body);
+    expectValidResponse('get', `/messages/${welcome.id}`, body);
     expect(body.raw_content).toBe(welcome.content);
     expect(body.message).toMatchObject({ id: welcome.id, content: welcome.rendered_content, content_type: 'text/html', flags: ['read', 'starred'] });
     expect(body.message.reactions).toHaveLength(3);
@@ -455,10 +409,10 @@ describe('GET /messages/{message_id}', () => {
   it('answers "Invalid message(s)" for unknown and invisible messages', async () => {
     const dm = t.messageWith('Can you review');
     for (const id of [dm.id, 424242]) {
-      const e = await caught(getMessage(t.as('othello'), { messageId: id }));
+      const e = await caughtApiError(getMessage(t.as('othello'), { messageId: id }));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Invalid message(s)']);
     }
-    const e = await caught(t.as('othello').send('x', 'GET', 'messages/abc'));
+    const e = await caughtApiError(t.as('othello').send('x', 'GET', 'messages/abc'));
     expect(e.message).toBe('message_id is not an integer');
   });
 });
@@ -466,13 +420,13 @@ describe('GET /messages/{message_id}', () => {
 // ---- POST /messages --------------------------------------------------------------------------------
 
 describe('POST /messages', () => {
-  const t = setup();
+  const t = setupEmulator();
   const hamlet = t.as('hamlet');
 
   it('sends to a channel by name or id, and to users by id or email', async () => {
     const general = t.channel('general');
     const a = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 'news', content: 'Hello **all of you**' });
-    expectValid('post', '/messages', a);
+    expectValidResponse('post', '/messages', a);
     const stored = t.store.messages.get(a.id)!;
     expect(stored).toMatchObject({ type: 'stream', stream_id: general.stream_id, topic: 'news', content: 'Hello **all of you**', sender_id: t.user('hamlet').user_id });
     expect(stored.rendered_content).toBe('<p>Hello <strong>all of you</strong></p>');
@@ -510,13 +464,13 @@ describe('POST /messages', () => {
   });
 
   it('requires a topic when the organization makes topics mandatory', async () => {
-    const t2 = setup();
+    const t2 = setupEmulator();
     t2.store.realm.settings.mandatory_topics = true;
     const conn = t2.as('hamlet');
-    const missing = await caught(conn.send('x', 'POST', 'messages', { type: 'channel', to: 'general', content: 'x' }));
+    const missing = await caughtApiError(conn.send('x', 'POST', 'messages', { type: 'channel', to: 'general', content: 'x' }));
     expect(missing.message).toBe('Missing topic');
     for (const topic of ['', '(no topic)', 'general chat']) {
-      const e = await caught(sendMessage(conn, { type: 'channel', to: 'general', topic, content: 'x' }));
+      const e = await caughtApiError(sendMessage(conn, { type: 'channel', to: 'general', topic, content: 'x' }));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Topics are required in this organization']);
     }
   });
@@ -547,7 +501,7 @@ describe('POST /messages', () => {
       [{ type: 'channel', to: 'general', topic: 't', content: 'x', read_by_sender: 'maybe' }, 'BAD_REQUEST', 'read_by_sender is not a boolean'],
     ];
     for (const [params, code, msg, extra] of cases) {
-      const e = await caught(hamlet.send('x', 'POST', 'messages', params));
+      const e = await caughtApiError(hamlet.send('x', 'POST', 'messages', params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
       if (extra) expect(e.data).toEqual(extra);
     }
@@ -557,15 +511,15 @@ describe('POST /messages', () => {
   it('lets guests post only where subscribed', async () => {
     const polonius = t.as('polonius');
     await expect(sendMessage(polonius, { type: 'channel', to: 'design', topic: 't', content: 'ok' })).resolves.toHaveProperty('id');
-    const e = await caught(sendMessage(polonius, { type: 'channel', to: 'legacy', topic: 't', content: 'no' }));
+    const e = await caughtApiError(sendMessage(polonius, { type: 'channel', to: 'legacy', topic: 't', content: 'no' }));
     expect(e.message).toBe("Not authorized to send to channel 'legacy'");
   });
 
   it('limits wildcard mentions in large channels and busy topics', async () => {
-    const t2 = setup();
+    const t2 = setupEmulator();
     t2.store.realm.settings.wildcard_mention_large_stream_threshold = 3;
     const conn = t2.as('hamlet');
-    const channelWildcard = await caught(sendMessage(conn, { type: 'channel', to: 'general', topic: 'x', content: 'Hey @**all**' }));
+    const channelWildcard = await caughtApiError(sendMessage(conn, { type: 'channel', to: 'general', topic: 'x', content: 'Hey @**all**' }));
     expect([channelWildcard.code, channelWildcard.message]).toEqual([
       'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
       'You do not have permission to use channel wildcard mentions in this channel.',
@@ -578,7 +532,7 @@ describe('POST /messages', () => {
     for (const l of ['hamlet', 'othello']) subscribe(t2.store, small.stream_id, t2.user(l).user_id);
     await expect(sendMessage(conn, { type: 'channel', to: 'small', topic: 'x', content: '@**all** hi' })).resolves.toHaveProperty('id');
     // @**topic** counts the topic's participants (senders and reactors): greetings has more than 3.
-    const topicWildcard = await caught(sendMessage(conn, { type: 'channel', to: 'general', topic: 'greetings', content: 'Hey @**topic**' }));
+    const topicWildcard = await caughtApiError(sendMessage(conn, { type: 'channel', to: 'general', topic: 'greetings', content: 'Hey @**topic**' }));
     expect([topicWildcard.code, topicWildcard.message]).toEqual([
       'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
       'You do not have permission to use topic wildcard mentions in this topic.',
@@ -599,7 +553,7 @@ describe('POST /messages', () => {
 
 describe('message events', () => {
   it('delivers `message` to each recipient queue with its flags and rendering, and nobody else', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const othello = t.as('othello');
     const cordelia = t.as('cordelia');
@@ -630,9 +584,9 @@ describe('message events', () => {
   });
 
   it('sends public-channel messages to all_public_streams queues of non-subscribers with no flags', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // in general only
-    const botConn = t.connFor(bot);
+    const botConn = t.as(bot);
     const q = await registerQueue(botConn, { all_public_streams: true });
     const { id } = await sendMessage(t.as('cordelia'), { type: 'channel', to: 'design', topic: 'pub', content: 'public news' });
     await sendMessage(t.as('iago'), { type: 'channel', to: 'engineering', topic: 'private', content: 'private news' });
@@ -645,15 +599,15 @@ describe('message events', () => {
 
 describe('PATCH /messages/{message_id}: content', () => {
   it('edits content, keeps history, and tells everyone who received the message', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'design', topic: 'edits', content: 'first draft' });
     const qHamlet = await registerQueue(hamlet);
     const qCordelia = await registerQueue(t.as('cordelia'), { event_types: ['update_message'] });
     const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // in general, not in design
-    const qBot = await registerQueue(t.connFor(bot), { event_types: ['update_message'] });
+    const qBot = await registerQueue(t.as(bot), { event_types: ['update_message'] });
     const result = await updateMessage(hamlet, { messageId: id, content: 'second **draft** @**Cordelia, Lear\u2019s daughter**' });
-    expectValid('patch', `/messages/${id}`, result, ['detached_uploads']);
+    expectValidResponse('patch', `/messages/${id}`, result, ['detached_uploads']);
     expect(result).toMatchObject({ detached_uploads: [] });
     const m = t.store.messages.get(id)!;
     const now = Math.floor(t.emulator.clock.now() / 1000);
@@ -682,7 +636,7 @@ describe('PATCH /messages/{message_id}: content', () => {
       is_me_message: false,
     });
     expect((await pollEvents(hamlet, qHamlet)).map((e) => [e.type, e.flags])).toEqual([['update_message', ['read']]]);
-    expect(await pollEvents(t.connFor(bot), qBot)).toEqual([]);
+    expect(await pollEvents(t.as(bot), qBot)).toEqual([]);
     // The mention flag follows the content.
     expect(t.store.hasFlag(t.user('cordelia').user_id, id, 'mentioned')).toBe(true);
     await updateMessage(hamlet, { messageId: id, content: 'no mention' });
@@ -691,7 +645,7 @@ describe('PATCH /messages/{message_id}: content', () => {
   });
 
   it('edits content and topic at once: one history entry, both timestamps', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 'typo topc', content: 'typo contnet' });
     await updateMessage(hamlet, { messageId: id, topic: 'typo topic', content: 'typo content', sendNotificationToNewThread: false });
@@ -708,12 +662,12 @@ describe('PATCH /messages/{message_id}: content', () => {
     ]);
     expect(m.last_moved_timestamp).toBe(m.last_edit_timestamp);
     const { messages } = await getMessages(hamlet, { messageIds: [id] });
-    expectValid('get', '/messages', { result: 'success', msg: '', found_anchor: false, found_newest: false, found_oldest: false, history_limited: false, messages }, ['last_moved_timestamp']);
+    expectValidResponse('get', '/messages', { result: 'success', msg: '', found_anchor: false, found_newest: false, found_oldest: false, history_limited: false, messages }, ['last_moved_timestamp']);
     expect(messages[0]).toMatchObject({ subject: 'typo topic', content: '<p>typo content</p>', last_moved_timestamp: m.last_moved_timestamp });
   });
 
   it('reports uploads whose last reference the edit removed', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamletUser = t.user('hamlet');
     const nowMs = t.emulator.clock.now();
     const a = addAttachment(t.store, { name: 'plan.pdf', owner_id: hamletUser.user_id, size: 2048 }, nowMs);
@@ -728,7 +682,7 @@ describe('PATCH /messages/{message_id}: content', () => {
 
   it('refuses content edits Zulip refuses', async () => {
     const clock = new ManualClock();
-    const t = setup({ clock });
+    const t = setupEmulator({ clock });
     const hamlet = t.as('hamlet');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 'x', content: 'mine' });
     const dm = await sendMessage(hamlet, { type: 'direct', to: [t.user('iago').user_id], content: 'dm' });
@@ -748,20 +702,20 @@ describe('PATCH /messages/{message_id}: content', () => {
       [t.as('othello'), dm.id, { content: 'x' }, 'Invalid message(s)'],
     ];
     for (const [conn, messageId, params, msg] of cases) {
-      const e = await caught(conn.send('x', 'PATCH', `messages/${messageId}`, params));
+      const e = await caughtApiError(conn.send('x', 'PATCH', `messages/${messageId}`, params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual(['BAD_REQUEST', msg]);
     }
     t.store.realm.settings.allow_message_editing = false;
-    expect((await caught(updateMessage(hamlet, { messageId: id, content: 'off' }))).message).toBe('Your organization has turned off message editing');
+    expect((await caughtApiError(updateMessage(hamlet, { messageId: id, content: 'off' }))).message).toBe('Your organization has turned off message editing');
     t.store.realm.settings.allow_message_editing = true;
     clock.advance((600 + 21) * 1000);
-    expect((await caught(updateMessage(hamlet, { messageId: id, content: 'late' }))).message).toBe('The time limit for editing this message has past');
+    expect((await caughtApiError(updateMessage(hamlet, { messageId: id, content: 'late' }))).message).toBe('The time limit for editing this message has past');
     expect(t.store.messages.get(id)!.content).toBe('mine');
     expect(t.store.messages.get(id)!.edit_history).toEqual([]);
   });
 
   it('turns empty content into "(deleted)", truncates, and checks wildcard mentions', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 'x', content: 'text' });
     await updateMessage(hamlet, { messageId: id, content: '   ' });
@@ -769,23 +723,23 @@ describe('PATCH /messages/{message_id}: content', () => {
     await updateMessage(hamlet, { messageId: id, content: 'y'.repeat(10_001) });
     expect(t.store.messages.get(id)!.content).toHaveLength(10_000);
     t.store.realm.settings.wildcard_mention_large_stream_threshold = 2;
-    const e = await caught(updateMessage(hamlet, { messageId: id, content: '@**all** look' }));
+    const e = await caughtApiError(updateMessage(hamlet, { messageId: id, content: '@**all** look' }));
     expect(e.code).toBe('STREAM_WILDCARD_MENTION_NOT_ALLOWED');
     expect(t.store.messages.get(id)!.content).toHaveLength(10_000);
   });
 });
 
 describe('PATCH /messages/{message_id}: moves', () => {
-  async function topicWith(t: ReturnType<typeof setup>, topic: string, n: number, channel = 'general') {
+  async function topicWith(t: EmulatorSetup, topic: string, n: number, channel = 'general') {
     const ids: number[] = [];
     for (let i = 0; i < n; i++) ids.push((await sendMessage(t.as(i % 2 ? 'othello' : 'hamlet'), { type: 'channel', to: channel, topic, content: `${topic} ${i}` })).id);
     return ids;
   }
-  const messagesIn = (t: ReturnType<typeof setup>, channel: string, topic: string) =>
+  const messagesIn = (t: EmulatorSetup, channel: string, topic: string) =>
     [...t.store.messages.values()].filter((m) => m.stream_id === t.channel(channel).stream_id && m.topic === topic);
 
   it('moves a whole topic with change_all, with history, events and notifications', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const ids = await topicWith(t, 'old name', 3);
     const hamlet = t.as('hamlet');
     const qOthello = await registerQueue(t.as('othello'), { event_types: ['update_message', 'message'] });
@@ -822,7 +776,7 @@ describe('PATCH /messages/{message_id}: moves', () => {
   });
 
   it('moves one message or the later ones only, with the matching notices', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const ids = await topicWith(t, 'split', 4);
     const hamlet = t.as('hamlet');
     await updateMessage(hamlet, { messageId: ids[2]!, topic: 'later part', propagateMode: 'change_later' });
@@ -839,7 +793,7 @@ describe('PATCH /messages/{message_id}: moves', () => {
   });
 
   it('resolves and unresolves a topic without a move notice or last_moved_timestamp', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const ids = await topicWith(t, 'bug', 2);
     const hamlet = t.as('hamlet');
     await updateMessage(hamlet, { messageId: ids[0]!, topic: '✔ bug', propagateMode: 'change_all' });
@@ -854,25 +808,25 @@ describe('PATCH /messages/{message_id}: moves', () => {
     expect(messagesIn(t, 'general', 'bug').at(-1)!.content).toBe('@_**King Hamlet** has marked this topic as unresolved.');
     // The empty topic cannot be resolved.
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: '', content: 'chat' });
-    const e = await caught(updateMessage(hamlet, { messageId: id, topic: '✔ ', propagateMode: 'change_all' }));
+    const e = await caughtApiError(updateMessage(hamlet, { messageId: id, topic: '✔ ', propagateMode: 'change_all' }));
     expect(e.message).toBe('General chat cannot be marked as resolved');
   });
 
   it('checks move permissions from the organization settings', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const ids = await topicWith(t, 'perm', 1);
     const hamlet = t.as('hamlet');
     const admins = t.store.systemGroupId('role:administrators');
     t.store.realm.settings.can_move_messages_between_topics_group = admins;
-    expect((await caught(updateMessage(hamlet, { messageId: ids[0]!, topic: 'elsewhere' }))).message).toBe("You don't have permission to edit this message");
+    expect((await caughtApiError(updateMessage(hamlet, { messageId: ids[0]!, topic: 'elsewhere' }))).message).toBe("You don't have permission to edit this message");
     // Resolving still works through can_resolve_topics_group (everyone).
     await updateMessage(hamlet, { messageId: ids[0]!, topic: '✔ perm' });
     t.store.realm.settings.can_resolve_topics_group = admins;
-    expect((await caught(updateMessage(hamlet, { messageId: ids[0]!, topic: 'perm' }))).message).toBe("You don't have permission to resolve topics.");
+    expect((await caughtApiError(updateMessage(hamlet, { messageId: ids[0]!, topic: 'perm' }))).message).toBe("You don't have permission to resolve topics.");
     // Guests are not in role:members, so they cannot move between channels.
     const polonius = t.as('polonius');
     const { id } = await sendMessage(polonius, { type: 'channel', to: 'design', topic: 'guest', content: 'hi' });
-    expect((await caught(updateMessage(polonius, { messageId: id, streamId: t.channel('general').stream_id }))).message).toBe(
+    expect((await caughtApiError(updateMessage(polonius, { messageId: id, streamId: t.channel('general').stream_id }))).message).toBe(
       "You don't have permission to move this message",
     );
     const cases: [number, string][] = [
@@ -882,7 +836,7 @@ describe('PATCH /messages/{message_id}: moves', () => {
       [t.channel('announce').stream_id, 'You do not have permission to post in this channel.'],
     ];
     for (const [streamId, msg] of cases) {
-      const e = await caught(updateMessage(hamlet, { messageId: ids[0]!, streamId }));
+      const e = await caughtApiError(updateMessage(hamlet, { messageId: ids[0]!, streamId }));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
     }
     expect(t.store.messages.get(ids[0]!)!.stream_id).toBe(t.channel('general').stream_id);
@@ -890,20 +844,20 @@ describe('PATCH /messages/{message_id}: moves', () => {
 
   it('enforces move time limits with MOVE_MESSAGES_TIME_LIMIT_EXCEEDED, except for moderators', async () => {
     const clock = new ManualClock();
-    const t = setup({ clock, settings: { moveMessagesWithinStreamLimitSeconds: 3600 } });
+    const t = setupEmulator({ clock, settings: { moveMessagesWithinStreamLimitSeconds: 3600 } });
     const old = await topicWith(t, 'aging', 3);
     clock.advance(2 * 3600 * 1000);
     const recent = await topicWith(t, 'aging', 2);
     const hamlet = t.as('hamlet');
-    const all = await caught(updateMessage(hamlet, { messageId: recent[0]!, topic: 'moved', propagateMode: 'change_all' }));
+    const all = await caughtApiError(updateMessage(hamlet, { messageId: recent[0]!, topic: 'moved', propagateMode: 'change_all' }));
     expect([all.code, all.message, all.data]).toEqual([
       'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
       'You only have permission to move the 2/5 most recent messages in this topic.',
       { first_message_id_allowed_to_move: recent[0], total_messages_allowed_to_move: 2, total_messages_in_topic: 5 },
     ]);
-    const one = await caught(updateMessage(hamlet, { messageId: old[0]!, topic: 'moved' }));
+    const one = await caughtApiError(updateMessage(hamlet, { messageId: old[0]!, topic: 'moved' }));
     expect([one.code, one.data.first_message_id_allowed_to_move]).toEqual(['MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', null]);
-    const later = await caught(updateMessage(hamlet, { messageId: old[2]!, topic: 'moved', propagateMode: 'change_later' }));
+    const later = await caughtApiError(updateMessage(hamlet, { messageId: old[2]!, topic: 'moved', propagateMode: 'change_later' }));
     expect(later.data).toEqual({ first_message_id_allowed_to_move: recent[0], total_messages_allowed_to_move: 2, total_messages_in_topic: 5 });
     expect(messagesIn(t, 'general', 'aging')).toHaveLength(5);
     // The retry the error suggests succeeds.
@@ -915,7 +869,7 @@ describe('PATCH /messages/{message_id}: moves', () => {
   });
 
   it('moves to another channel: delete_message for users who lose access, read flags for the rest', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const ids = await topicWith(t, 'ship it', 2);
     const hamlet = t.as('hamlet');
     const conns = { othello: t.as('othello'), iago: t.as('iago'), cordelia: t.as('cordelia') };
@@ -949,10 +903,10 @@ describe('PATCH /messages/{message_id}: moves', () => {
   });
 
   it('marks moved messages read for subscribers who keep access without receiving them', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const ids = await topicWith(t, 'to design', 1, 'general');
     const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // in general, not in design
-    const botConn = t.connFor(bot);
+    const botConn = t.as(bot);
     const q = await registerQueue(botConn);
     expect(t.store.hasFlag(bot.user_id, ids[0]!, 'read')).toBe(false);
     await updateMessage(t.as('hamlet'), { messageId: ids[0]!, streamId: t.channel('design').stream_id, sendNotificationToNewThread: false });
@@ -965,7 +919,7 @@ describe('PATCH /messages/{message_id}: moves', () => {
   });
 
   it('moves only the messages a protected-history subscriber can read', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const engineering = t.channel('engineering');
     const othello = t.user('othello');
     const early = t.messageWith('Release plan');
@@ -981,14 +935,14 @@ describe('PATCH /messages/{message_id}: moves', () => {
 
 describe('POST /messages/flags', () => {
   it('adds and removes flags, with one update_message_flags event to the user', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const q = await registerQueue(hamlet);
     const qIago = await registerQueue(t.as('iago'));
     const deploy = t.messageWith('The deploy to production');
     const fixed = t.messageWith('Fixed in');
     const body = await updateMessageFlags(hamlet, { messages: [deploy.id, fixed.id], op: 'add', flag: 'starred' });
-    expectValid('post', '/messages/flags', body);
+    expectValidResponse('post', '/messages/flags', body);
     expect(body.messages).toEqual([deploy.id, fixed.id]);
     await updateMessageFlags(hamlet, { messages: [deploy.id], op: 'add', flag: 'starred' }); // no change, no event
     await updateMessageFlags(hamlet, { messages: [deploy.id], op: 'remove', flag: 'read' }); // already unread: no event
@@ -1018,7 +972,7 @@ describe('POST /messages/flags', () => {
   });
 
   it('rejects bad flags, operations and invisible messages', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const dmOthers = t.messageWith('Can you review');
     const cases: [Record<string, unknown>, string][] = [
@@ -1030,10 +984,10 @@ describe('POST /messages/flags', () => {
       [{ messages: '[1, "x"]', op: 'add', flag: 'starred' }, 'messages[1] is not an integer'],
     ];
     for (const [params, msg] of cases) {
-      const e = await caught(hamlet.send('x', 'POST', 'messages/flags', params));
+      const e = await caughtApiError(hamlet.send('x', 'POST', 'messages/flags', params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual(['BAD_REQUEST', msg]);
     }
-    const e = await caught(t.as('othello').send('x', 'POST', 'messages/flags', { messages: [dmOthers.id], op: 'add', flag: 'starred' }));
+    const e = await caughtApiError(t.as('othello').send('x', 'POST', 'messages/flags', { messages: [dmOthers.id], op: 'add', flag: 'starred' }));
     expect(e.message).toBe('Invalid message(s)');
     expect(t.store.hasFlag(t.user('hamlet').user_id, t.messageWith('Hi @**Desdemona**').id, 'starred')).toBe(false);
     // Removing ignores what the user cannot see.
@@ -1044,12 +998,12 @@ describe('POST /messages/flags', () => {
 
 describe('POST /messages/flags/narrow', () => {
   it('marks a narrow read, reporting the processed range', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const hamletId = t.user('hamlet').user_id;
     const unread = [...t.store.messages.values()].filter((m) => t.store.receivedMessage(hamletId, m) && !t.store.hasFlag(hamletId, m.id, 'read')).map((m) => m.id);
     const body = await updateMessageFlagsForNarrow(hamlet, { anchor: 'oldest', numBefore: 0, numAfter: 1000, narrow: [{ operator: 'is', operand: 'unread' }], op: 'add', flag: 'read' });
-    expectValid('post', '/messages/flags/narrow', body);
+    expectValidResponse('post', '/messages/flags/narrow', body);
     expect(body).toMatchObject({
       processed_count: unread.length,
       updated_count: unread.length,
@@ -1069,13 +1023,13 @@ describe('POST /messages/flags/narrow', () => {
   });
 
   it('stars a window around an anchor and reports whether more remain', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const general = [...t.store.messages.values()].filter((m) => m.stream_id === t.channel('general').stream_id).map((m) => m.id);
     const body = await updateMessageFlagsForNarrow(hamlet, { anchor: general[2]!, numBefore: 1, numAfter: 1, narrow: [{ operator: 'channel', operand: 'general' }], op: 'add', flag: 'starred' });
     expect(body).toMatchObject({ processed_count: 3, first_processed_id: general[1], last_processed_id: general[3], found_oldest: false, found_newest: false });
     expect(general.filter((id) => t.store.hasFlag(t.user('hamlet').user_id, id, 'starred'))).toEqual(expect.arrayContaining(general.slice(1, 4)));
-    const e = await caught(hamlet.send('x', 'POST', 'messages/flags/narrow', { anchor: general[2], include_anchor: false, num_before: 1, num_after: 1, narrow: [], op: 'add', flag: 'starred' }));
+    const e = await caughtApiError(hamlet.send('x', 'POST', 'messages/flags/narrow', { anchor: general[2], include_anchor: false, num_before: 1, num_after: 1, narrow: [], op: 'add', flag: 'starred' }));
     expect(e.message).toBe('The anchor can only be excluded at an end of the range');
     // The server lowers oversized ranges instead of failing.
     const big = await updateMessageFlagsForNarrow(hamlet, { anchor: 'newest', numBefore: 100_000, numAfter: 0, narrow: [], op: 'add', flag: 'collapsed' });
@@ -1083,12 +1037,12 @@ describe('POST /messages/flags/narrow', () => {
   });
 
   it('skips unsubscribed channels when marking unread, and names them', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const newcomer = addUser(t.store, { full_name: 'Visitor', delivery_email: 'visitor@zulip.example.com' }, t.emulator.clock.now());
     subscribe(t.store, t.channel('general').stream_id, newcomer.user_id);
-    const conn = t.connFor(newcomer);
+    const conn = t.as(newcomer);
     const body = await updateMessageFlagsForNarrow(conn, { anchor: 'newest', numBefore: 100, numAfter: 0, narrow: [{ operator: 'channels', operand: 'public' }], op: 'remove', flag: 'read' });
-    expectValid('post', '/messages/flags/narrow', body, ['ignored_because_not_subscribed_channels']);
+    expectValidResponse('post', '/messages/flags/narrow', body, ['ignored_because_not_subscribed_channels']);
     const design = t.channel('design').stream_id;
     const announce = t.channel('announce').stream_id;
     const legacy = t.channel('legacy').stream_id;
@@ -1098,7 +1052,7 @@ describe('POST /messages/flags/narrow', () => {
   });
 
   it('validates its parameters', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const cases: [Record<string, unknown>, string, string][] = [
       [{ num_before: 1, num_after: 0, narrow: [], op: 'add', flag: 'read' }, 'REQUEST_VARIABLE_MISSING', "Missing 'anchor' argument"],
       [{ anchor: 'newest', num_after: 0, narrow: [], op: 'add', flag: 'read' }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_before' argument"],
@@ -1108,7 +1062,7 @@ describe('POST /messages/flags/narrow', () => {
       [{ anchor: 'newest', num_before: 1, num_after: 0, narrow: [['stream', 'engineering']], op: 'add', flag: 'read' }, 'BAD_NARROW', 'Invalid narrow operator: unknown channel engineering'],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caught(t.as('othello').send('x', 'POST', 'messages/flags/narrow', params));
+      const e = await caughtApiError(t.as('othello').send('x', 'POST', 'messages/flags/narrow', params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
     }
   });
@@ -1118,14 +1072,14 @@ describe('POST /messages/flags/narrow', () => {
 
 describe('register: unread_msgs and starred_messages', () => {
   it('summarizes unread messages by conversation and lists starred ones', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const hamletId = t.user('hamlet').user_id;
     await sendMessage(t.as('iago'), { type: 'channel', to: 'general', topic: 'for hamlet', content: 'Look @**King Hamlet**' });
     await sendMessage(t.as('othello'), { type: 'channel', to: '', topic: 'x', content: 'x' }).catch(() => undefined);
     await sendMessage(t.as('iago'), { type: 'channel', to: 'design', topic: 'colors', content: 'muted topic message' });
     const body = await hamlet.send<Body>('register', 'POST', 'register', { fetch_event_types: ['message', 'update_message_flags', 'starred_messages'] });
-    expectValid('post', '/register', body);
+    expectValidResponse('post', '/register', body);
     const unread = body.unread_msgs;
     const expectedIds = [...t.store.messages.values()].filter((m) => t.store.receivedMessage(hamletId, m) && !t.store.hasFlag(hamletId, m.id, 'read')).map((m) => m.id);
     const listed = [...unread.pms, ...unread.streams, ...unread.huddles].flatMap((c: Body) => c.unread_message_ids).sort((a: number, b: number) => a - b);
@@ -1147,7 +1101,7 @@ describe('register: unread_msgs and starred_messages', () => {
   });
 
   it('lists group direct messages under huddles and shows the empty topic by its display name', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const cordelia = t.as('cordelia');
     await sendMessage(t.as('othello'), { type: 'channel', to: 'general', topic: '', content: 'in general chat' });
     const body = await cordelia.send<Body>('register', 'POST', 'register', { fetch_event_types: ['message', 'update_message_flags'] });

@@ -3,48 +3,19 @@
  * incremental fetches by last_update_id, history limits, ping_only), the realm and per-user reads,
  * who is listed, the `presence` event and the register state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/emulator/clock.js';
 import { addUser } from '../../src/emulator/factory.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import type { User } from '../../src/emulator/store.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
 import type { LegacyPresence, ModernPresence } from '../../src/zulip/model/presence.js';
 import { deleteQueue, getEvents, registerQueue } from '../../src/zulip/routes/events.js';
 import { getPresence, getUserPresence, updatePresence } from '../../src/zulip/routes/presence.js';
+import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-let emulators: Emulator[] = [];
-
 function setup() {
-  const clock = new ManualClock();
-  const emulator = createEmulator({ clock });
-  emulators.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const as = (login: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch, retry: noRetry });
-  const asUser = (user: User) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: user.delivery_email, apiKey: user.api_key }, fetch, retry: noRetry });
-  const user = (login: string) => emulator.store.userByEmail(demoUser(login).email)!;
-  const now = () => Math.floor(clock.now() / 1000);
-  return { emulator, clock, as, asUser, user, now, store: emulator.store };
-}
-
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-
-async function apiError(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
+  const t = setupEmulator({ clock: new ManualClock() });
+  const now = () => Math.floor(t.clock.now() / 1000);
+  return { ...t, asUser: t.as, now };
 }
 
 describe('POST /users/me/presence', () => {
@@ -165,29 +136,24 @@ describe('POST /users/me/presence', () => {
     const member = await updatePresence(as('hamlet'), { status: 'active', slimPresence: true });
     expect(member.presences![String(loner.user_id)]).toBeDefined();
     expect((await updatePresence(asUser(loner), { status: 'active', slimPresence: true })).presences).toHaveProperty(String(loner.user_id));
-    const e = await apiError(getUserPresence(as('polonius'), { userIdOrEmail: loner.user_id }));
+    const e = await caughtApiError(getUserPresence(as('polonius'), { userIdOrEmail: loner.user_id }));
     expect(e.message).toBe('Insufficient permission');
   });
 
   it('rejects a missing or invalid status, malformed numbers and bots, changing nothing', async () => {
-    const { as, store, emulator } = setup();
+    const { as, asUser, store } = setup();
     const before = store.presenceLastUpdateId;
-    const missing = await apiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', {}));
+    const missing = await caughtApiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', {}));
     expect([missing.code, missing.message, missing.data]).toEqual(['REQUEST_VARIABLE_MISSING', "Missing 'status' argument", { var_name: 'status' }]);
-    const invalid = await apiError(updatePresence(as('hamlet'), { status: 'busy' as 'active' }));
+    const invalid = await caughtApiError(updatePresence(as('hamlet'), { status: 'busy' as 'active' }));
     expect([invalid.code, invalid.httpStatus, invalid.message]).toEqual(['BAD_REQUEST', 400, 'Invalid status: busy']);
-    const badId = await apiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', { status: 'active', last_update_id: 'x' }));
+    const badId = await caughtApiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', { status: 'active', last_update_id: 'x' }));
     expect(badId.message).toBe('last_update_id is not an integer');
-    const badBool = await apiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', { status: 'active', ping_only: 'maybe' }));
+    const badBool = await caughtApiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', { status: 'active', ping_only: 'maybe' }));
     expect(badBool.message).toBe('ping_only is not a boolean');
     const bot = [...store.users.values()].find((u) => u.is_bot)!;
-    const conn = new ZulipConnection({
-      baseUrl: 'http://emulator.test',
-      credentials: { email: bot.delivery_email, apiKey: bot.api_key },
-      fetch: (i, init) => emulator.fetch(new Request(i, init)),
-      retry: noRetry,
-    });
-    const botError = await apiError(updatePresence(conn, { status: 'active' }));
+    const conn = asUser(bot);
+    const botError = await caughtApiError(updatePresence(conn, { status: 'active' }));
     expect(botError.message).toBe('This endpoint does not accept bot requests.');
     expect(store.presenceLastUpdateId).toBe(before);
   });
@@ -242,7 +208,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
       [bot.user_id, 'Presence is not supported for bot users.'],
       [user('othello').user_id, `No presence data for ${user('othello').user_id}`],
     ] as const) {
-      const e = await apiError(getUserPresence(as('hamlet'), { userIdOrEmail: key }));
+      const e = await caughtApiError(getUserPresence(as('hamlet'), { userIdOrEmail: key }));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, message]);
     }
   });

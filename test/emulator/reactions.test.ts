@@ -3,65 +3,22 @@
  * emoji), removing, Zulip's errors, and the `reaction` events, which reach the users who received
  * the message (and the reacting user) and nobody else.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import type { User } from '../../src/emulator/store.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import { describe, expect, it } from 'vitest';
+import type { ZulipConnection } from '../../src/zulip/connection.js';
 import { getMessage } from '../../src/zulip/routes/messages.js';
 import { addReaction, removeReaction } from '../../src/zulip/routes/reactions.js';
+import { caughtApiError, eventsOf, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
 type Body = Record<string, any>;
-const emulators: Emulator[] = [];
-afterAll(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-});
 
-function setup() {
-  const emulator = createEmulator();
-  emulators.push(emulator);
-  const { store } = emulator;
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const connFor = (user: User) =>
-    new ZulipConnection({
-      baseUrl: 'http://emulator.test',
-      credentials: { email: user.delivery_email, apiKey: user.api_key },
-      fetch,
-      retry: { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 },
-    });
-  const as = (login: string) => connFor(store.userByEmail(demoUser(login).email)!);
-  const user = (login: string) => store.userByEmail(`${login}@zulip.example.com`)!;
-  const messageWith = (text: string) => [...store.messages.values()].find((m) => m.content.includes(text))!;
-  return { emulator, store, as, connFor, user, messageWith };
-}
+const registerQueue = (conn: ZulipConnection) => registerEventQueue(conn, ['reaction']);
 
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  return p.then(
-    () => expect.unreachable('expected a rejection') as never,
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(ZulipApiError);
-      return e as ZulipApiError;
-    },
-  );
-}
-
-async function registerQueue(conn: ZulipConnection): Promise<string> {
-  const body = await conn.send<Body>('register', 'POST', 'register', { event_types: ['reaction'], fetch_event_types: [] });
-  return body.queue_id as string;
-}
-
-async function pollEvents(conn: ZulipConnection, queueId: string): Promise<Body[]> {
-  const body = await conn.send<Body>('get-events', 'GET', 'events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  const result = validateResponse({ method: 'get', path: '/events' }, 200, body);
-  expect(result.errors).toBe('');
-  return body.events as Body[];
-}
+const pollEvents = (conn: ZulipConnection, queueId: string) => eventsOf<Body>(conn, queueId, { keepIds: true, validate: true });
 
 describe('POST /messages/{id}/reactions', () => {
   it('adds a reaction by name and tells the message\'s recipients', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const release = t.messageWith('Release plan'); // engineering: desdemona, iago, shiva, hamlet
     const hamlet = t.as('hamlet');
     const queues = { iago: await registerQueue(t.as('iago')), othello: await registerQueue(t.as('othello')), hamlet: await registerQueue(hamlet) };
@@ -87,31 +44,31 @@ describe('POST /messages/{id}/reactions', () => {
   });
 
   it('reaches a non-subscriber who reacts through public history', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // not in design
     const colors = t.messageWith('I like *teal*');
-    const conn = t.connFor(bot);
+    const conn = t.as(bot);
     const q = await registerQueue(conn);
     await addReaction(conn, { messageId: colors.id, emojiName: 'heart' });
     expect((await pollEvents(conn, q)).map((e) => [e.op, e.emoji_code])).toEqual([['add', '2764']]);
   });
 
   it('votes for an existing emoji by code, keeping its name', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const welcome = t.messageWith('Welcome to'); // +1 from hamlet and iago, tada from cordelia
     await addReaction(t.as('othello'), { messageId: welcome.id, emojiName: 'thumbs_up', emojiCode: '1f44d', reactionType: 'unicode_emoji' });
     expect(welcome.reactions.at(-1)).toEqual({ emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: t.user('othello').user_id });
     await addReaction(t.as('othello'), { messageId: welcome.id, emojiName: 'zulip', emojiCode: 'zulip', reactionType: 'zulip_extra_emoji' });
     expect(welcome.reactions.at(-1)).toMatchObject({ emoji_name: 'zulip', reaction_type: 'zulip_extra_emoji' });
     // The spec's name for the same namespace: the same emoji, so a duplicate.
-    const dup = await caught(t.as('othello').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }));
+    const dup = await caughtApiError(t.as('othello').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }));
     expect(dup.code).toBe('REACTION_ALREADY_EXISTS');
     await t.as('shiva').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
     expect(welcome.reactions.at(-1)).toMatchObject({ emoji_name: 'zulip', reaction_type: 'service_extra_emoji', user_id: t.user('shiva').user_id });
   });
 
   it('rejects duplicates, unknown emoji and invisible messages', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const welcome = t.messageWith('Welcome to');
     const dm = t.messageWith('Can you review'); // hamlet and iago only
     const hamlet = t.as('hamlet');
@@ -128,10 +85,10 @@ describe('POST /messages/{id}/reactions', () => {
       [424242, { emoji_name: 'octopus' }, 'BAD_REQUEST', 'Invalid message(s)'],
     ];
     for (const [id, params, code, msg] of cases) {
-      const e = await caught(hamlet.send('x', 'POST', `messages/${id}/reactions`, params));
+      const e = await caughtApiError(hamlet.send('x', 'POST', `messages/${id}/reactions`, params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
     }
-    const hidden = await caught(addReaction(t.as('othello'), { messageId: dm.id, emojiName: 'octopus' }));
+    const hidden = await caughtApiError(addReaction(t.as('othello'), { messageId: dm.id, emojiName: 'octopus' }));
     expect(hidden.message).toBe('Invalid message(s)');
     expect(JSON.stringify(welcome.reactions)).toBe(before);
     expect(dm.reactions).toEqual([]);
@@ -140,7 +97,7 @@ describe('POST /messages/{id}/reactions', () => {
 
 describe('DELETE /messages/{id}/reactions', () => {
   it('removes the caller\'s reaction by name or by code, with remove events', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const welcome = t.messageWith('Welcome to');
     const hamlet = t.as('hamlet');
     const q = await registerQueue(t.as('desdemona'));
@@ -164,7 +121,7 @@ describe('DELETE /messages/{id}/reactions', () => {
   });
 
   it('answers REACTION_DOES_NOT_EXIST, "Invalid emoji code" and argument errors', async () => {
-    const t = setup();
+    const t = setupEmulator();
     const welcome = t.messageWith('Welcome to');
     const othello = t.as('othello');
     const cases: [Record<string, unknown>, string, string][] = [
@@ -177,11 +134,11 @@ describe('DELETE /messages/{id}/reactions', () => {
       [{}, 'BAD_REQUEST', 'At least one of the following arguments must be present: emoji_name, emoji_code'],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caught(othello.send('x', 'DELETE', `messages/${welcome.id}/reactions`, params));
+      const e = await caughtApiError(othello.send('x', 'DELETE', `messages/${welcome.id}/reactions`, params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
     }
     expect(welcome.reactions).toHaveLength(3);
-    const e = await caught(t.as('othello').send('x', 'DELETE', `messages/${t.messageWith('Can you review').id}/reactions`, { emoji_name: '+1' }));
+    const e = await caughtApiError(t.as('othello').send('x', 'DELETE', `messages/${t.messageWith('Can you review').id}/reactions`, { emoji_name: '+1' }));
     expect(e.message).toBe('Invalid message(s)');
   });
 });

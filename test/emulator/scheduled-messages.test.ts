@@ -4,13 +4,10 @@
  * description), every rule of the edit endpoint, each documented error, the events and the
  * register state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/emulator/clock.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { ZulipConnection } from '../../src/zulip/connection.js';
 import type { ScheduledMessage } from '../../src/zulip/model/scheduled-messages.js';
 import {
   createScheduledMessage,
@@ -19,57 +16,19 @@ import {
   updateScheduledMessage,
   type CreateScheduledMessageOptions,
 } from '../../src/zulip/routes/scheduled-messages.js';
+import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
 const LATER = NOW + 3600;
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-const open: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((e) => e.close()));
-});
 
 function setup(settings: Partial<EmulatorSettings> = {}) {
-  const clock = new ManualClock(START);
-  const emulator = createEmulator({ clock, settings });
-  open.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const as = (login: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: demoUser(login), fetch, retry: noRetry });
-  const store = emulator.store;
-  const userId = (login: string) => store.userByEmail(demoUser(login).email)!.user_id;
-  const channelId = (name: string) => store.channelByName(name)!.stream_id;
-  return { emulator, clock, store, as, userId, channelId, hamlet: as('hamlet') };
+  const t = setupEmulator({ clock: new ManualClock(START), settings });
+  return { ...t, hamlet: t.as('hamlet') };
 }
 
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
-}
-
-function expectValid(method: string, path: string, body: unknown, status = 200): void {
-  expect(validateResponse({ method, path }, status, body).errors).toBe('');
-}
-
-async function registerQueue(conn: ZulipConnection, eventTypes = ['scheduled_messages']): Promise<string> {
-  const body = await conn.send<{ queue_id: string }>('register-queue', 'POST', 'register', { event_types: eventTypes, fetch_event_types: [] });
-  return body.queue_id;
-}
-
-async function eventsOf(conn: ZulipConnection, queueId: string): Promise<Record<string, unknown>[]> {
-  const body = await conn.send<{ events: Record<string, unknown>[] }>('get-events', 'GET', 'events', {
-    queue_id: queueId,
-    last_event_id: -1,
-    dont_block: true,
-  });
-  return body.events.map(({ id: _id, ...event }) => event);
-}
+const registerQueue = (conn: ZulipConnection, eventTypes = ['scheduled_messages']) => registerEventQueue(conn, eventTypes);
 
 async function scheduled(conn: ZulipConnection, id: number): Promise<ScheduledMessage | undefined> {
   return (await getScheduledMessages(conn)).scheduled_messages.find((m) => m.scheduled_message_id === id);
@@ -79,7 +38,7 @@ describe('GET /scheduled_messages', () => {
   it('lists the seeded pending and failed messages, soonest first, in the documented shape', async () => {
     const { hamlet, channelId, userId } = setup();
     const body = await getScheduledMessages(hamlet);
-    expectValid('GET', '/scheduled_messages', body);
+    expectValidResponse('GET', '/scheduled_messages', body);
     expect(body.scheduled_messages).toEqual([
       {
         scheduled_message_id: 2, type: 'private', to: [userId('iago')], content: 'Reminder: review',
@@ -106,14 +65,14 @@ describe('POST /scheduled_messages', () => {
       const body = await createScheduledMessage(hamlet, {
         type, to: channelId('design'), topic: '  palette  ', content: 'New **colors**\n', scheduledDeliveryTimestamp: LATER + i,
       });
-      expectValid('POST', '/scheduled_messages', body);
+      expectValidResponse('POST', '/scheduled_messages', body);
       expect(body.scheduled_message_id).toBe(3 + i);
       expect(await scheduled(hamlet, body.scheduled_message_id)).toEqual({
         scheduled_message_id: 3 + i, type: 'stream', to: channelId('design'), topic: 'palette', content: 'New **colors**',
         rendered_content: '<p>New <strong>colors</strong></p>', scheduled_delivery_timestamp: LATER + i, failed: false,
       });
     }
-    expectValid('GET', '/scheduled_messages', await getScheduledMessages(hamlet));
+    expectValidResponse('GET', '/scheduled_messages', await getScheduledMessages(hamlet));
   });
 
   it('schedules a direct message under either direct type name, stored as "private" without a topic', async () => {
@@ -143,7 +102,7 @@ describe('POST /scheduled_messages', () => {
 
   it('answers STREAM_DOES_NOT_EXIST with stream_id for an unknown channel', async () => {
     const { hamlet } = setup();
-    const e = await caught(createScheduledMessage(hamlet, { type: 'channel', to: 9999, topic: 't', content: 'c', scheduledDeliveryTimestamp: LATER }));
+    const e = await caughtApiError(createScheduledMessage(hamlet, { type: 'channel', to: 9999, topic: 't', content: 'c', scheduledDeliveryTimestamp: LATER }));
     expect([e.code, e.httpStatus, e.message, e.data.stream_id]).toEqual(['STREAM_DOES_NOT_EXIST', 400, "Channel with ID '9999' does not exist", 9999]);
     expect(validateResponse({ method: 'POST', path: '/scheduled_messages' }, 400, { result: 'error', msg: e.message, code: e.code, ...e.data }).errors).toBe('');
   });
@@ -178,7 +137,7 @@ describe('POST /scheduled_messages', () => {
     const { hamlet, store, channelId, userId } = setup();
     const deactivated = [...store.users.values()].find((u) => !u.is_active)!.user_id;
     const queue = await registerQueue(hamlet);
-    const e = await caught(createScheduledMessage(hamlet, build({ channel: channelId, user: userId, deactivated })));
+    const e = await caughtApiError(createScheduledMessage(hamlet, build({ channel: channelId, user: userId, deactivated })));
     expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, msg]);
     expect(store.scheduledMessages.size).toBe(2);
     expect(await eventsOf(hamlet, queue)).toEqual([]);
@@ -189,10 +148,10 @@ describe('POST /scheduled_messages', () => {
     const full = { type: 'stream', to: channelId('general'), topic: 't', content: 'c', scheduled_delivery_timestamp: LATER };
     for (const name of ['type', 'to', 'content', 'scheduled_delivery_timestamp'] as const) {
       const { [name]: _omitted, ...params } = full;
-      const e = await caught(hamlet.send('create-scheduled-message', 'POST', 'scheduled_messages', params));
+      const e = await caughtApiError(hamlet.send('create-scheduled-message', 'POST', 'scheduled_messages', params));
       expect([e.code, e.message]).toEqual(['REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`]);
     }
-    const e = await caught(hamlet.send('create-scheduled-message', 'POST', 'scheduled_messages', { ...full, scheduled_delivery_timestamp: 'soon' }));
+    const e = await caughtApiError(hamlet.send('create-scheduled-message', 'POST', 'scheduled_messages', { ...full, scheduled_delivery_timestamp: 'soon' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'scheduled_delivery_timestamp is not an integer']);
   });
 
@@ -209,7 +168,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
   it('edits content, topic and time of a channel message', async () => {
     const { hamlet, channelId } = setup();
     const body = await updateScheduledMessage(hamlet, { scheduledMessageId: 1, content: 'Good *evening*', topic: 'evening', scheduledDeliveryTimestamp: LATER });
-    expectValid('PATCH', '/scheduled_messages/1', body);
+    expectValidResponse('PATCH', '/scheduled_messages/1', body);
     expect(await scheduled(hamlet, 1)).toEqual({
       scheduled_message_id: 1, type: 'stream', to: channelId('general'), topic: 'evening', content: 'Good *evening*',
       rendered_content: '<p>Good <em>evening</em></p>', scheduled_delivery_timestamp: LATER, failed: false,
@@ -233,7 +192,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
     await updateScheduledMessage(hamlet, { scheduledMessageId: 1, topic: 'Direct message topic' });
     expect(await scheduled(hamlet, 1)).toEqual(direct);
 
-    const e = await caught(updateScheduledMessage(hamlet, { scheduledMessageId: 1, type: 'channel', to: channelId('general') }));
+    const e = await caughtApiError(updateScheduledMessage(hamlet, { scheduledMessageId: 1, type: 'channel', to: channelId('general') }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Topic required when updating scheduled message type to channel.']);
     await updateScheduledMessage(hamlet, { scheduledMessageId: 1, type: 'channel', to: channelId('general'), topic: 'back' });
     expect(await scheduled(hamlet, 1)).toMatchObject({ type: 'stream', to: channelId('general'), topic: 'back' });
@@ -248,7 +207,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
 
   it('needs a new delivery time for a failed message, and editing makes it pending', async () => {
     const { hamlet } = setup();
-    const e = await caught(updateScheduledMessage(hamlet, { scheduledMessageId: 2, content: 'Try again' }));
+    const e = await caughtApiError(updateScheduledMessage(hamlet, { scheduledMessageId: 2, content: 'Try again' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Scheduled delivery time must be in the future.']);
     expect(await scheduled(hamlet, 2)).toMatchObject({ content: 'Reminder: review', failed: true });
 
@@ -272,7 +231,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
     const { hamlet, channelId, userId } = setup();
     const queue = await registerQueue(hamlet);
     const before = await scheduled(hamlet, 1);
-    const e = await caught(hamlet.send('update-scheduled-message', 'PATCH', 'scheduled_messages/1', build({ channel: channelId, user: userId })));
+    const e = await caughtApiError(hamlet.send('update-scheduled-message', 'PATCH', 'scheduled_messages/1', build({ channel: channelId, user: userId })));
     expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, msg]);
     expect(await scheduled(hamlet, 1)).toEqual(before);
     expect(await eventsOf(hamlet, queue)).toEqual([]);
@@ -281,7 +240,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
   it('answers STREAM_DOES_NOT_EXIST with stream_id for an unknown channel, with or without a type change', async () => {
     const { hamlet } = setup();
     for (const options of [{ to: 777 }, { type: 'channel' as const, to: 777, topic: 'x' }]) {
-      const e = await caught(updateScheduledMessage(hamlet, { scheduledMessageId: 1, ...options }));
+      const e = await caughtApiError(updateScheduledMessage(hamlet, { scheduledMessageId: 1, ...options }));
       expect([e.code, e.httpStatus, e.data.stream_id]).toEqual(['STREAM_DOES_NOT_EXIST', 400, 777]);
     }
     expect((await scheduled(hamlet, 1))!.to).toBe(1);
@@ -290,7 +249,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
   it('answers 404 BAD_REQUEST "Scheduled message does not exist" for unknown and foreign messages', async () => {
     const { hamlet, as } = setup();
     for (const [conn, id] of [[hamlet, 99], [as('iago'), 1]] as const) {
-      const e = await caught(updateScheduledMessage(conn, { scheduledMessageId: id, content: 'x' }));
+      const e = await caughtApiError(updateScheduledMessage(conn, { scheduledMessageId: id, content: 'x' }));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 404, 'Scheduled message does not exist']);
     }
     expect((await scheduled(hamlet, 1))!.content).toBe('Good morning, everyone!');
@@ -301,14 +260,14 @@ describe('DELETE /scheduled_messages/{scheduled_message_id}', () => {
   it('deletes the message', async () => {
     const { hamlet } = setup();
     const body = await deleteScheduledMessage(hamlet, { scheduledMessageId: 2 });
-    expectValid('DELETE', '/scheduled_messages/2', body);
+    expectValidResponse('DELETE', '/scheduled_messages/2', body);
     expect((await getScheduledMessages(hamlet)).scheduled_messages.map((m) => m.scheduled_message_id)).toEqual([1]);
   });
 
   it('answers 404 BAD_REQUEST "Scheduled message does not exist" for unknown and foreign messages', async () => {
     const { hamlet, as } = setup();
     for (const [conn, id] of [[hamlet, 3], [as('iago'), 1]] as const) {
-      const e = await caught(deleteScheduledMessage(conn, { scheduledMessageId: id }));
+      const e = await caughtApiError(deleteScheduledMessage(conn, { scheduledMessageId: id }));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 404, 'Scheduled message does not exist']);
     }
     expect((await getScheduledMessages(hamlet)).scheduled_messages).toHaveLength(2);
@@ -339,7 +298,7 @@ describe('events and register state', () => {
       { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id },
     ]);
     const raw = await hamlet.send('get-events', 'GET', 'events', { queue_id: queue, last_event_id: -1, dont_block: true });
-    expectValid('GET', '/events', raw);
+    expectValidResponse('GET', '/events', raw);
     expect(await eventsOf(iago, iagoQueue)).toEqual([]);
     expect(await eventsOf(hamlet, otherTypes)).toEqual([]);
   });

@@ -3,12 +3,9 @@
  * validation, account fields (name, email, password), ignored parameters, all-or-nothing updates,
  * drafts deletion, the deprecated aliases, the events (modern and legacy) and the register state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { initialPassword } from '../../src/emulator/routes/settings.js';
 import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
 import type { RawEvent } from '../../src/zulip/model/events.js';
 import { getEvents, registerQueue } from '../../src/zulip/routes/events.js';
 import {
@@ -17,9 +14,9 @@ import {
   updateSettings,
   type UpdateSettingsOptions,
 } from '../../src/zulip/routes/settings.js';
+import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
 /** user_settings keys newer than the OpenAPI file (feature level 247). */
 const NEWER_SETTINGS = [
   'web_channel_default_view',
@@ -30,15 +27,10 @@ const NEWER_SETTINGS = [
   'presence_last_update_id',
   'realm_empty_topic_display_name',
 ];
-let emulators: Emulator[] = [];
 
 function setup() {
-  const emulator = createEmulator();
-  emulators.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const as = (login: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch, retry: noRetry });
-  const user = (login: string) => emulator.store.userByEmail(demoUser(login).email)!;
+  const t = setupEmulator();
+  const { as } = t;
   /** A queue of `login` and a function returning the events it got since the last call. */
   async function queue(login: string, modern = true) {
     const { queue_id } = await registerQueue(as(login), {
@@ -52,21 +44,7 @@ function setup() {
       return events.map(({ id: _id, ...rest }) => rest);
     };
   }
-  return { emulator, store: emulator.store, as, user, queue };
-}
-
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-
-async function apiError(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
+  return { ...t, queue };
 }
 
 describe('PATCH /settings', () => {
@@ -142,7 +120,7 @@ describe('PATCH /settings', () => {
       [{ email_notifications_batching_period_seconds: 7 * 86400 + 1 }, `Invalid email batching period: ${7 * 86400 + 1} seconds`],
     ];
     for (const [params, message] of cases) {
-      const e = await apiError(as('hamlet').send('update-settings', 'PATCH', 'settings', params));
+      const e = await caughtApiError(as('hamlet').send('update-settings', 'PATCH', 'settings', params));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, message]);
     }
   });
@@ -159,7 +137,7 @@ describe('PATCH /settings', () => {
     const { as, user, queue } = setup();
     const events = await queue('hamlet');
     const before = { ...user('hamlet').settings };
-    const e = await apiError(
+    const e = await caughtApiError(
       updateSettings(as('hamlet'), { colorScheme: 2, fullName: 'Prince Hamlet', emojiset: 'apple' as 'google' }),
     );
     expect(e.message).toBe('Invalid emojiset');
@@ -183,7 +161,7 @@ describe('PATCH /settings', () => {
       ['Ham*let', 'Invalid characters in name!'],
       ['Hamlet|12', 'Invalid format!'],
     ]) {
-      const e = await apiError(updateSettings(as('hamlet'), { fullName: name }));
+      const e = await caughtApiError(updateSettings(as('hamlet'), { fullName: name }));
       expect(e.message).toBe(message);
     }
     await updateSettings(as('hamlet'), { fullName: 'x'.repeat(100) });
@@ -197,23 +175,23 @@ describe('PATCH /settings', () => {
     expect(body).toEqual({ result: 'success', msg: '' });
     expect(user('hamlet').delivery_email).toBe(demoUser('hamlet').email);
     expect(await events()).toEqual([]);
-    expect((await apiError(updateSettings(as('hamlet'), { email: 'not an address' }))).message).toBe('Invalid address.');
-    expect((await apiError(updateSettings(as('hamlet'), { email: demoUser('iago').email }))).message).toBe('Already has an account.');
-    expect((await apiError(updateSettings(as('hamlet'), { email: 'lear@zulip.example.com' }))).message).toBe('Account has been deactivated.');
+    expect((await caughtApiError(updateSettings(as('hamlet'), { email: 'not an address' }))).message).toBe('Invalid address.');
+    expect((await caughtApiError(updateSettings(as('hamlet'), { email: demoUser('iago').email }))).message).toBe('Already has an account.');
+    expect((await caughtApiError(updateSettings(as('hamlet'), { email: 'lear@zulip.example.com' }))).message).toBe('Account has been deactivated.');
   });
 
   it('changes the password only with the right old password', async () => {
     const { as } = setup();
     const old = initialPassword(demoUser('hamlet').email);
-    const missing = await apiError(updateSettings(as('hamlet'), { newPassword: 'new-secret-1' }));
+    const missing = await caughtApiError(updateSettings(as('hamlet'), { newPassword: 'new-secret-1' }));
     expect([missing.code, missing.message]).toEqual(['REQUEST_VARIABLE_MISSING', "Missing 'old_password' argument"]);
-    const wrong = await apiError(updateSettings(as('hamlet'), { oldPassword: 'guess', newPassword: 'new-secret-1' }));
+    const wrong = await caughtApiError(updateSettings(as('hamlet'), { oldPassword: 'guess', newPassword: 'new-secret-1' }));
     expect([wrong.code, wrong.message]).toEqual(['BAD_REQUEST', 'Wrong password!']);
-    const weak = await apiError(updateSettings(as('hamlet'), { oldPassword: old, newPassword: 'abc' }));
+    const weak = await caughtApiError(updateSettings(as('hamlet'), { oldPassword: old, newPassword: 'abc' }));
     expect(weak.message).toBe('New password is too weak!');
     expect(await updateSettings(as('hamlet'), { oldPassword: old, newPassword: 'new-secret-1' })).toEqual({ result: 'success', msg: '' });
     // The old password no longer works; the new one does.
-    expect((await apiError(updateSettings(as('hamlet'), { oldPassword: old, newPassword: 'new-secret-2' }))).message).toBe('Wrong password!');
+    expect((await caughtApiError(updateSettings(as('hamlet'), { oldPassword: old, newPassword: 'new-secret-2' }))).message).toBe('Wrong password!');
     await updateSettings(as('hamlet'), { oldPassword: 'new-secret-1', newPassword: 'new-secret-2' });
   });
 
@@ -233,15 +211,10 @@ describe('PATCH /settings', () => {
   });
 
   it('refuses bots', async () => {
-    const { emulator, store } = setup();
+    const { as, store } = setup();
     const bot = [...store.users.values()].find((u) => u.is_bot)!;
-    const conn = new ZulipConnection({
-      baseUrl: 'http://emulator.test',
-      credentials: { email: bot.delivery_email, apiKey: bot.api_key },
-      fetch: (i, init) => emulator.fetch(new Request(i, init)),
-      retry: noRetry,
-    });
-    expect((await apiError(updateSettings(conn, { colorScheme: 2 }))).message).toBe('This endpoint does not accept bot requests.');
+    const conn = as(bot);
+    expect((await caughtApiError(updateSettings(conn, { colorScheme: 2 }))).message).toBe('This endpoint does not accept bot requests.');
   });
 
   it('serves the deprecated /settings/display and /settings/notifications aliases', async () => {

@@ -4,11 +4,8 @@
  * settings, subscriber lists, the `subscription` register state, and the events each change sends.
  */
 import { describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
 import type { Subscription } from '../../src/zulip/model/subscriptions.js';
 import { updateStream } from '../../src/zulip/routes/channels.js';
 import {
@@ -19,66 +16,16 @@ import {
   unsubscribe,
   updateSubscriptionSettings,
 } from '../../src/zulip/routes/subscriptions.js';
+import { caughtApiError, expectValidResponse, NEWER_CHANNEL_FIELDS, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
-/** Subscription fields newer than the FL 247 OpenAPI file (api-spec.md, Channel and Subscription). */
-const NEW_FIELDS = [
-  'is_archived',
-  'creator_id',
-  'is_recently_active',
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-];
-
-type Event = Record<string, unknown> & { type: string; id: number };
-
-interface Setup {
-  emulator: Emulator;
-  as(login: string): ZulipConnection;
-  id(name: string): number;
-  userId(login: string): number;
-  listen(login: string, eventTypes?: string[]): Promise<() => Promise<Event[]>>;
+/** The demo organization; `listen` registers for channel and subscription events by default. */
+function setup(settings: Partial<EmulatorSettings> = {}) {
+  return setupEmulator({ settings, eventTypes: ['stream', 'subscription'] });
 }
 
-function setup(settings: Partial<EmulatorSettings> = {}): Setup {
-  const emulator = createEmulator({ settings });
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-  const as = (login: string) => {
-    const user = emulator.store.userByEmail(login.includes('@') ? login : demoUser(login).email)!;
-    return new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: user.delivery_email, apiKey: user.api_key }, fetch, retry: noRetry });
-  };
-  return {
-    emulator,
-    as,
-    id: (name) => emulator.store.channelByName(name)!.stream_id,
-    userId: (login) => emulator.store.userByEmail(login.includes('@') ? login : demoUser(login).email)!.user_id,
-    async listen(login, eventTypes = ['stream', 'subscription']) {
-      const conn = as(login);
-      const { queue_id } = await conn.send<{ queue_id: string }>('register', 'POST', 'register', { event_types: eventTypes, fetch_event_types: [] });
-      let last = -1;
-      return async () => {
-        const { events } = await conn.send<{ events: Event[] }>('get-events', 'GET', 'events', { queue_id, last_event_id: last, dont_block: true });
-        last = events.at(-1)?.id ?? last;
-        return events.filter((e) => e.type !== 'heartbeat');
-      };
-    },
-  };
-}
-
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
-}
-
-function expectValid(method: string, path: string, body: unknown, status = 200): void {
-  expect(validateResponse({ method, path }, status, body, { allowExtra: NEW_FIELDS }).errors).toBe('');
+function expectValid(method: string, path: string, body: unknown): void {
+  expectValidResponse(method, path, body, NEWER_CHANNEL_FIELDS);
 }
 
 describe('GET /users/me/subscriptions', () => {
@@ -89,7 +36,7 @@ describe('GET /users/me/subscriptions', () => {
     expect(body.subscriptions.map((s) => s.name)).toEqual(['announce', 'design', 'engineering', 'general']);
     const general = body.subscriptions.find((s) => s.name === 'general')!;
     expect(general).toMatchObject({
-      stream_id: t.id('general'),
+      stream_id: t.channelId('general'),
       is_muted: false,
       in_home_view: true,
       pin_to_top: false,
@@ -124,7 +71,7 @@ describe('POST /users/me/subscriptions', () => {
     expectValid('POST', '/users/me/subscriptions', body);
     expect(body).toEqual({ result: 'success', msg: '', subscribed: { [t.userId('hamlet')]: ['plays'] }, already_subscribed: {} });
     const store = t.emulator.store;
-    const plays = store.channels.get(t.id('plays'))!;
+    const plays = store.channels.get(t.channelId('plays'))!;
     expect(plays).toMatchObject({
       description: 'Scripts and more',
       creator_id: t.userId('hamlet'),
@@ -156,7 +103,7 @@ describe('POST /users/me/subscriptions', () => {
     expect(body.subscribed).toEqual({ [t.userId('othello')]: ['plays'] });
     expect(body.already_subscribed).toEqual({ [t.userId('othello')]: ['general'] });
     expect(await hamlet()).toEqual([
-      { type: 'subscription', op: 'peer_add', stream_ids: [t.id('plays')], user_ids: [t.userId('othello')], id: expect.any(Number) },
+      { type: 'subscription', op: 'peer_add', stream_ids: [t.channelId('plays')], user_ids: [t.userId('othello')], id: expect.any(Number) },
     ]);
   });
 
@@ -178,19 +125,19 @@ describe('POST /users/me/subscriptions', () => {
     const t = setup();
     const lear = [...t.emulator.store.users.values()].find((u) => !u.is_active)!;
     for (const principals of [[9999], [lear.user_id], ['ghost@zulip.example.com']] as (number[] | string[])[]) {
-      const e = await caught(subscribe(t.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals }));
+      const e = await caughtApiError(subscribe(t.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals }));
       expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
     }
     // Nothing was created by the refused calls.
     expect(t.emulator.store.channelByName('plays')).toBeUndefined();
     const old = setup({ featureLevel: 207 });
-    const e = await caught(subscribe(old.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals: [9999] }));
+    const e = await caughtApiError(subscribe(old.as('hamlet'), { subscriptions: [{ name: 'plays' }], principals: [9999] }));
     expect([e.code, e.httpStatus, e.data.principal]).toEqual(['UNAUTHORIZED_PRINCIPAL', 403, 9999]);
   });
 
   it('refuses private channels the caller cannot join, or lists them with authorization_errors_fatal=false', async () => {
     const t = setup();
-    const e = await caught(subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }, { name: 'plays' }] }));
+    const e = await caughtApiError(subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }, { name: 'plays' }] }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Unable to access channel (engineering).']);
     expect(t.emulator.store.channelByName('plays')).toBeUndefined();
     const lenient = await subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }, { name: 'design' }], authorizationErrorsFatal: false });
@@ -198,9 +145,9 @@ describe('POST /users/me/subscriptions', () => {
     expect(lenient).toMatchObject({ subscribed: {}, already_subscribed: { [t.userId('cordelia')]: ['design'] }, unauthorized: ['engineering'] });
     // Even an administrator cannot join a private channel without being invited or allowed.
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hidden' }], inviteOnly: true });
-    expect((await caught(subscribe(t.as('desdemona'), { subscriptions: [{ name: 'hidden' }] }))).message).toBe('Unable to access channel (hidden).');
+    expect((await caughtApiError(subscribe(t.as('desdemona'), { subscriptions: [{ name: 'hidden' }] }))).message).toBe('Unable to access channel (hidden).');
     // can_subscribe_group opens it.
-    await updateStream(t.as('iago'), { streamId: t.id('engineering'), canSubscribeGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    await updateStream(t.as('iago'), { streamId: t.channelId('engineering'), canSubscribeGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
     const joined = await subscribe(t.as('cordelia'), { subscriptions: [{ name: 'engineering' }] });
     expect(joined.subscribed).toEqual({ [t.userId('cordelia')]: ['engineering'] });
   });
@@ -211,7 +158,7 @@ describe('POST /users/me/subscriptions', () => {
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'engineering' }], principals: [t.userId('cordelia')] });
     expect((await cordelia()).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
     expect(await iago()).toEqual([
-      { type: 'subscription', op: 'peer_add', stream_ids: [t.id('engineering')], user_ids: [t.userId('cordelia')], id: expect.any(Number) },
+      { type: 'subscription', op: 'peer_add', stream_ids: [t.channelId('engineering')], user_ids: [t.userId('cordelia')], id: expect.any(Number) },
     ]);
   });
 
@@ -241,7 +188,7 @@ describe('POST /users/me/subscriptions', () => {
       ['hamlet', { subscriptions: [{ name: 'g' }], canAdministerChannelGroup: 9999 }, 'Invalid user group'],
     ];
     for (const [login, options, msg] of refusals) {
-      const e = await caught(subscribe(t.as(login), options));
+      const e = await caughtApiError(subscribe(t.as(login), options));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', msg]);
     }
     expect(['web', 'dflt', 'kept', 'colored', 'g'].map((n) => t.emulator.store.channelByName(n))).toEqual([undefined, undefined, undefined, undefined, undefined]);
@@ -249,14 +196,14 @@ describe('POST /users/me/subscriptions', () => {
     await subscribe(t.as('shiva'), { subscriptions: [{ name: 'web' }], isWebPublic: true });
     expect(t.emulator.store.channelByName('web')!.is_web_public).toBe(true);
     await subscribe(t.as('iago'), { subscriptions: [{ name: 'dflt' }], isDefaultStream: true });
-    expect(t.emulator.store.defaultChannelIds.has(t.id('dflt'))).toBe(true);
+    expect(t.emulator.store.defaultChannelIds.has(t.channelId('dflt'))).toBe(true);
     await subscribe(t.as('desdemona'), { subscriptions: [{ name: 'kept' }], messageRetentionDays: 'unlimited' });
     expect(t.emulator.store.channelByName('kept')!.message_retention_days).toBe(-1);
   });
 
   it('restores the personal settings of a former subscription when subscribing again', async () => {
     const t = setup();
-    const design = t.id('design');
+    const design = t.channelId('design');
     await updateSubscriptionSettings(t.as('hamlet'), { subscriptionData: [{ streamId: design, property: 'color', value: '#abcdef' }, { streamId: design, property: 'pin_to_top', value: true }] });
     await unsubscribe(t.as('hamlet'), { subscriptions: ['design'] });
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'design' }] });
@@ -272,12 +219,12 @@ describe('DELETE /users/me/subscriptions', () => {
     const body = await unsubscribe(t.as('hamlet'), { subscriptions: ['design', 'general'] });
     expectValid('DELETE', '/users/me/subscriptions', body);
     expect(body).toMatchObject({ removed: ['general'], not_removed: ['design'] });
-    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), t.id('design'))).toBe(false);
+    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), t.channelId('design'))).toBe(false);
     expect(await hamlet()).toEqual([
-      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'design', stream_id: t.id('design') }], id: expect.any(Number) },
-      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'general', stream_id: t.id('general') }], id: expect.any(Number) },
+      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'design', stream_id: t.channelId('design') }], id: expect.any(Number) },
+      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'general', stream_id: t.channelId('general') }], id: expect.any(Number) },
     ]);
-    const peerRemove = (name: string) => ({ type: 'subscription', op: 'peer_remove', stream_ids: [t.id(name)], user_ids: [t.userId('hamlet')], id: expect.any(Number) });
+    const peerRemove = (name: string) => ({ type: 'subscription', op: 'peer_remove', stream_ids: [t.channelId(name)], user_ids: [t.userId('hamlet')], id: expect.any(Number) });
     expect(await othello()).toEqual([peerRemove('design'), peerRemove('general')]);
     // The guest is subscribed to both public channels, so sees their subscribers too.
     expect(await polonius()).toEqual([peerRemove('design'), peerRemove('general')]);
@@ -296,40 +243,40 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('answers STREAM_DOES_NOT_EXIST with the name for an unknown channel (and archived ones before feature level 362)', async () => {
     const t = setup();
-    const e = await caught(unsubscribe(t.as('hamlet'), { subscriptions: ['general', 'nowhere'] }));
+    const e = await caughtApiError(unsubscribe(t.as('hamlet'), { subscriptions: ['general', 'nowhere'] }));
     expect([e.code, e.message, e.data.stream, e.httpStatus]).toEqual(['STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist", 'nowhere', 400]);
     expect(validateResponse({ method: 'DELETE', path: '/users/me/subscriptions' }, 400, { result: 'error', msg: e.message, code: e.code, stream: 'nowhere' }).errors).toBe('');
-    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), t.id('general'))).toBe(true);
+    expect(t.emulator.store.isSubscribed(t.userId('hamlet'), t.channelId('general'))).toBe(true);
     expect((await unsubscribe(t.as('othello'), { subscriptions: ['legacy'] })).removed).toEqual(['legacy']);
     const old = setup({ featureLevel: 361 });
-    expect((await caught(unsubscribe(old.as('othello'), { subscriptions: ['legacy'] }))).code).toBe('STREAM_DOES_NOT_EXIST');
+    expect((await caughtApiError(unsubscribe(old.as('othello'), { subscriptions: ['legacy'] }))).code).toBe('STREAM_DOES_NOT_EXIST');
   });
 
   it('lets administrators, owners of a bot and can_remove_subscribers_group remove others, and nobody else', async () => {
     const t = setup();
     const othello = t.userId('othello');
-    const refused = await caught(unsubscribe(t.as('hamlet'), { subscriptions: ['design'], principals: [othello] }));
+    const refused = await caughtApiError(unsubscribe(t.as('hamlet'), { subscriptions: ['design'], principals: [othello] }));
     expect([refused.code, refused.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
     expect((await unsubscribe(t.as('iago'), { subscriptions: ['design'], principals: [othello] })).removed).toEqual(['design']);
     // Hamlet owns the bot, so may remove it without any permission.
     const bot = t.userId('hamlet-bot@zulip.example.com');
     expect((await unsubscribe(t.as('hamlet'), { subscriptions: ['general'], principals: [bot] })).removed).toEqual(['general']);
-    await updateStream(t.as('iago'), { streamId: t.id('general'), canRemoveSubscribersGroup: { new: { direct_members: [t.userId('hamlet')], direct_subgroups: [] } } });
+    await updateStream(t.as('iago'), { streamId: t.channelId('general'), canRemoveSubscribersGroup: { new: { direct_members: [t.userId('hamlet')], direct_subgroups: [] } } });
     const body = await unsubscribe(t.as('hamlet'), { subscriptions: ['general'], principals: [demoUser('othello').email, demoUser('cordelia').email] });
     expect(body).toMatchObject({ removed: ['general', 'general'], not_removed: [] });
     // The group does not reach a private channel the member cannot see.
-    await updateStream(t.as('desdemona'), { streamId: t.id('engineering'), canRemoveSubscribersGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
-    expect((await caught(unsubscribe(t.as('cordelia'), { subscriptions: ['engineering'], principals: [t.userId('hamlet')] }))).message).toBe('Insufficient permission');
+    await updateStream(t.as('desdemona'), { streamId: t.channelId('engineering'), canRemoveSubscribersGroup: { new: { direct_members: [t.userId('cordelia')], direct_subgroups: [] } } });
+    expect((await caughtApiError(unsubscribe(t.as('cordelia'), { subscriptions: ['engineering'], principals: [t.userId('hamlet')] }))).message).toBe('Insufficient permission');
   });
 
   it('rejects unknown and deactivated principals with 400 BAD_REQUEST', async () => {
     const t = setup();
     const lear = [...t.emulator.store.users.values()].find((u) => !u.is_active)!;
     for (const principals of [[9999], [lear.user_id], ['nobody@zulip.example.com']] as (number[] | string[])[]) {
-      const e = await caught(unsubscribe(t.as('iago'), { subscriptions: ['legacy'], principals }));
+      const e = await caughtApiError(unsubscribe(t.as('iago'), { subscriptions: ['legacy'], principals }));
       expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
     }
-    const mixed = await caught(t.as('iago').send('unsubscribe', 'DELETE', 'users/me/subscriptions', { subscriptions: '["general"]', principals: '[1, "a@b.c"]' }));
+    const mixed = await caughtApiError(t.as('iago').send('unsubscribe', 'DELETE', 'users/me/subscriptions', { subscriptions: '["general"]', principals: '[1, "a@b.c"]' }));
     expect(mixed.code).toBe('BAD_REQUEST');
   });
 });
@@ -337,7 +284,7 @@ describe('DELETE /users/me/subscriptions', () => {
 describe('POST /users/me/subscriptions/properties', () => {
   it('changes personal settings with one update event each, and two for muting', async () => {
     const t = setup();
-    const design = t.id('design');
+    const design = t.channelId('design');
     const hamlet = await t.listen('hamlet');
     const body = await updateSubscriptionSettings(t.as('hamlet'), {
       subscriptionData: [
@@ -362,28 +309,28 @@ describe('POST /users/me/subscriptions/properties', () => {
 
   it('refuses bad changes and applies none of a batch with one', async () => {
     const t = setup();
-    const design = t.id('design');
+    const design = t.channelId('design');
     const cases: [Record<string, unknown>, string][] = [
       [{ stream_id: design, property: 'volume', value: true }, 'Unknown subscription property: volume'],
       [{ stream_id: design, property: 'pin_to_top', value: 'yes' }, 'pin_to_top is not a boolean'],
       [{ stream_id: design, property: 'color', value: 'green' }, 'color is not a valid hex color code'],
       [{ stream_id: 9999, property: 'pin_to_top', value: true }, 'Invalid channel ID'],
-      [{ stream_id: t.id('engineering'), property: 'pin_to_top', value: true }, 'Invalid channel ID'],
+      [{ stream_id: t.channelId('engineering'), property: 'pin_to_top', value: true }, 'Invalid channel ID'],
     ];
     for (const [change, msg] of cases) {
-      const error = await caught(t.as('cordelia').send('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
-        subscription_data: [{ stream_id: t.id('design'), property: 'pin_to_top', value: true }, change],
+      const error = await caughtApiError(t.as('cordelia').send('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
+        subscription_data: [{ stream_id: t.channelId('design'), property: 'pin_to_top', value: true }, change],
       }));
       expect([error.code, error.message]).toEqual(['BAD_REQUEST', msg]);
     }
     expect(t.emulator.store.subscription(design, t.userId('cordelia'))!.pin_to_top).toBe(false);
     await unsubscribe(t.as('othello'), { subscriptions: ['general'] });
-    const notSubscribed = await caught(updateSubscriptionSettings(t.as('othello'), { subscriptionData: [{ streamId: t.id('general'), property: 'pin_to_top', value: true }] }));
-    expect(notSubscribed.message).toBe(`Not subscribed to channel ID ${t.id('general')}`);
+    const notSubscribed = await caughtApiError(updateSubscriptionSettings(t.as('othello'), { subscriptionData: [{ streamId: t.channelId('general'), property: 'pin_to_top', value: true }] }));
+    expect(notSubscribed.message).toBe(`Not subscribed to channel ID ${t.channelId('general')}`);
   });
 
   it('is POST only', async () => {
-    const e = await caught(setup().as('hamlet').send('x', 'PATCH', 'users/me/subscriptions/properties', { subscription_data: '[]' }));
+    const e = await caughtApiError(setup().as('hamlet').send('x', 'PATCH', 'users/me/subscriptions/properties', { subscription_data: '[]' }));
     expect(e.httpStatus).toBe(405);
   });
 });
@@ -391,12 +338,12 @@ describe('POST /users/me/subscriptions/properties', () => {
 describe('subscriber lists', () => {
   it('GET /streams/{id}/members and GET /users/{id}/subscriptions/{stream_id}', async () => {
     const t = setup();
-    const members = await getSubscribers(t.as('iago'), { streamId: t.id('engineering') });
+    const members = await getSubscribers(t.as('iago'), { streamId: t.channelId('engineering') });
     expect(members.subscribers).toEqual(['desdemona', 'iago', 'shiva', 'hamlet'].map(t.userId).sort((a, b) => a - b));
-    expect((await caught(getSubscribers(t.as('cordelia'), { streamId: t.id('engineering') }))).message).toBe('Invalid channel ID');
-    expect(await getSubscriptionStatus(t.as('cordelia'), { userId: t.userId('hamlet'), streamId: t.id('design') })).toMatchObject({ is_subscribed: true });
-    expect(await getSubscriptionStatus(t.as('cordelia'), { userId: t.userId('polonius'), streamId: t.id('announce') })).toMatchObject({ is_subscribed: false });
-    expect((await caught(getSubscriptionStatus(t.as('cordelia'), { userId: 9999, streamId: t.id('design') }))).message).toBe('No such user');
+    expect((await caughtApiError(getSubscribers(t.as('cordelia'), { streamId: t.channelId('engineering') }))).message).toBe('Invalid channel ID');
+    expect(await getSubscriptionStatus(t.as('cordelia'), { userId: t.userId('hamlet'), streamId: t.channelId('design') })).toMatchObject({ is_subscribed: true });
+    expect(await getSubscriptionStatus(t.as('cordelia'), { userId: t.userId('polonius'), streamId: t.channelId('announce') })).toMatchObject({ is_subscribed: false });
+    expect((await caughtApiError(getSubscriptionStatus(t.as('cordelia'), { userId: 9999, streamId: t.channelId('design') }))).message).toBe('No such user');
   });
 });
 
@@ -427,7 +374,7 @@ describe('register state', () => {
   it('fills in the user\u2019s notification defaults without notification_settings_null', async () => {
     const t = setup();
     t.emulator.store.users.get(t.userId('hamlet'))!.settings.enable_stream_push_notifications = true;
-    await updateSubscriptionSettings(t.as('hamlet'), { subscriptionData: [{ streamId: t.id('general'), property: 'email_notifications', value: true }] });
+    await updateSubscriptionSettings(t.as('hamlet'), { subscriptionData: [{ streamId: t.channelId('general'), property: 'email_notifications', value: true }] });
     const state = await t.as('hamlet').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'] });
     expect(state.subscriptions.find((s) => s.name === 'general')).toMatchObject({
       desktop_notifications: false,

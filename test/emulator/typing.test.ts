@@ -2,27 +2,16 @@
  * Typing notifications in the emulator, driven through the REST client: who receives which `typing`
  * event for direct and channel typing, topic normalisation, and every documented error.
  */
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator } from '../../src/emulator/app.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RawEvent } from '../../src/zulip/model/events.js';
 import { getEvents, registerQueue } from '../../src/zulip/routes/events.js';
 import { setTypingStatus } from '../../src/zulip/routes/typing.js';
+import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 
-const emulator = createEmulator();
-const { store } = emulator;
-const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-const as = (login: string) =>
-  new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch, retry: noRetry });
-const user = (login: string) => store.userByEmail(demoUser(login).email)!;
+/** One emulator for the file (set up while collecting, so closed after the file's tests). */
+const { store, as, user, channel } = setupEmulator();
 const person = (login: string) => ({ user_id: user(login).user_id, email: user(login).email });
-const channel = (name: string) => store.channelByName(name)!;
-
-afterAll(() => emulator.close());
 
 const LOGINS = ['desdemona', 'iago', 'shiva', 'hamlet', 'cordelia', 'othello', 'polonius'];
 /** One queue per demo user, accepting typing events (with channel typing unless told otherwise). */
@@ -57,15 +46,6 @@ async function received(): Promise<Record<string, RawEvent[]>> {
 
 function only(got: Record<string, RawEvent[]>): Record<string, number> {
   return Object.fromEntries(Object.entries(got).filter(([, e]) => e.length > 0).map(([k, e]) => [k, e.length]));
-}
-
-async function apiError(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
 }
 
 describe('direct typing', () => {
@@ -124,7 +104,7 @@ describe('direct typing', () => {
       [{ op: 'start', type: 'private', to: [user('iago').user_id] }, 'BAD_REQUEST', 'Invalid type'],
     ];
     for (const [params, code, message] of cases) {
-      const e = await apiError(as('hamlet').send('set-typing-status', 'POST', 'typing', params));
+      const e = await caughtApiError(as('hamlet').send('set-typing-status', 'POST', 'typing', params));
       expect([e.code, e.httpStatus, e.message]).toEqual([code, 400, message]);
     }
     expect(only(await received())).toEqual({});
@@ -132,7 +112,7 @@ describe('direct typing', () => {
 
   it('refuses when the sender turned direct typing notifications off', async () => {
     user('hamlet').settings.send_private_typing_notifications = false;
-    const e = await apiError(setTypingStatus(as('hamlet'), { op: 'start', to: [user('iago').user_id] }));
+    const e = await caughtApiError(setTypingStatus(as('hamlet'), { op: 'start', to: [user('iago').user_id] }));
     expect(e.message).toBe('User has disabled typing notifications for direct messages');
   });
 });
@@ -181,7 +161,7 @@ describe('channel typing', () => {
       ['hamlet', { op: 'start', type: 'channel', stream_id: channel('announce').stream_id, topic: 't' }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
     ];
     for (const [login, params, code, message] of cases) {
-      const e = await apiError(as(login).send('set-typing-status', 'POST', 'typing', params));
+      const e = await caughtApiError(as(login).send('set-typing-status', 'POST', 'typing', params));
       expect([e.code, e.httpStatus, e.message]).toEqual([code, 400, message]);
     }
     expect(only(await received())).toEqual({});
@@ -194,7 +174,7 @@ describe('channel typing', () => {
 
   it('refuses when the sender turned channel typing notifications off', async () => {
     user('hamlet').settings.send_stream_typing_notifications = false;
-    const e = await apiError(setTypingStatus(as('hamlet'), { op: 'start', type: 'channel', streamId: channel('general').stream_id, topic: 't' }));
+    const e = await caughtApiError(setTypingStatus(as('hamlet'), { op: 'start', type: 'channel', streamId: channel('general').stream_id, topic: 't' }));
     expect(e.message).toBe('User has disabled typing notifications for channel messages');
   });
 });

@@ -4,12 +4,9 @@
  * values and their restrictions, membership and subgroup changes with every permission and
  * consistency rule, renaming, the `user_group` events and the register state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/emulator/clock.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { ZulipConnection } from '../../src/zulip/connection.js';
 import type { UserGroup } from '../../src/zulip/model/user-groups.js';
 import {
   createUserGroup,
@@ -22,12 +19,10 @@ import {
   updateUserGroupSubgroups,
 } from '../../src/zulip/routes/user-groups.js';
 import { deactivateUser } from '../../src/zulip/routes/users.js';
-import { validateResponse } from '../helpers/openapi.js';
+import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-const open: Emulator[] = [];
 
 /** Group fields newer than the OpenAPI file (feature level 247), documented by api-spec.md. */
 const NEWER_GROUP_FIELDS = [
@@ -41,36 +36,11 @@ const NEWER_GROUP_FIELDS = [
   'can_remove_members_group',
 ];
 
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((e) => e.close()));
-});
-
 function setup() {
-  const clock = new ManualClock(START);
-  const emulator = createEmulator({ clock });
-  open.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const as = (login: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: demoUser(login), fetch, retry: noRetry });
-  const store = emulator.store;
-  const ids = new Map([...store.users.values()].map((u) => [u.delivery_email.split('@')[0]!, u.user_id]));
-  const id = (login: string) => ids.get(login)!;
-  const group = (name: string) => store.groupByName(name)!;
-  const system = (name: string) => store.systemGroupId(name as 'role:everyone');
-  return { emulator, store, as, id, group, system };
-}
-
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
-}
-
-function expectValid(method: string, path: string, body: unknown, allowExtra: string[] = []): void {
-  expect(validateResponse({ method, path }, 200, body, { allowExtra }).errors).toBe('');
+  const t = setupEmulator({ clock: new ManualClock(START) });
+  const group = (name: string) => t.store.groupByName(name)!;
+  const system = (name: string) => t.store.systemGroupId(name as 'role:everyone');
+  return { ...t, id: t.userId, group, system };
 }
 
 /** A group-setting value: a group ID, or an anonymous group of integer lists. */
@@ -82,22 +52,7 @@ function isGroupSettingValue(value: unknown): boolean {
   return Object.keys(rest).length === 0 && ints(members) && ints(subgroups);
 }
 
-async function registerQueue(conn: ZulipConnection): Promise<string> {
-  const body = await conn.send<{ queue_id: string }>('register-queue', 'POST', 'register', {
-    event_types: ['user_group'],
-    fetch_event_types: [],
-  });
-  return body.queue_id;
-}
-
-async function eventsOf(conn: ZulipConnection, queueId: string): Promise<Record<string, unknown>[]> {
-  const body = await conn.send<{ events: Record<string, unknown>[] }>('get-events', 'GET', 'events', {
-    queue_id: queueId,
-    last_event_id: -1,
-    dont_block: true,
-  });
-  return body.events.map(({ id: _id, ...event }) => event);
-}
+const registerQueue = (conn: ZulipConnection) => registerEventQueue(conn, ['user_group']);
 
 async function groupsOf(conn: ZulipConnection): Promise<Map<string, UserGroup>> {
   return new Map((await getUserGroups(conn)).user_groups.map((g) => [g.name, g]));
@@ -109,7 +64,7 @@ describe('GET /user_groups', () => {
     const body = await getUserGroups(as('hamlet'));
     // The file (feature level 247) types can_mention_group as a group ID; it is a group-setting value since.
     const { user_groups, ...envelope } = body;
-    expectValid('GET', '/user_groups', { ...envelope, user_groups: user_groups.map(({ can_mention_group: _c, ...g }) => g) }, NEWER_GROUP_FIELDS);
+    expectValidResponse('GET', '/user_groups', { ...envelope, user_groups: user_groups.map(({ can_mention_group: _c, ...g }) => g) }, NEWER_GROUP_FIELDS);
     for (const g of user_groups) {
       for (const setting of [...NEWER_GROUP_FIELDS.slice(3), 'can_mention_group'] as const) {
         expect(isGroupSettingValue(g[setting as keyof UserGroup]), `${g.name}.${setting}`).toBe(true);
@@ -131,7 +86,7 @@ describe('GET /user_groups', () => {
 
   it('is not available to guests', async () => {
     const { as } = setup();
-    const e = await caught(getUserGroups(as('polonius')));
+    const e = await caughtApiError(getUserGroups(as('polonius')));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'Not allowed for guest users', 400]);
   });
 
@@ -152,7 +107,7 @@ describe('POST /user_groups/create', () => {
     const polonius = as('polonius');
     const queue = await registerQueue(polonius);
     const body = await createUserGroup(as('hamlet'), { name: 'gravediggers', description: 'Alas, poor Yorick', members: [id('othello'), id('hamlet')] });
-    expectValid('POST', '/user_groups/create', body, ['group_id']);
+    expectValidResponse('POST', '/user_groups/create', body, ['group_id']);
     expect(body.group_id).toEqual(expect.any(Number));
     const created = (await groupsOf(as('hamlet'))).get('gravediggers')!;
     const expected = {
@@ -203,27 +158,27 @@ describe('POST /user_groups/create', () => {
   it('answers BAD_REQUEST for an invalid or deactivated user ID and creates nothing', async () => {
     const { as, id, store } = setup();
     const before = store.groups.size;
-    const unknown = await caught(createUserGroup(as('hamlet'), { name: 'ghosts', description: '', members: [id('hamlet'), 500] }));
+    const unknown = await caughtApiError(createUserGroup(as('hamlet'), { name: 'ghosts', description: '', members: [id('hamlet'), 500] }));
     expect([unknown.code, unknown.message, unknown.httpStatus]).toEqual(['BAD_REQUEST', 'Invalid user ID: 500', 400]);
-    const inactive = await caught(createUserGroup(as('hamlet'), { name: 'ghosts', description: '', members: [id('lear')] }));
+    const inactive = await caughtApiError(createUserGroup(as('hamlet'), { name: 'ghosts', description: '', members: [id('lear')] }));
     expect(inactive.message).toBe(`Invalid user ID: ${id('lear')}`);
     expect(store.groups.size).toBe(before);
   });
 
   it('refuses a duplicate name and reserved prefixes', async () => {
     const { as } = setup();
-    const dup = await caught(createUserGroup(as('hamlet'), { name: 'players', description: '', members: [] }));
+    const dup = await caughtApiError(createUserGroup(as('hamlet'), { name: 'players', description: '', members: [] }));
     expect([dup.code, dup.message]).toEqual(['BAD_REQUEST', "User group 'players' already exists."]);
-    const role = await caught(createUserGroup(as('hamlet'), { name: 'role:players', description: '', members: [] }));
+    const role = await caughtApiError(createUserGroup(as('hamlet'), { name: 'role:players', description: '', members: [] }));
     expect(role.message).toBe("User group name cannot start with 'role:'.");
-    const empty = await caught(createUserGroup(as('hamlet'), { name: '  ', description: '', members: [] }));
+    const empty = await caughtApiError(createUserGroup(as('hamlet'), { name: '  ', description: '', members: [] }));
     expect(empty.message).toBe("User group name can't be empty!");
   });
 
   it('enforces the system groups each setting may not hold', async () => {
     const { as, system, store } = setup();
     const before = store.groups.size;
-    const create = (options: Parameters<typeof createUserGroup>[1]) => caught(createUserGroup(as('hamlet'), options));
+    const create = (options: Parameters<typeof createUserGroup>[1]) => caughtApiError(createUserGroup(as('hamlet'), options));
     const cases: [Parameters<typeof createUserGroup>[1], string][] = [
       [{ name: 'x', description: '', members: [], canManageGroup: system('role:everyone') }, "'can_manage_group' setting cannot be set to 'role:everyone' group."],
       [{ name: 'x', description: '', members: [], canManageGroup: system('role:internet') }, "'can_manage_group' setting cannot be set to 'role:internet' group."],
@@ -247,9 +202,9 @@ describe('POST /user_groups/create', () => {
 
   it('requires name, description and members, and is refused to guests', async () => {
     const { as } = setup();
-    const missing = await caught(as('hamlet').send('create-user-group', 'POST', 'user_groups/create', { name: 'n', description: 'd' }));
+    const missing = await caughtApiError(as('hamlet').send('create-user-group', 'POST', 'user_groups/create', { name: 'n', description: 'd' }));
     expect([missing.code, missing.data]).toEqual(['REQUEST_VARIABLE_MISSING', { var_name: 'members' }]);
-    const guest = await caught(createUserGroup(as('polonius'), { name: 'spies', description: '', members: [] }));
+    const guest = await caughtApiError(createUserGroup(as('polonius'), { name: 'spies', description: '', members: [] }));
     expect([guest.code, guest.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
   });
 });
@@ -261,7 +216,7 @@ describe('POST /user_groups/{id}/members', () => {
     const queue = await registerQueue(cordelia);
     const players = group('players').id;
     const body = await updateUserGroupMembers(as('hamlet'), { userGroupId: players, add: [id('iago'), id('shiva')], delete: [id('othello')] });
-    expectValid('POST', `/user_groups/${players}/members`, body);
+    expectValidResponse('POST', `/user_groups/${players}/members`, body);
     expect((await groupsOf(cordelia)).get('players')!.members).toEqual(
       [id('hamlet'), id('cordelia'), id('polonius'), id('iago'), id('shiva')].sort((a, b) => a - b),
     );
@@ -275,25 +230,25 @@ describe('POST /user_groups/{id}/members', () => {
     const { as, id, group } = setup();
     const players = group('players');
     const snapshot = [...players.members];
-    const dup = await caught(updateUserGroupMembers(as('hamlet'), { userGroupId: players.id, add: [id('iago'), id('cordelia')] }));
+    const dup = await caughtApiError(updateUserGroupMembers(as('hamlet'), { userGroupId: players.id, add: [id('iago'), id('cordelia')] }));
     expect([dup.code, dup.message]).toEqual(['BAD_REQUEST', `User ${id('cordelia')} is already a member of this group`]);
-    const absent = await caught(updateUserGroupMembers(as('hamlet'), { userGroupId: players.id, add: [id('iago')], delete: [id('desdemona')] }));
+    const absent = await caughtApiError(updateUserGroupMembers(as('hamlet'), { userGroupId: players.id, add: [id('iago')], delete: [id('desdemona')] }));
     expect(absent.message).toBe(`There is no member '${id('desdemona')}' in this user group`);
-    const inactive = await caught(updateUserGroupMembers(as('hamlet'), { userGroupId: players.id, add: [id('lear')] }));
+    const inactive = await caughtApiError(updateUserGroupMembers(as('hamlet'), { userGroupId: players.id, add: [id('lear')] }));
     expect(inactive.message).toBe(`Invalid user ID: ${id('lear')}`);
     expect(players.members).toEqual(snapshot);
   });
 
   it('checks the group and the permission', async () => {
     const { as, id, group, system } = setup();
-    const nothing = await caught(updateUserGroupMembers(as('hamlet'), { userGroupId: group('players').id }));
+    const nothing = await caughtApiError(updateUserGroupMembers(as('hamlet'), { userGroupId: group('players').id }));
     expect(nothing.message).toBe('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
-    const unknown = await caught(updateUserGroupMembers(as('iago'), { userGroupId: 9999, add: [id('hamlet')] }));
+    const unknown = await caughtApiError(updateUserGroupMembers(as('iago'), { userGroupId: 9999, add: [id('hamlet')] }));
     expect([unknown.code, unknown.message]).toEqual(['BAD_REQUEST', 'Invalid user group']);
-    const systemGroup = await caught(updateUserGroupMembers(as('desdemona'), { userGroupId: system('role:members'), add: [id('hamlet')] }));
+    const systemGroup = await caughtApiError(updateUserGroupMembers(as('desdemona'), { userGroupId: system('role:members'), add: [id('hamlet')] }));
     expect(systemGroup.message).toBe('Insufficient permission');
     // Othello neither manages "leadership" nor may add members to it.
-    const denied = await caught(updateUserGroupMembers(as('othello'), { userGroupId: group('leadership').id, add: [id('othello')] }));
+    const denied = await caughtApiError(updateUserGroupMembers(as('othello'), { userGroupId: group('leadership').id, add: [id('othello')] }));
     expect([denied.code, denied.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
     // Administrators may change any group.
     await updateUserGroupMembers(as('iago'), { userGroupId: group('players').id, delete: [id('othello')] });
@@ -306,12 +261,12 @@ describe('POST /user_groups/{id}/members', () => {
     leadership.can_join_group = system('role:members');
     await updateUserGroupMembers(as('othello'), { userGroupId: leadership.id, add: [id('othello')] });
     expect(leadership.members).toContain(id('othello'));
-    const others = await caught(updateUserGroupMembers(as('hamlet'), { userGroupId: leadership.id, add: [id('hamlet'), id('cordelia')] }));
+    const others = await caughtApiError(updateUserGroupMembers(as('hamlet'), { userGroupId: leadership.id, add: [id('hamlet'), id('cordelia')] }));
     expect(others.message).toBe('Insufficient permission');
     // can_leave_group defaults to everyone.
     await updateUserGroupMembers(as('othello'), { userGroupId: leadership.id, delete: [id('othello')] });
     expect(leadership.members).not.toContain(id('othello'));
-    const kick = await caught(updateUserGroupMembers(as('othello'), { userGroupId: leadership.id, delete: [id('iago')] }));
+    const kick = await caughtApiError(updateUserGroupMembers(as('othello'), { userGroupId: leadership.id, delete: [id('iago')] }));
     expect(kick.message).toBe('Insufficient permission');
     leadership.can_remove_members_group = { direct_members: [id('othello')], direct_subgroups: [] };
     await updateUserGroupMembers(as('othello'), { userGroupId: leadership.id, delete: [id('iago')] });
@@ -326,16 +281,16 @@ describe('POST /user_groups/{id}/members', () => {
     await updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [leadership] });
     expect(group('players').direct_subgroup_ids).toEqual([leadership]);
     // engineers ⊃ leadership, so leadership may not contain engineers; no group may contain itself.
-    const cycle = await caught(updateUserGroupMembers(as('iago'), { userGroupId: leadership, addSubgroups: [engineers] }));
+    const cycle = await caughtApiError(updateUserGroupMembers(as('iago'), { userGroupId: leadership, addSubgroups: [engineers] }));
     expect([cycle.code, cycle.message]).toEqual(['BAD_REQUEST', `User group ${leadership} is already a subgroup of one of the passed subgroups.`]);
-    const self = await caught(updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [players] }));
+    const self = await caughtApiError(updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [players] }));
     expect(self.message).toBe(`User group ${players} is already a subgroup of one of the passed subgroups.`);
-    const again = await caught(updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [leadership] }));
+    const again = await caughtApiError(updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [leadership] }));
     expect(again.message).toBe(`User group ${leadership} is already a subgroup of this group.`);
-    const invalid = await caught(updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [9999] }));
+    const invalid = await caughtApiError(updateUserGroupMembers(as('iago'), { userGroupId: players, addSubgroups: [9999] }));
     expect(invalid.message).toBe('Invalid user group ID: 9999');
     await updateUserGroupMembers(as('iago'), { userGroupId: players, deleteSubgroups: [leadership] });
-    const notSub = await caught(updateUserGroupMembers(as('iago'), { userGroupId: players, deleteSubgroups: [leadership] }));
+    const notSub = await caughtApiError(updateUserGroupMembers(as('iago'), { userGroupId: players, deleteSubgroups: [leadership] }));
     expect(notSub.message).toBe(`User group ${leadership} is not a subgroup of this group.`);
     expect(await eventsOf(hamlet, queue)).toEqual([
       { type: 'user_group', op: 'add_subgroups', group_id: players, direct_subgroup_ids: [leadership] },
@@ -349,13 +304,13 @@ describe('POST /user_groups/{id}/subgroups', () => {
     const { as, group } = setup();
     const [players, leadership] = [group('players').id, group('leadership').id];
     const body = await updateUserGroupSubgroups(as('iago'), { userGroupId: players, add: [leadership] });
-    expectValid('POST', `/user_groups/${players}/subgroups`, body);
+    expectValidResponse('POST', `/user_groups/${players}/subgroups`, body);
     expect(group('players').direct_subgroup_ids).toEqual([leadership]);
     await updateUserGroupSubgroups(as('iago'), { userGroupId: players, delete: [leadership] });
     expect(group('players').direct_subgroup_ids).toEqual([]);
-    const nothing = await caught(updateUserGroupSubgroups(as('iago'), { userGroupId: players }));
+    const nothing = await caughtApiError(updateUserGroupSubgroups(as('iago'), { userGroupId: players }));
     expect(nothing.message).toBe('Nothing to do. Specify at least one of "add" or "delete".');
-    const cycle = await caught(updateUserGroupSubgroups(as('iago'), { userGroupId: leadership, add: [group('engineers').id] }));
+    const cycle = await caughtApiError(updateUserGroupSubgroups(as('iago'), { userGroupId: leadership, add: [group('engineers').id] }));
     expect(cycle.code).toBe('BAD_REQUEST');
   });
 });
@@ -365,12 +320,12 @@ describe('GET /user_groups/{id}/members, /subgroups and /members/{user_id}', () 
     const { as, id, group } = setup();
     const engineers = group('engineers').id;
     const all = await getUserGroupMembers(as('hamlet'), { userGroupId: engineers });
-    expectValid('GET', `/user_groups/${engineers}/members`, all);
+    expectValidResponse('GET', `/user_groups/${engineers}/members`, all);
     expect(all.members).toEqual([id('desdemona'), id('iago'), id('shiva'), id('hamlet')].sort((a, b) => a - b));
     expect((await getUserGroupMembers(as('hamlet'), { userGroupId: engineers, directMemberOnly: true })).members).toEqual(
       [id('shiva'), id('hamlet')].sort((a, b) => a - b),
     );
-    const unknown = await caught(getUserGroupMembers(as('hamlet'), { userGroupId: 9999 }));
+    const unknown = await caughtApiError(getUserGroupMembers(as('hamlet'), { userGroupId: 9999 }));
     expect(unknown.message).toBe('Invalid user group');
   });
 
@@ -378,7 +333,7 @@ describe('GET /user_groups/{id}/members, /subgroups and /members/{user_id}', () 
     const { as, system } = setup();
     const members = system('role:members');
     const all = await getUserGroupSubgroups(as('hamlet'), { userGroupId: members });
-    expectValid('GET', `/user_groups/${members}/subgroups`, all);
+    expectValidResponse('GET', `/user_groups/${members}/subgroups`, all);
     expect(all.subgroups).toEqual(['role:fullmembers', 'role:moderators', 'role:administrators', 'role:owners'].map(system).sort((a, b) => a - b));
     expect((await getUserGroupSubgroups(as('hamlet'), { userGroupId: members, directSubgroupOnly: true })).subgroups).toEqual([system('role:fullmembers')]);
   });
@@ -387,10 +342,10 @@ describe('GET /user_groups/{id}/members, /subgroups and /members/{user_id}', () 
     const { as, id, group } = setup();
     const engineers = group('engineers').id;
     const body = await getIsUserGroupMember(as('hamlet'), { userGroupId: engineers, userId: id('iago') });
-    expectValid('GET', `/user_groups/${engineers}/members/${id('iago')}`, body);
+    expectValidResponse('GET', `/user_groups/${engineers}/members/${id('iago')}`, body);
     expect(body.is_user_group_member).toBe(true);
     expect((await getIsUserGroupMember(as('hamlet'), { userGroupId: engineers, userId: id('iago'), directMemberOnly: true })).is_user_group_member).toBe(false);
-    expect((await caught(getIsUserGroupMember(as('hamlet'), { userGroupId: engineers, userId: 9999 }))).message).toBe('No such user');
+    expect((await caughtApiError(getIsUserGroupMember(as('hamlet'), { userGroupId: engineers, userId: 9999 }))).message).toBe('No such user');
   });
 });
 
@@ -406,7 +361,7 @@ describe('PATCH /user_groups/{id}', () => {
       description: 'The whole cast',
       canMentionGroup: { new: system('role:members'), old: system('role:everyone') },
     });
-    expectValid('PATCH', `/user_groups/${players}`, body);
+    expectValidResponse('PATCH', `/user_groups/${players}`, body);
     expect(group('the players')).toMatchObject({ id: players, description: 'The whole cast', can_mention_group: system('role:members') });
     expect(await eventsOf(othello, queue)).toEqual([
       { type: 'user_group', op: 'update', group_id: players, data: { name: 'the players' } },
@@ -418,15 +373,15 @@ describe('PATCH /user_groups/{id}', () => {
   it('refuses a stale old value, missing data, a duplicate name and non-managers, changing nothing', async () => {
     const { as, group, system } = setup();
     const players = group('players');
-    const stale = await caught(
+    const stale = await caughtApiError(
       updateUserGroup(as('hamlet'), { userGroupId: players.id, name: 'renamed', canMentionGroup: { new: system('role:members'), old: system('role:owners') } }),
     );
     expect([stale.code, stale.message]).toEqual(['BAD_REQUEST', "'old' value does not match the expected value."]);
     expect(players.name).toBe('players');
-    expect((await caught(updateUserGroup(as('hamlet'), { userGroupId: players.id }))).message).toBe('No new data supplied');
-    expect((await caught(updateUserGroup(as('hamlet'), { userGroupId: players.id, name: 'leadership' }))).message).toBe("User group 'leadership' already exists.");
-    expect((await caught(updateUserGroup(as('othello'), { userGroupId: players.id, name: 'mine' }))).message).toBe('Insufficient permission');
-    expect((await caught(updateUserGroup(as('desdemona'), { userGroupId: system('role:members'), name: 'x' }))).message).toBe('Insufficient permission');
+    expect((await caughtApiError(updateUserGroup(as('hamlet'), { userGroupId: players.id }))).message).toBe('No new data supplied');
+    expect((await caughtApiError(updateUserGroup(as('hamlet'), { userGroupId: players.id, name: 'leadership' }))).message).toBe("User group 'leadership' already exists.");
+    expect((await caughtApiError(updateUserGroup(as('othello'), { userGroupId: players.id, name: 'mine' }))).message).toBe('Insufficient permission');
+    expect((await caughtApiError(updateUserGroup(as('desdemona'), { userGroupId: system('role:members'), name: 'x' }))).message).toBe('Insufficient permission');
     expect(players.name).toBe('players');
   });
 });

@@ -4,13 +4,10 @@
  * access), the administrative update and deactivation with every documented error, the
  * `realm_user` events and who receives them, and the register state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/emulator/clock.js';
 import { addUser, insertMessage } from '../../src/emulator/factory.js';
-import { demoUser } from '../../src/emulator/seed.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { ZulipApiError } from '../../src/zulip/errors.js';
+import type { ZulipConnection } from '../../src/zulip/connection.js';
 import type { User } from '../../src/zulip/model/users.js';
 import {
   deactivateUser,
@@ -21,65 +18,23 @@ import {
   updateUser,
   updateUserByEmail,
 } from '../../src/zulip/routes/users.js';
-import { validateResponse } from '../helpers/openapi.js';
+import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 
 const START = Date.UTC(2026, 0, 1);
-const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
-const open: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((e) => e.close()));
-});
 
 function setup() {
-  const clock = new ManualClock(START);
-  const emulator = createEmulator({ clock });
-  open.push(emulator);
-  const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
-  const connect = (email: string, apiKey: string) =>
-    new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email, apiKey }, fetch, retry: noRetry });
-  const as = (login: string) => connect(demoUser(login).email, demoUser(login).apiKey);
-  const store = emulator.store;
-  const ids = new Map([...store.users.values()].map((u) => [u.delivery_email.split('@')[0]!, u.user_id]));
-  const id = (login: string) => ids.get(login)!;
-  const record = (login: string) => store.users.get(id(login))!;
+  const t = setupEmulator({ clock: new ManualClock(START) });
+  const { store } = t;
+  const connect = (email: string, apiKey: string) => t.connect({ email, apiKey });
   const botId = [...store.users.values()].find((u) => u.is_bot)!.user_id;
   /** Limits guests to the users they share a channel or a conversation with. */
   const limitGuests = () => {
     store.realm.settings.can_access_all_users_group = store.systemGroupId('role:members');
   };
-  return { emulator, clock, store, as, connect, id, record, botId, limitGuests };
+  return { ...t, connect, id: t.userId, record: t.user, botId, limitGuests };
 }
 
-async function caught(p: Promise<unknown>): Promise<ZulipApiError> {
-  const e = await p.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-  expect(e).toBeInstanceOf(ZulipApiError);
-  return e as ZulipApiError;
-}
-
-function expectValid(method: string, path: string, body: unknown): void {
-  expect(validateResponse({ method, path }, 200, body).errors).toBe('');
-}
-
-async function registerQueue(conn: ZulipConnection, eventTypes = ['realm_user']): Promise<string> {
-  const body = await conn.send<{ queue_id: string }>('register-queue', 'POST', 'register', {
-    event_types: eventTypes,
-    fetch_event_types: [],
-  });
-  return body.queue_id;
-}
-
-async function eventsOf(conn: ZulipConnection, queueId: string): Promise<Record<string, unknown>[]> {
-  const body = await conn.send<{ events: Record<string, unknown>[] }>('get-events', 'GET', 'events', {
-    queue_id: queueId,
-    last_event_id: -1,
-    dont_block: true,
-  });
-  return body.events.map(({ id: _id, ...event }) => event);
-}
+const registerQueue = (conn: ZulipConnection, eventTypes = ['realm_user']) => registerEventQueue(conn, eventTypes);
 
 const byId = (members: User[], userId: number) => members.find((u) => u.user_id === userId)!;
 
@@ -87,7 +42,7 @@ describe('GET /users', () => {
   it('lists every user, deactivated ones and bots included, in the documented shape', async () => {
     const { as, store, id, botId } = setup();
     const body = await getUsers(as('hamlet'));
-    expectValid('GET', '/users', body);
+    expectValidResponse('GET', '/users', body);
     expect(body.members.map((u) => u.user_id)).toEqual([...store.users.keys()].sort((a, b) => a - b));
     const lear = byId(body.members, id('lear'));
     expect(lear).toMatchObject({ is_active: false, full_name: 'King Lear' });
@@ -138,7 +93,7 @@ describe('GET /users', () => {
   it('includes profile_data for non-bots only when asked', async () => {
     const { as, id, botId } = setup();
     const body = await getUsers(as('hamlet'), { includeCustomProfileFields: true });
-    expectValid('GET', '/users', body);
+    expectValidResponse('GET', '/users', body);
     expect(byId(body.members, id('hamlet')).profile_data).toEqual({
       '1': { value: 'Prince of Denmark', rendered_value: '<p>Prince of Denmark</p>' },
     });
@@ -162,7 +117,7 @@ describe('GET /users', () => {
     expect(seen).toEqual(expect.arrayContaining([id('polonius'), id('hamlet'), botId, penPal.user_id]));
     // Members are not limited.
     expect((await getUsers(as('hamlet'))).members.map((u) => u.user_id)).toContain(loner.user_id);
-    const e = await caught(getUser(as('polonius'), { userId: loner.user_id }));
+    const e = await caughtApiError(getUser(as('polonius'), { userId: loner.user_id }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'Insufficient permission', 400]);
   });
 });
@@ -171,7 +126,7 @@ describe('GET /users/{user_id} and GET /users/{email}', () => {
   it('returns one user by ID, deactivated ones and bots too', async () => {
     const { as, id, botId } = setup();
     const body = await getUser(as('hamlet'), { userId: id('othello'), includeCustomProfileFields: true });
-    expectValid('GET', `/users/${id('othello')}`, body);
+    expectValidResponse('GET', `/users/${id('othello')}`, body);
     expect(body.user).toMatchObject({ user_id: id('othello'), full_name: 'Othello, the Moor of Venice', profile_data: {} });
     expect((await getUser(as('hamlet'), { userId: id('lear') })).user.is_active).toBe(false);
     expect((await getUser(as('hamlet'), { userId: botId })).user.is_bot).toBe(true);
@@ -179,14 +134,14 @@ describe('GET /users/{user_id} and GET /users/{email}', () => {
 
   it('answers BAD_REQUEST "No such user" for an unknown ID', async () => {
     const { as } = setup();
-    const e = await caught(getUser(as('hamlet'), { userId: 9999 }));
+    const e = await caughtApiError(getUser(as('hamlet'), { userId: 9999 }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'No such user', 400]);
   });
 
   it('finds a user by API email, case-insensitively', async () => {
     const { as, id } = setup();
     const body = await getUserByEmail(as('hamlet'), { email: 'IAGO@zulip.example.com' });
-    expectValid('GET', '/users/iago@zulip.example.com', body);
+    expectValidResponse('GET', '/users/iago@zulip.example.com', body);
     expect(body.user.user_id).toBe(id('iago'));
   });
 
@@ -195,13 +150,13 @@ describe('GET /users/{user_id} and GET /users/{email}', () => {
     const cordelia = id('cordelia');
     expect((await getUserByEmail(as('hamlet'), { email: `user${cordelia}@zulip.example.com` })).user.user_id).toBe(cordelia);
     expect((await getUserByEmail(as('iago'), { email: 'cordelia@zulip.example.com' })).user.user_id).toBe(cordelia);
-    const e = await caught(getUserByEmail(as('hamlet'), { email: 'cordelia@zulip.example.com' }));
+    const e = await caughtApiError(getUserByEmail(as('hamlet'), { email: 'cordelia@zulip.example.com' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'No such user']);
   });
 
   it('answers "No such user" for an unknown email', async () => {
     const { as } = setup();
-    const e = await caught(getUserByEmail(as('hamlet'), { email: 'nobody@zulip.example.com' }));
+    const e = await caughtApiError(getUserByEmail(as('hamlet'), { email: 'nobody@zulip.example.com' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'No such user']);
   });
 });
@@ -210,7 +165,7 @@ describe('GET /users/me', () => {
   it("returns the caller's own data with the real email", async () => {
     const { as, id } = setup();
     const body = await getOwnUser(as('cordelia'));
-    expectValid('GET', '/users/me', body);
+    expectValidResponse('GET', '/users/me', body);
     expect(body).toMatchObject({
       user_id: id('cordelia'),
       email: `user${id('cordelia')}@zulip.example.com`,
@@ -232,7 +187,7 @@ describe('PATCH /users/{user_id}', () => {
     const hamlet = as('hamlet');
     const queue = await registerQueue(hamlet);
     const body = await updateUser(as('iago'), { userId: id('othello'), fullName: '  Othello the General ' });
-    expectValid('PATCH', `/users/${id('othello')}`, body);
+    expectValidResponse('PATCH', `/users/${id('othello')}`, body);
     expect(record('othello').full_name).toBe('Othello the General');
     expect(await eventsOf(hamlet, queue)).toEqual([
       { type: 'realm_user', op: 'update', person: { user_id: id('othello'), full_name: 'Othello the General' } },
@@ -241,16 +196,16 @@ describe('PATCH /users/{user_id}', () => {
 
   it('refuses non-administrators with BAD_REQUEST and changes nothing', async () => {
     const { as, id, record } = setup();
-    const e = await caught(updateUser(as('hamlet'), { userId: id('othello'), fullName: 'Hacked' }));
+    const e = await caughtApiError(updateUser(as('hamlet'), { userId: id('othello'), fullName: 'Hacked' }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'Insufficient permission', 400]);
-    const m = await caught(updateUser(as('shiva'), { userId: id('othello'), role: 300 }));
+    const m = await caughtApiError(updateUser(as('shiva'), { userId: id('othello'), role: 300 }));
     expect(m.code).toBe('BAD_REQUEST');
     expect(record('othello')).toMatchObject({ full_name: 'Othello, the Moor of Venice', role: 400 });
   });
 
   it('refuses to make a guest an administrator (the spec example)', async () => {
     const { as, id, record } = setup();
-    const e = await caught(updateUser(as('iago'), { userId: id('polonius'), role: 200 }));
+    const e = await caughtApiError(updateUser(as('iago'), { userId: id('polonius'), role: 200 }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'Guests cannot be organization administrators', 400]);
     expect(e.data).toEqual({});
     expect(record('polonius').role).toBe(600);
@@ -261,9 +216,9 @@ describe('PATCH /users/{user_id}', () => {
 
   it('lets only owners add or remove the owner role', async () => {
     const { as, id, record } = setup();
-    const e = await caught(updateUser(as('iago'), { userId: id('hamlet'), role: 100 }));
+    const e = await caughtApiError(updateUser(as('iago'), { userId: id('hamlet'), role: 100 }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400]);
-    const demote = await caught(updateUser(as('iago'), { userId: id('desdemona'), role: 400 }));
+    const demote = await caughtApiError(updateUser(as('iago'), { userId: id('desdemona'), role: 400 }));
     expect(demote.code).toBe('UNAUTHORIZED_PRINCIPAL');
     expect(record('hamlet').role).toBe(400);
     await updateUser(as('desdemona'), { userId: id('hamlet'), role: 100 });
@@ -272,7 +227,7 @@ describe('PATCH /users/{user_id}', () => {
 
   it('never takes the owner role from the only owner; a second owner makes it possible', async () => {
     const { as, id, record } = setup();
-    const e = await caught(updateUser(as('desdemona'), { userId: id('desdemona'), role: 200 }));
+    const e = await caughtApiError(updateUser(as('desdemona'), { userId: id('desdemona'), role: 200 }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'The owner permission cannot be removed from the only organization owner.']);
     expect(record('desdemona').role).toBe(100);
     await updateUser(as('desdemona'), { userId: id('iago'), role: 100 });
@@ -282,9 +237,9 @@ describe('PATCH /users/{user_id}', () => {
 
   it('rejects an unknown role and an unknown user', async () => {
     const { as, id } = setup();
-    const e = await caught(updateUser(as('iago'), { userId: id('hamlet'), role: 500 as 400 }));
+    const e = await caughtApiError(updateUser(as('iago'), { userId: id('hamlet'), role: 500 as 400 }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Invalid role']);
-    const u = await caught(updateUser(as('iago'), { userId: 9999, fullName: 'Ghost' }));
+    const u = await caughtApiError(updateUser(as('iago'), { userId: 9999, fullName: 'Ghost' }));
     expect([e.code, u.message]).toEqual(['BAD_REQUEST', 'No such user']);
   });
 
@@ -303,9 +258,9 @@ describe('PATCH /users/{user_id}', () => {
 
   it('validates full names', async () => {
     const { as, id, record } = setup();
-    const long = await caught(updateUser(as('iago'), { userId: id('othello'), fullName: 'x'.repeat(101) }));
+    const long = await caughtApiError(updateUser(as('iago'), { userId: id('othello'), fullName: 'x'.repeat(101) }));
     expect([long.code, long.message]).toEqual(['BAD_REQUEST', 'Name too long!']);
-    const bad = await caught(updateUser(as('iago'), { userId: id('othello'), fullName: 'Evil *bold*' }));
+    const bad = await caughtApiError(updateUser(as('iago'), { userId: id('othello'), fullName: 'Evil *bold*' }));
     expect(bad.message).toBe('Invalid characters in name!');
     expect(record('othello').full_name).toBe('Othello, the Moor of Venice');
   });
@@ -336,9 +291,9 @@ describe('PATCH /users/{user_id}', () => {
 
   it('rejects an unknown profile field or a bad value without applying any change of the request', async () => {
     const { as, id, record } = setup();
-    const unknown = await caught(updateUser(as('iago'), { userId: id('hamlet'), fullName: 'Prince Hamlet', profileData: [{ id: 99, value: 'x' }] }));
+    const unknown = await caughtApiError(updateUser(as('iago'), { userId: id('hamlet'), fullName: 'Prince Hamlet', profileData: [{ id: 99, value: 'x' }] }));
     expect([unknown.code, unknown.message]).toEqual(['BAD_REQUEST', 'Field id 99 not found.']);
-    const date = await caught(updateUser(as('iago'), { userId: id('hamlet'), role: 300, profileData: [{ id: 3, value: 'yesterday' }] }));
+    const date = await caughtApiError(updateUser(as('iago'), { userId: id('hamlet'), role: 300, profileData: [{ id: 3, value: 'yesterday' }] }));
     expect(date.message).toBe('Birthday is not a date');
     expect(record('hamlet')).toMatchObject({ full_name: 'King Hamlet', role: 400 });
     expect(record('hamlet').profile_data).toEqual({ '1': { value: 'Prince of Denmark', rendered_value: '<p>Prince of Denmark</p>' } });
@@ -346,10 +301,10 @@ describe('PATCH /users/{user_id}', () => {
 
   it('changes an email only for an owner holding can_change_user_emails', async () => {
     const { as, id, record } = setup();
-    const refused = await caught(updateUser(as('desdemona'), { userId: id('othello'), newEmail: 'moor@zulip.example.com' }));
+    const refused = await caughtApiError(updateUser(as('desdemona'), { userId: id('othello'), newEmail: 'moor@zulip.example.com' }));
     expect([refused.code, refused.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
     record('iago').can_change_user_emails = true;
-    const admin = await caught(updateUser(as('iago'), { userId: id('othello'), newEmail: 'moor@zulip.example.com' }));
+    const admin = await caughtApiError(updateUser(as('iago'), { userId: id('othello'), newEmail: 'moor@zulip.example.com' }));
     expect(admin.code).toBe('BAD_REQUEST');
     expect(record('othello').delivery_email).toBe('othello@zulip.example.com');
 
@@ -362,9 +317,9 @@ describe('PATCH /users/{user_id}', () => {
       { type: 'realm_user', op: 'update', person: { user_id: id('othello'), delivery_email: 'moor@zulip.example.com' } },
       { type: 'realm_user', op: 'update', person: { user_id: id('othello'), new_email: 'moor@zulip.example.com' } },
     ]);
-    const taken = await caught(updateUser(as('desdemona'), { userId: id('othello'), newEmail: 'iago@zulip.example.com' }));
+    const taken = await caughtApiError(updateUser(as('desdemona'), { userId: id('othello'), newEmail: 'iago@zulip.example.com' }));
     expect([taken.code, taken.message]).toEqual(['BAD_REQUEST', "Email 'iago@zulip.example.com' already in use"]);
-    const invalid = await caught(updateUser(as('desdemona'), { userId: id('othello'), newEmail: 'not an address' }));
+    const invalid = await caughtApiError(updateUser(as('desdemona'), { userId: id('othello'), newEmail: 'not an address' }));
     expect(invalid.code).toBe('BAD_REQUEST');
   });
 
@@ -388,11 +343,11 @@ describe('PATCH /users/{email}', () => {
   it('updates a user addressed by API email, and by real address when the administrator sees it', async () => {
     const { as, id, record } = setup();
     const body = await updateUserByEmail(as('iago'), { email: 'othello@zulip.example.com', fullName: 'Othello' });
-    expectValid('PATCH', `/users/${id('othello')}`, body);
+    expectValidResponse('PATCH', `/users/${id('othello')}`, body);
     expect(record('othello').full_name).toBe('Othello');
     await updateUserByEmail(as('iago'), { email: 'cordelia@zulip.example.com', fullName: 'Cordelia' });
     expect(record('cordelia').full_name).toBe('Cordelia');
-    const e = await caught(updateUserByEmail(as('iago'), { email: 'ghost@zulip.example.com', fullName: 'Ghost' }));
+    const e = await caughtApiError(updateUserByEmail(as('iago'), { email: 'ghost@zulip.example.com', fullName: 'Ghost' }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'No such user']);
   });
 });
@@ -404,14 +359,14 @@ describe('DELETE /users/{user_id}', () => {
     const queue = await registerQueue(hamlet, ['realm_user', 'user_group']);
     const players = store.groupByName('players')!;
     const body = await deactivateUser(as('iago'), { userId: id('othello') });
-    expectValid('DELETE', `/users/${id('othello')}`, body);
+    expectValidResponse('DELETE', `/users/${id('othello')}`, body);
     expect(record('othello').is_active).toBe(false);
     expect(await eventsOf(hamlet, queue)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: id('othello'), is_active: false } }]);
     const { user_groups } = await hamlet.send<{ user_groups: { id: number; members: number[] }[] }>('get-user-groups', 'GET', 'user_groups');
     expect(user_groups.find((g) => g.id === players.id)!.members).not.toContain(id('othello'));
     expect((await getUser(hamlet, { userId: id('othello') })).user.is_active).toBe(false);
     // The deactivated account can no longer authenticate.
-    const login = await caught(getOwnUser(as('othello')));
+    const login = await caughtApiError(getOwnUser(as('othello')));
     expect([login.code, login.httpStatus]).toEqual(['USER_DEACTIVATED', 401]);
   });
 
@@ -424,10 +379,10 @@ describe('DELETE /users/{user_id}', () => {
 
   it('refuses to deactivate the only owner, and lets only owners deactivate owners', async () => {
     const { as, id, record } = setup();
-    const last = await caught(deactivateUser(as('desdemona'), { userId: id('desdemona') }));
+    const last = await caughtApiError(deactivateUser(as('desdemona'), { userId: id('desdemona') }));
     expect([last.code, last.message, last.httpStatus]).toEqual(['BAD_REQUEST', 'Cannot deactivate the only organization owner', 400]);
     await updateUser(as('desdemona'), { userId: id('shiva'), role: 100 });
-    const byAdmin = await caught(deactivateUser(as('iago'), { userId: id('shiva') }));
+    const byAdmin = await caughtApiError(deactivateUser(as('iago'), { userId: id('shiva') }));
     expect([byAdmin.code, byAdmin.message]).toEqual(['UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner']);
     await deactivateUser(as('desdemona'), { userId: id('shiva') });
     expect(record('shiva').is_active).toBe(false);
@@ -436,12 +391,12 @@ describe('DELETE /users/{user_id}', () => {
 
   it('refuses non-administrators, deactivated users, bots and unknown IDs', async () => {
     const { as, id, botId, record } = setup();
-    const member = await caught(deactivateUser(as('hamlet'), { userId: id('othello') }));
+    const member = await caughtApiError(deactivateUser(as('hamlet'), { userId: id('othello') }));
     expect([member.code, member.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
     expect(record('othello').is_active).toBe(true);
-    expect((await caught(deactivateUser(as('iago'), { userId: id('lear') }))).message).toBe('User is deactivated');
-    expect((await caught(deactivateUser(as('iago'), { userId: botId }))).message).toBe('No such user');
-    expect((await caught(deactivateUser(as('iago'), { userId: 9999 }))).message).toBe('No such user');
+    expect((await caughtApiError(deactivateUser(as('iago'), { userId: id('lear') }))).message).toBe('User is deactivated');
+    expect((await caughtApiError(deactivateUser(as('iago'), { userId: botId }))).message).toBe('No such user');
+    expect((await caughtApiError(deactivateUser(as('iago'), { userId: 9999 }))).message).toBe('No such user');
   });
 });
 

@@ -8,6 +8,9 @@
  * expect(h.upstreamRequests).toHaveLength(1);
  * ```
  *
+ * A test that changes the emulator's state takes a harness of its own, `setupHarness()`, which
+ * closes when the test finishes.
+ *
  * Each harness talks to its emulator under its own base URL, so per-server caches (the feature
  * level) never mix two harnesses of one test file.
  */
@@ -16,6 +19,7 @@ import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
 import type { Credentials, FetchLike } from '../../src/zulip/connection.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/yoga.js';
+import { closeWhenDone, storeLookups } from './emulator.js';
 
 export interface HarnessOptions {
   /** @default 'demo' */
@@ -66,6 +70,10 @@ export interface Harness {
   /** Every upstream call since creation or the last `resetUpstreamRequests()`. */
   upstreamRequests: UpstreamRequest[];
   resetUpstreamRequests(): void;
+  /** A user's ID in the emulator, by login (`'hamlet'`, as seeded) or email. */
+  userId(who: string): number;
+  /** A channel's ID in the emulator, by name. */
+  channelId(name: string): number;
   close(): Promise<void>;
 }
 
@@ -96,6 +104,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   let zulipUrl = `http://zulip-${++harnessCount}.localhost`;
   let ready: Promise<void> = Promise.resolve();
 
+  const { userId, channelId } = storeLookups(emulator.store);
+
   const viaEmulator: FetchLike = (input, init) => emulator.fetch(new Request(input, init));
   const build = (url: string, fetch: FetchLike) =>
     createGateway({ logging: false, ...options.gateway, zulipUrl: url, fetch: countingFetch(fetch, upstreamRequests) });
@@ -120,6 +130,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     },
     upstreamRequests,
     resetUpstreamRequests: () => void (upstreamRequests.length = 0),
+    userId,
+    channelId,
     async gql(query, variables, gqlOptions = {}) {
       await ready;
       const response = await harness.gateway.fetch('http://gateway.localhost/graphql', {
@@ -135,6 +147,16 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       await emulator.close();
     },
   };
+  return harness;
+}
+
+/**
+ * A harness closed when the test that set it up finishes or, set up while a describe block is
+ * collected, after that block's tests: for tests that change the emulator's state.
+ */
+export function setupHarness(options: HarnessOptions = {}): Harness {
+  const harness = createHarness(options);
+  closeWhenDone(() => harness.close());
   return harness;
 }
 

@@ -8,13 +8,33 @@
  * see. Each consumer has its own bounded backlog: one that falls more than `limit` results behind
  * gets `overflow()` as its last result and ends, without slowing the others or the source. The
  * source is returned (ending its subscription) when its last consumer leaves.
+ *
+ * A consumer is either read (an async iterator, one promise per result) or, when it joins with a
+ * {@link Sink}, written to: from the first `next()` on, each result goes straight into the sink in
+ * the source's own turn, encoded once per result for all such consumers, and the iterator only
+ * yields the end (`overflow()`, completion or the source's error). With thousands of sockets on one
+ * execution, this is what keeps the cost of a result close to one socket write per socket.
  */
 
-export interface MulticastOptions<T> {
-  /** Results a consumer may have waiting before it is ended. */
+export interface MulticastOptions<T, E = never> {
+  /** Results a consumer may have waiting (queued, or written but not yet flushed) before it is ended. */
   limit: number;
   /** The last result a consumer that fell behind receives. */
   overflow: () => T;
+  /** Encodes a result once for every consumer that has a sink. Needed by {@link Multicast.join} with a sink. */
+  encode?: (value: T) => E;
+}
+
+/**
+ * Where a consumer's results are written, e.g. a WebSocket with the frame prefix of one operation.
+ * Only results are written here; the end of the stream is read through the consumer's iterator.
+ */
+export interface Sink<E> {
+  /**
+   * Writes one encoded result now. Returns whether everything written so far left memory at once;
+   * false means it waits in a buffer (the peer reads slowly), which counts toward the consumer's limit.
+   */
+  write(encoded: E): boolean;
 }
 
 const DONE = { done: true, value: undefined } as const;
@@ -23,23 +43,32 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
 }
 
-/** One consumer's end: a bounded queue read as an async iterator. */
-class Consumer<T> implements AsyncIterableIterator<T> {
+/** One consumer's end: a bounded queue read as an async iterator, or a sink written to directly. */
+class Consumer<T, E> implements AsyncIterableIterator<T> {
   private items: T[] = [];
   private waiter: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void } | undefined;
   private ending = false;
   private failure: unknown;
+  /** Writing to the sink (from the first `next()` on); results are no longer queued. */
+  private direct = false;
+  /** Results written to the sink since it last reported everything flushed. */
+  private unflushed = 0;
 
   constructor(
-    private readonly options: MulticastOptions<T>,
-    private readonly leave: (consumer: Consumer<T>) => void,
+    private readonly options: MulticastOptions<T, E>,
+    private readonly leave: (consumer: Consumer<T, E>) => void,
+    readonly sink?: Sink<E>,
   ) {}
 
-  push(value: T): void {
+  /** @param encoded `value` encoded, when this consumer has a sink (one encoding for all consumers). */
+  push(value: T, encoded?: E): void {
     if (this.ending) return;
+    if (this.direct) {
+      this.write(encoded!);
+      return;
+    }
     if (this.items.length >= this.options.limit) {
-      this.items = [this.options.overflow()];
-      this.end();
+      this.overflow();
       return;
     }
     const waiter = this.take();
@@ -53,14 +82,16 @@ class Consumer<T> implements AsyncIterableIterator<T> {
     this.ending = true;
     this.failure = error;
     this.leave(this);
-    if (this.items.length > 0) return;
+    // A waiting reader has nothing queued, except in direct mode, where it waits for the end.
     const waiter = this.take();
     if (!waiter) return;
-    if (this.failure === undefined) waiter.resolve(DONE);
+    if (this.items.length > 0) waiter.resolve({ done: false, value: this.items.shift()! });
+    else if (this.failure === undefined) waiter.resolve(DONE);
     else waiter.reject(this.consumeFailure());
   }
 
   async next(): Promise<IteratorResult<T>> {
+    if (this.sink && !this.direct && !this.ending) this.goDirect();
     if (this.items.length > 0) return { done: false, value: this.items.shift()! };
     if (this.ending) {
       if (this.failure !== undefined) throw this.consumeFailure();
@@ -85,6 +116,38 @@ class Consumer<T> implements AsyncIterableIterator<T> {
     return this;
   }
 
+  /**
+   * The reader is there (graphql-ws has registered the operation and iterates it): write what
+   * arrived before, in order, and every later result as it comes.
+   */
+  private goDirect(): void {
+    this.direct = true;
+    const queued = this.items;
+    this.items = [];
+    for (const value of queued) {
+      if (this.ending) break;
+      let encoded: E;
+      try {
+        encoded = this.options.encode!(value);
+      } catch (error) {
+        this.end(error);
+        break;
+      }
+      this.write(encoded);
+    }
+  }
+
+  private write(encoded: E): void {
+    if (this.sink!.write(encoded)) this.unflushed = 0;
+    else if (++this.unflushed >= this.options.limit) this.overflow();
+  }
+
+  /** Drops what is queued; the overflow result is the last one read. */
+  private overflow(): void {
+    this.items = [this.options.overflow()];
+    this.end();
+  }
+
   private take() {
     const waiter = this.waiter;
     this.waiter = undefined;
@@ -99,20 +162,23 @@ class Consumer<T> implements AsyncIterableIterator<T> {
 }
 
 /** One shared source and its consumers. */
-class Channel<T> {
-  readonly consumers = new Set<Consumer<T>>();
+class Channel<T, E> {
+  readonly consumers = new Set<Consumer<T, E>>();
   ended = false;
+  /** Consumers with a sink: results are encoded only when there is one. */
+  private sinks = 0;
   private source: AsyncIterator<T> | undefined;
 
   constructor(
     readonly opened: Promise<unknown>,
-    private readonly options: MulticastOptions<T>,
+    private readonly options: MulticastOptions<T, E>,
     private readonly onEmpty: () => void,
   ) {}
 
-  attach(): Consumer<T> {
-    const consumer = new Consumer<T>(this.options, (c) => this.detach(c));
+  attach(sink?: Sink<E>): Consumer<T, E> {
+    const consumer = new Consumer<T, E>(this.options, (c) => this.detach(c), sink);
     this.consumers.add(consumer);
+    if (sink) this.sinks++;
     return consumer;
   }
 
@@ -124,7 +190,7 @@ class Channel<T> {
       for (;;) {
         const result = await this.source.next();
         if (result.done) break;
-        for (const consumer of [...this.consumers]) consumer.push(result.value);
+        this.publish(result.value);
       }
     } catch (e) {
       error = e ?? new Error('subscription source failed');
@@ -134,18 +200,34 @@ class Channel<T> {
     for (const consumer of [...this.consumers]) consumer.end(error);
   }
 
-  private detach(consumer: Consumer<T>): void {
-    if (!this.consumers.delete(consumer) || this.consumers.size > 0 || this.ended) return;
+  private publish(value: T): void {
+    let encoded: E | undefined;
+    if (this.sinks > 0) {
+      try {
+        encoded = this.options.encode!(value);
+      } catch (error) {
+        // As graphql-ws does when it cannot serialize a result: that subscription fails with the error.
+        for (const consumer of [...this.consumers]) if (consumer.sink) consumer.end(error);
+        encoded = undefined;
+      }
+    }
+    for (const consumer of [...this.consumers]) consumer.push(value, encoded);
+  }
+
+  private detach(consumer: Consumer<T, E>): void {
+    if (!this.consumers.delete(consumer)) return;
+    if (consumer.sink) this.sinks--;
+    if (this.consumers.size > 0 || this.ended) return;
     this.ended = true;
     this.onEmpty();
     void this.source?.return?.();
   }
 }
 
-export class Multicast<T> {
-  private readonly channels = new Map<string, Channel<T>>();
+export class Multicast<T, E = never> {
+  private readonly channels = new Map<string, Channel<T, E>>();
 
-  constructor(private readonly options: MulticastOptions<T>) {}
+  constructor(private readonly options: MulticastOptions<T, E>) {}
 
   /** Consumers sharing a source now (for tests and metrics). */
   get size(): number {
@@ -157,13 +239,19 @@ export class Multicast<T> {
   /**
    * Joins the source stream for `key`, opening it with `open` if there is none. Whatever `open`
    * yields that is not an async iterable (e.g. an error result) is returned as is, unshared.
+   * With a `sink`, results are written to it once the returned iterator is first read (see {@link Sink}).
    */
-  async join<R>(key: string, open: () => Promise<AsyncIterable<T> | R> | AsyncIterable<T> | R): Promise<AsyncIterableIterator<T> | R> {
+  async join<R>(
+    key: string,
+    open: () => Promise<AsyncIterable<T> | R> | AsyncIterable<T> | R,
+    sink?: Sink<E>,
+  ): Promise<AsyncIterableIterator<T> | R> {
+    if (sink && !this.options.encode) throw new Error('Multicast: joining with a sink needs the encode option');
     for (let attempt = 0; attempt < 3; attempt++) {
       let channel = this.channels.get(key);
       let opener = false;
       if (!channel) {
-        const created: Channel<T> = new Channel<T>(Promise.resolve().then(open), this.options, () => {
+        const created: Channel<T, E> = new Channel<T, E>(Promise.resolve().then(open), this.options, () => {
           if (this.channels.get(key) === created) this.channels.delete(key);
         });
         channel = created;
@@ -182,7 +270,7 @@ export class Multicast<T> {
         return opened as R;
       }
       if (channel.ended) continue; // it ended while we waited: open a fresh one
-      const consumer = channel.attach();
+      const consumer = channel.attach(sink);
       if (opener) void channel.pump(opened as AsyncIterable<T>);
       return consumer;
     }

@@ -232,6 +232,7 @@ async function channelTopics(ctx: Context, channelId: number, allowEmptyTopicNam
 builder.queryFields((t) => ({
   channels: t.field({
     type: [ChannelRef],
+    nullable: true,
     description:
       'Channels the caller can see, by name, filtered as `GET /streams` does (each argument is that flag; ' +
       'unset ones keep the server default). One upstream request, shared with nested channels.',
@@ -282,12 +283,14 @@ builder.queryFields((t) => ({
   }),
   channel: t.field({
     type: ChannelRef,
+    nullable: true,
     description: 'One channel by ID (archived ones too); NOT_FOUND when it does not exist or the caller cannot see it.',
     args: { id: t.arg({ type: 'Long', required: true, description: 'The channel ID.' }) },
     resolve: (_root, args, ctx) => ctx.loaders.channels.load(args.id),
   }),
   topics: t.field({
     type: [TopicRef],
+    nullable: true,
     description:
       'The topics of a channel the caller can read, newest first. BAD_REQUEST when the channel does not exist ' +
       'or the caller may not read it.',

@@ -153,6 +153,7 @@ export const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDr
 builder.queryField('drafts', (t) =>
   t.field({
     type: [DraftRef],
+    nullable: true,
     description:
       'The caller\u2019s drafts, most recently edited first. Needs feature level 87 (else UNSUPPORTED_BY_SERVER) ' +
       'and drafts synchronization turned on in the caller\u2019s settings (else BAD_REQUEST).',

@@ -879,6 +879,7 @@ function isLoaderShaped(args: FetchOptions): boolean {
 builder.queryFields((t) => ({
   messages: t.field({
     type: MessageConnectionRef,
+    nullable: true,
     description:
       'Messages matching a narrow, as a Relay connection over the anchor API (one upstream request per page). ' +
       `Pass \`first\` or \`last\` (at most ${MAX_PAGE_SIZE}); \`after\`/\`before\` page on from a cursor, ` +
@@ -916,7 +917,7 @@ builder.queryFields((t) => ({
   }),
   messagesByIds: t.field({
     type: [MessageRef],
-    nullable: { list: false, items: true },
+    nullable: { list: true, items: true },
     description:
       'Messages by ID in one upstream request (feature level 300, else UNSUPPORTED_BY_SERVER), in the order asked; ' +
       'null for IDs that do not exist, are not visible to the caller or do not match the narrow.',

@@ -135,6 +135,7 @@ function loadPresences(ctx: Context): Promise<PresenceEntry[]> {
 builder.queryField('presences', (t) =>
   t.field({
     type: [PresenceRef],
+    nullable: true,
     description:
       'Presence of every user seen in the last two weeks whom the caller can access and who shares their ' +
       'presence, in user ID order. Does not report the caller\u2019s own presence (see reportPresence).',

@@ -145,6 +145,7 @@ export const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }
 builder.queryField('scheduledMessages', (t) =>
   t.field({
     type: [ScheduledMessageRef],
+    nullable: true,
     description: 'The caller\u2019s undelivered scheduled messages (failed ones included), soonest first.',
     resolve: async (_root, _args, ctx) => (await getScheduledMessages(ctx.connection)).scheduled_messages,
   }),

@@ -135,6 +135,7 @@ export const ServerSettingsRef = builder.objectRef<ServerSettings>('ServerSettin
 builder.queryField('serverSettings', (t) =>
   t.field({
     type: ServerSettingsRef,
+    nullable: true,
     description: 'Global settings of the chat server; works without credentials.',
     resolve: (_root, _args, ctx) => getServerSettings(ctx.anonymousConnection),
   }),

@@ -308,6 +308,7 @@ async function readPrincipals(
 builder.queryField('subscriptions', (t) =>
   t.field({
     type: [SubscriptionRef],
+    nullable: true,
     description: "The caller's subscriptions, by channel name. One upstream request.",
     args: {
       includeSubscribers: t.arg.boolean({

@@ -119,6 +119,7 @@ async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
 builder.queryField('userGroups', (t) =>
   t.field({
     type: [UserGroupRef],
+    nullable: true,
     description: 'Every user group of the organization, system groups included. One upstream request.',
     args: {
       includeDeactivated: t.arg.boolean({

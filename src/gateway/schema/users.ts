@@ -182,6 +182,7 @@ async function freshUser(ctx: Context, userId: number): Promise<User> {
 builder.queryField('users', (t) =>
   t.field({
     type: [UserRef],
+    nullable: true,
     description: 'Users and bots the caller can access, in ID order. One upstream request, shared with nested users.',
     args: {
       includeDeactivated: t.arg.boolean({
@@ -235,6 +236,7 @@ builder.queryField('userByEmail', (t) =>
 builder.queryField('me', (t) =>
   t.field({
     type: MeRef,
+    nullable: true,
     description: 'The caller.',
     resolve: (_root, _args, ctx) => getOwnUser(ctx.connection),
   }),

@@ -194,7 +194,7 @@ describe('messages connection', () => {
 
   it('reports an invalid narrow with the upstream code', async () => {
     const { data, errors } = await h.gql('{ messages(narrow: { channelId: 987654 }, last: 5) { nodes { id } } }', {}, AS_HAMLET);
-    expect(data).toBeNull();
+    expect(data).toEqual({ messages: null });
     expect(errors?.[0]?.extensions).toMatchObject({ code: 'BAD_NARROW', route: 'get-messages', httpStatus: 400 });
   });
 
@@ -214,7 +214,7 @@ describe('messages connection', () => {
     ];
     for (const [query, variables] of cases) {
       const { data, errors } = await h.gql(query, variables, AS_HAMLET);
-      expect(data, query).toBeNull();
+      expect(data, query).toEqual({ messages: null });
       expect(errors?.[0]?.extensions?.code, query).toBe('BAD_USER_INPUT');
     }
     const capped = await h.gql('{ messages(last: 5000) { nodes { id } } }', {}, AS_HAMLET);
@@ -364,7 +364,7 @@ describe('a server at feature level 240', () => {
 
   it('messagesByIds fails with UNSUPPORTED_BY_SERVER (needs 300) without asking for messages', async () => {
     const { data, errors } = await h.gql('{ messagesByIds(ids: [1, 2]) { id } }', {}, AS_HAMLET);
-    expect(data).toBeNull();
+    expect(data).toEqual({ messagesByIds: null });
     expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 300, featureLevel: 240 });
     expect(h.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
   });

@@ -3,24 +3,16 @@
  * queries (read from the register state, without reporting the caller), the derived status with
  * the server's offline threshold, the `reportPresence` mutation, its feature-level gate and errors.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
-import { createHarness, type Harness, type HarnessOptions } from '../../helpers/harness.js';
+import { setupHarness, type HarnessOptions } from '../../helpers/harness.js';
 
 const HAMLET = demoUser('hamlet').email;
-const open: Harness[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
 
 function harness(options: HarnessOptions = {}) {
-  const h = createHarness(options);
-  open.push(h);
-  const store = h.emulator.store;
-  const userId = (login: string) => store.userByEmail(demoUser(login).email)!.user_id;
+  const h = setupHarness(options);
   const calls = () => h.upstreamRequests.map((r) => `${r.method} ${r.path}`);
-  return { h, store, userId, calls };
+  return { h, store: h.emulator.store, userId: h.userId, calls };
 }
 
 interface PresenceData {

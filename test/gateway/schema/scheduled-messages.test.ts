@@ -4,25 +4,16 @@
  * channel is a GraphQL error with extensions.code STREAM_DOES_NOT_EXIST and extensions.stream_id)
  * and the feature-level gate on editing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
-import { createHarness, type Harness, type HarnessOptions } from '../../helpers/harness.js';
+import { setupHarness, type HarnessOptions } from '../../helpers/harness.js';
 
 const HAMLET = demoUser('hamlet').email;
-const open: Harness[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
 
 function harness(options: HarnessOptions = {}) {
-  const h = createHarness(options);
-  open.push(h);
-  const store = h.emulator.store;
-  const userId = (login: string) => store.userByEmail(demoUser(login).email)!.user_id;
-  const channelId = (name: string) => store.channelByName(name)!.stream_id;
+  const h = setupHarness(options);
   const later = Math.floor(Date.now() / 1000) + 3600;
-  return { h, store, userId, channelId, later };
+  return { h, store: h.emulator.store, userId: h.userId, channelId: h.channelId, later };
 }
 
 const FIELDS = /* GraphQL */ `

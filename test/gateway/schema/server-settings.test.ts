@@ -91,7 +91,7 @@ describe('serverSettings', () => {
     h.emulator.faults.inject('GET /server_settings', { status: 502, times: 3 });
     try {
       const { data, errors } = await h.gql('{ serverSettings { realmName } }', {}, { as: null });
-      expect(data).toBeNull();
+      expect(data).toEqual({ serverSettings: null });
       expect(errors?.[0]?.extensions).toMatchObject({
         code: 'UPSTREAM_UNAVAILABLE',
         httpStatus: 502,

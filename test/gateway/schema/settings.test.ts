@@ -3,23 +3,17 @@
  * enums, `updateSettings` with its ignored parameters (in the payload and the response extensions),
  * all-or-nothing server validation, account fields, and a server that predates the settings object.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initialPassword } from '../../../src/emulator/routes/settings.js';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { createGateway } from '../../../src/gateway/yoga.js';
-import { createHarness, type Harness } from '../../helpers/harness.js';
+import { setupHarness } from '../../helpers/harness.js';
 import { scriptedFetch, success } from '../../helpers/scripted-fetch.js';
 
 const HAMLET = demoUser('hamlet').email;
-const open: Harness[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
 
 function harness() {
-  const h = createHarness();
-  open.push(h);
+  const h = setupHarness();
   const hamlet = h.emulator.store.userByEmail(HAMLET)!;
   const calls = () => h.upstreamRequests.map((r) => `${r.method} ${r.path}`);
   return { h, hamlet, calls };

@@ -5,17 +5,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
-import { createHarness, type Harness } from '../../helpers/harness.js';
+import { createHarness } from '../../helpers/harness.js';
 
 const email = (login: string) => demoUser(login).email;
-
-function idOf(h: Harness, name: string): number {
-  return h.emulator.store.channelByName(name)!.stream_id;
-}
-
-function userIdOf(h: Harness, login: string): number {
-  return h.emulator.store.userByEmail(email(login))!.user_id;
-}
 
 const SUBSCRIPTION_FIELDS = /* GraphQL */ `
   channelId channel { id name isPrivate } color isMuted inHomeView pinToTop
@@ -37,10 +29,10 @@ describe('subscriptions query and Channel.subscription', () => {
     const { data, errors } = await h.gql<{ subscriptions: SubscriptionData[] }>(`{ subscriptions { ${SUBSCRIPTION_FIELDS} subscriberIds subscribers { id } } }`, {}, { as: email('hamlet') });
     expect(errors).toBeUndefined();
     expect(data!.subscriptions.map((s) => s.channel.name)).toEqual(['announce', 'design', 'engineering', 'general']);
-    const general = h.emulator.store.subscription(idOf(h, 'general'), userIdOf(h, 'hamlet'))!;
+    const general = h.emulator.store.subscription(h.channelId('general'), h.userId('hamlet'))!;
     expect(data!.subscriptions.find((s) => s.channel.name === 'general')).toEqual({
-      channelId: idOf(h, 'general'),
-      channel: { id: idOf(h, 'general'), name: 'general', isPrivate: false },
+      channelId: h.channelId('general'),
+      channel: { id: h.channelId('general'), name: 'general', isPrivate: false },
       color: general.color,
       isMuted: false,
       inHomeView: true,
@@ -74,7 +66,7 @@ describe('subscriptions query and Channel.subscription', () => {
       { as: email('hamlet') },
     );
     const engineering = data!.subscriptions.find((s) => s.channel.name === 'engineering')!;
-    expect(engineering.subscriberIds).toEqual(['desdemona', 'iago', 'shiva', 'hamlet'].map((l) => userIdOf(h, l)).sort((a, b) => a - b));
+    expect(engineering.subscriberIds).toEqual(['desdemona', 'iago', 'shiva', 'hamlet'].map((l) => h.userId(l)).sort((a, b) => a - b));
     expect(engineering.subscribers.map((u) => u.fullName).sort()).toEqual(['Desdemona', 'Iago', 'King Hamlet', 'Shiva']);
   });
 
@@ -89,9 +81,9 @@ describe('subscriptions query and Channel.subscription', () => {
     expect(Object.fromEntries(data!.channels.map((c) => [c.name, c.subscription !== null]))).toEqual({ announce: true, design: true, general: true });
     const byPath = h.upstreamRequests.map((r) => r.path).filter((p) => p !== 'server_settings');
     expect(byPath.sort()).toEqual(['streams', 'users/me/subscriptions']);
-    const hidden = await h.gql<{ channel: { subscription: null } }>('query($id: Long!) { channel(id: $id) { subscription { color } } }', { id: idOf(h, 'moderation requests') }, { as: email('othello') });
+    const hidden = await h.gql<{ channel: { subscription: null } }>('query($id: Long!) { channel(id: $id) { subscription { color } } }', { id: h.channelId('moderation requests') }, { as: email('othello') });
     expect(hidden.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const notSubscribed = await h.gql<{ channel: { subscription: null } }>('query($id: Long!) { channel(id: $id) { subscription { color } } }', { id: idOf(h, 'announce') }, { as: email('polonius') });
+    const notSubscribed = await h.gql<{ channel: { subscription: null } }>('query($id: Long!) { channel(id: $id) { subscription { color } } }', { id: h.channelId('announce') }, { as: email('polonius') });
     expect(notSubscribed.data).toEqual({ channel: { subscription: null } });
   });
 });
@@ -114,33 +106,33 @@ describe('subscribe', () => {
   it('creates a channel and subscribes the caller', async () => {
     const { data, errors } = await h.gql<{ subscribe: Record<string, unknown> }>(
       SUBSCRIBE,
-      { channels: [{ name: 'plays', description: 'Scripts', color: '#123456' }], inviteOnly: true, canAdminister: { directMembers: [userIdOf(h, 'hamlet'), userIdOf(h, 'iago')] } },
+      { channels: [{ name: 'plays', description: 'Scripts', color: '#123456' }], inviteOnly: true, canAdminister: { directMembers: [h.userId('hamlet'), h.userId('iago')] } },
       { as: email('hamlet') },
     );
     expect(errors).toBeUndefined();
     expect(data!.subscribe).toEqual({
-      subscribed: [{ userId: userIdOf(h, 'hamlet'), email: null, user: { fullName: 'King Hamlet' }, channelNames: ['plays'] }],
+      subscribed: [{ userId: h.userId('hamlet'), email: null, user: { fullName: 'King Hamlet' }, channelNames: ['plays'] }],
       alreadySubscribed: [],
       unauthorized: [],
     });
     expect(h.emulator.store.channelByName('plays')).toMatchObject({
       description: 'Scripts',
       invite_only: true,
-      can_administer_channel_group: { direct_members: [userIdOf(h, 'hamlet'), userIdOf(h, 'iago')].sort((a, b) => a - b), direct_subgroups: [] },
+      can_administer_channel_group: { direct_members: [h.userId('hamlet'), h.userId('iago')].sort((a, b) => a - b), direct_subgroups: [] },
     });
   });
 
   it('subscribes others by ID or email, and reports those already subscribed', async () => {
     const byId = await h.gql<{ subscribe: { subscribed: { userId: number; channelNames: string[] }[]; alreadySubscribed: { userId: number }[] } }>(
       SUBSCRIBE,
-      { channels: [{ name: 'plays' }], principals: [userIdOf(h, 'cordelia'), userIdOf(h, 'hamlet')] },
+      { channels: [{ name: 'plays' }], principals: [h.userId('cordelia'), h.userId('hamlet')] },
       { as: email('hamlet') },
     );
     expect(byId.errors).toBeUndefined();
-    expect(byId.data!.subscribe.subscribed).toEqual([{ userId: userIdOf(h, 'cordelia'), email: null, user: { fullName: expect.any(String) }, channelNames: ['plays'] }]);
-    expect(byId.data!.subscribe.alreadySubscribed).toEqual([{ userId: userIdOf(h, 'hamlet'), channelNames: ['plays'] }]);
+    expect(byId.data!.subscribe.subscribed).toEqual([{ userId: h.userId('cordelia'), email: null, user: { fullName: expect.any(String) }, channelNames: ['plays'] }]);
+    expect(byId.data!.subscribe.alreadySubscribed).toEqual([{ userId: h.userId('hamlet'), channelNames: ['plays'] }]);
     const byEmail = await h.gql<{ subscribe: { subscribed: { userId: number }[] } }>(SUBSCRIBE, { channels: [{ name: 'plays' }], emails: [email('othello')] }, { as: email('hamlet') });
-    expect(byEmail.data!.subscribe.subscribed.map((s) => s.userId)).toEqual([userIdOf(h, 'othello')]);
+    expect(byEmail.data!.subscribe.subscribed.map((s) => s.userId)).toEqual([h.userId('othello')]);
   });
 
   it('lists channels the caller may not join when authorization errors are not fatal, and fails otherwise', async () => {
@@ -176,7 +168,7 @@ describe('subscribe on a server older than feature level 9', () => {
   afterAll(() => h.close());
 
   it('refuses integer principals with UNSUPPORTED_BY_SERVER but accepts emails', async () => {
-    const { errors } = await h.gql('mutation($p: [Long!]) { subscribe(channels: [{name: "general"}], principals: $p) { unauthorized } }', { p: [userIdOf(h, 'othello')] }, { as: email('iago') });
+    const { errors } = await h.gql('mutation($p: [Long!]) { subscribe(channels: [{name: "general"}], principals: $p) { unauthorized } }', { p: [h.userId('othello')] }, { as: email('iago') });
     expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 9, featureLevel: 8 });
     const byEmail = await h.gql<{ subscribe: { subscribed: { email: string; userId: number | null }[] } }>(
       'mutation($e: [String!]) { subscribe(channels: [{name: "plays"}], principalEmails: $e) { subscribed { email userId } } }',
@@ -206,7 +198,7 @@ describe('unsubscribe', () => {
     const { data, errors } = await h.gql<{ unsubscribe: Record<string, unknown> }>(UNSUBSCRIBE, { names: ['design', 'engineering'] }, { as: email('cordelia') });
     expect(errors).toBeUndefined();
     expect(data!.unsubscribe).toEqual({ __typename: 'UnsubscribePayload', removed: ['design'], notRemoved: ['engineering'] });
-    expect(h.emulator.store.isSubscribed(userIdOf(h, 'cordelia'), idOf(h, 'design'))).toBe(false);
+    expect(h.emulator.store.isSubscribed(h.userId('cordelia'), h.channelId('design'))).toBe(false);
   });
 
   it('returns ChannelDoesNotExistError with the channel name for an unknown channel', async () => {
@@ -218,14 +210,14 @@ describe('unsubscribe', () => {
       message: "Channel 'atlantis' does not exist",
       channelName: 'atlantis',
     });
-    expect(h.emulator.store.isSubscribed(userIdOf(h, 'othello'), idOf(h, 'general'))).toBe(true);
+    expect(h.emulator.store.isSubscribed(h.userId('othello'), h.channelId('general'))).toBe(true);
   });
 
   it('lets administrators remove others; refuses members with a GraphQL error', async () => {
-    const refused = await h.gql(UNSUBSCRIBE, { names: ['general'], principals: [userIdOf(h, 'othello')] }, { as: email('hamlet') });
+    const refused = await h.gql(UNSUBSCRIBE, { names: ['general'], principals: [h.userId('othello')] }, { as: email('hamlet') });
     expect(refused.data).toBeNull();
     expect(refused.errors?.[0]).toMatchObject({ message: 'Insufficient permission', extensions: { code: 'BAD_REQUEST', route: 'unsubscribe' } });
-    const removed = await h.gql<{ unsubscribe: Record<string, unknown> }>(UNSUBSCRIBE, { names: ['general'], principals: [userIdOf(h, 'othello')] }, { as: email('iago') });
+    const removed = await h.gql<{ unsubscribe: Record<string, unknown> }>(UNSUBSCRIBE, { names: ['general'], principals: [h.userId('othello')] }, { as: email('iago') });
     expect(removed.data!.unsubscribe).toEqual({ __typename: 'UnsubscribePayload', removed: ['general'], notRemoved: [] });
     const unknownUser = await h.gql(UNSUBSCRIBE, { names: ['general'], principals: [9999] }, { as: email('iago') });
     expect(unknownUser.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
@@ -247,8 +239,8 @@ describe('updateSubscriptionSettings', () => {
       UPDATE,
       {
         changes: [
-          { channelId: idOf(h, 'design'), color: '#aabbcc', isMuted: true },
-          { channelId: idOf(h, 'general'), pinToTop: true, desktopNotifications: false, wildcardMentionsNotify: true },
+          { channelId: h.channelId('design'), color: '#aabbcc', isMuted: true },
+          { channelId: h.channelId('general'), pinToTop: true, desktopNotifications: false, wildcardMentionsNotify: true },
         ],
       },
       { as: email('hamlet') },
@@ -262,11 +254,11 @@ describe('updateSubscriptionSettings', () => {
   });
 
   it('refuses an empty change before calling upstream, and maps upstream refusals', async () => {
-    const empty = await h.gql(UPDATE, { changes: [{ channelId: idOf(h, 'design') }] }, { as: email('hamlet') });
+    const empty = await h.gql(UPDATE, { changes: [{ channelId: h.channelId('design') }] }, { as: email('hamlet') });
     expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    const notSubscribed = await h.gql(UPDATE, { changes: [{ channelId: idOf(h, 'announce'), pinToTop: true }] }, { as: email('polonius') });
-    expect(notSubscribed.errors?.[0]).toMatchObject({ message: `Not subscribed to channel ID ${idOf(h, 'announce')}`, extensions: { code: 'BAD_REQUEST' } });
-    const badColor = await h.gql(UPDATE, { changes: [{ channelId: idOf(h, 'design'), color: 'blue' }] }, { as: email('hamlet') });
+    const notSubscribed = await h.gql(UPDATE, { changes: [{ channelId: h.channelId('announce'), pinToTop: true }] }, { as: email('polonius') });
+    expect(notSubscribed.errors?.[0]).toMatchObject({ message: `Not subscribed to channel ID ${h.channelId('announce')}`, extensions: { code: 'BAD_REQUEST' } });
+    const badColor = await h.gql(UPDATE, { changes: [{ channelId: h.channelId('design'), color: 'blue' }] }, { as: email('hamlet') });
     expect(badColor.errors?.[0]).toMatchObject({ message: 'color is not a valid hex color code', extensions: { code: 'BAD_REQUEST' } });
   });
 });

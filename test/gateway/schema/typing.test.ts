@@ -3,21 +3,17 @@
  * topics, observed as `typing` events in the emulator's queues; the `type` sent per feature level;
  * the feature-level gate; input and server errors.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../../src/emulator/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../../../src/emulator/app.js';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { createGateway } from '../../../src/gateway/yoga.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
 import type { RawEvent } from '../../../src/zulip/model/events.js';
 import { getEvents, registerQueue } from '../../../src/zulip/routes/events.js';
-import { basicAuth, createHarness, type Harness } from '../../helpers/harness.js';
+import { closeWhenDone, setupEmulator } from '../../helpers/emulator.js';
+import { basicAuth, setupHarness, type Harness } from '../../helpers/harness.js';
 
 const HAMLET = demoUser('hamlet').email;
-const open: { close(): Promise<void> }[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
 
 /** A queue of `login` in the emulator, and what it received so far (ids dropped). */
 async function watch(emulator: Emulator, login: string) {
@@ -31,9 +27,7 @@ async function watch(emulator: Emulator, login: string) {
 }
 
 function harness(featureLevel?: number): Harness {
-  const h = createHarness(featureLevel === undefined ? {} : { emulatorSettings: { featureLevel } });
-  open.push(h);
-  return h;
+  return setupHarness(featureLevel === undefined ? {} : { emulatorSettings: { featureLevel } });
 }
 
 const person = (h: Harness, login: string) => {
@@ -100,8 +94,7 @@ describe('startTyping / stopTyping in a channel topic', () => {
       [230, 'stream'],
       [248, 'channel'],
     ] as const) {
-      const emulator = createEmulator({ settings: { featureLevel: level } });
-      open.push(emulator);
+      const { emulator } = setupEmulator({ settings: { featureLevel: level } });
       const forms: Record<string, string>[] = [];
       const gateway = createGateway({
         zulipUrl: `http://typing-${level}.localhost`,
@@ -112,7 +105,7 @@ describe('startTyping / stopTyping in a channel topic', () => {
           return emulator.fetch(request);
         },
       });
-      open.push({ close: async () => void (await gateway.dispose()) });
+      closeWhenDone(async () => void (await gateway.dispose()));
       const channel = emulator.store.channelByName('design')!.stream_id;
       const response = await gateway.fetch('http://gateway.localhost/graphql', {
         method: 'POST',

@@ -4,8 +4,8 @@
  * `updateUserGroup` and `updateUserGroupMembers` mutations with their errors, input validation
  * that never reaches the server, and upstream request counts.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../helpers/harness.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHarness, setupHarness, type Harness } from '../../helpers/harness.js';
 
 const EMAIL = (login: string) => `${login}@zulip.example.com`;
 
@@ -49,20 +49,9 @@ const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 function ids(h: Harness) {
   const store = h.emulator.store;
   return {
-    user: (login: string) => store.userByEmail(EMAIL(login))!.user_id,
+    user: h.userId,
     group: (name: string) => store.groupByName(name)!.id,
   };
-}
-
-const leftovers: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(leftovers.splice(0).map((h) => h.close()));
-});
-
-function fresh(): Harness {
-  const h = createHarness();
-  leftovers.push(h);
-  return h;
 }
 
 describe('userGroups and userGroup', () => {
@@ -131,7 +120,7 @@ const CREATE = /* GraphQL */ `
 
 describe('createUserGroup', () => {
   it('creates a group with group-setting values in both forms and returns it', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { user, group } = ids(h);
     const { data, errors } = await h.gql<{ createUserGroup: GqlGroup }>(
       CREATE,
@@ -161,7 +150,7 @@ describe('createUserGroup', () => {
   });
 
   it('rejects an input with both forms, or neither, without calling the server', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { user, group } = ids(h);
     const both = await h.gql(CREATE, { name: 'x', description: '', members: [], canManageGroup: { groupId: group('players'), directMembers: [user('hamlet')] } });
     expect(both.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
@@ -172,7 +161,7 @@ describe('createUserGroup', () => {
   });
 
   it('maps server refusals: an invalid user ID, a forbidden system group, a duplicate name', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { group } = ids(h);
     const before = h.emulator.store.groups.size;
     const invalid = await h.gql(CREATE, { name: 'ghosts', description: '', members: [500] });
@@ -197,7 +186,7 @@ const MEMBERS = /* GraphQL */ `
 
 describe('updateUserGroupMembers', () => {
   it('adds and removes members and subgroups in one request, returning the group', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { user, group } = ids(h);
     const { data, errors } = await h.gql<{ updateUserGroupMembers: GqlGroup }>(
       MEMBERS,
@@ -217,7 +206,7 @@ describe('updateUserGroupMembers', () => {
   });
 
   it('maps the errors of the server and applies nothing', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { user, group } = ids(h);
     const before = [...h.emulator.store.groupByName('players')!.members];
     const dup = await h.gql(MEMBERS, { groupId: group('players'), add: [user('iago'), user('hamlet')] }, { as: EMAIL('hamlet') });
@@ -232,7 +221,7 @@ describe('updateUserGroupMembers', () => {
   });
 
   it('refuses an empty change before calling the server', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { errors } = await h.gql(MEMBERS, { groupId: ids(h).group('players'), add: [] });
     expect(errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
     expect(h.upstreamRequests).toEqual([]);
@@ -249,7 +238,7 @@ const UPDATE_GROUP = /* GraphQL */ `
 
 describe('updateUserGroup', () => {
   it('renames a group and changes a setting guarded by its old value', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { group } = ids(h);
     const players = group('players');
     const { data, errors } = await h.gql(
@@ -262,7 +251,7 @@ describe('updateUserGroup', () => {
   });
 
   it('maps a stale old value and validates the input first', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { group } = ids(h);
     const stale = await h.gql(UPDATE_GROUP, { id: group('players'), canMentionGroup: { new: { groupId: group('role:members') }, old: { groupId: group('role:owners') } } }, { as: EMAIL('hamlet') });
     expect(stale.errors![0]).toMatchObject({ message: "'old' value does not match the expected value.", extensions: { code: 'BAD_REQUEST' } });

@@ -13,13 +13,8 @@ const SET = /* GraphQL */ `
     setTopicVisibility(channelId: $channelId, topic: $topic, policy: $policy) { channelId channel { name } topic policy }
   }`;
 
-function idOf(h: Harness, name: string): number {
-  return h.emulator.store.channelByName(name)!.stream_id;
-}
-
 function policiesOf(h: Harness, login: string) {
-  const user = h.emulator.store.userByEmail(email(login))!;
-  return [...(h.emulator.store.userTopics.get(user.user_id)?.values() ?? [])].map((t) => [t.stream_id, t.topic_name, t.visibility_policy]);
+  return [...(h.emulator.store.userTopics.get(h.userId(login))?.values() ?? [])].map((t) => [t.stream_id, t.topic_name, t.visibility_policy]);
 }
 
 describe('setTopicVisibility', () => {
@@ -27,7 +22,7 @@ describe('setTopicVisibility', () => {
   afterAll(() => h.close());
 
   it('sets each policy and returns it with the channel', async () => {
-    const general = idOf(h, 'general');
+    const general = h.channelId('general');
     for (const [policy, value] of [['MUTED', 1], ['UNMUTED', 2], ['FOLLOWED', 3]] as const) {
       const { data, errors } = await h.gql(SET, { channelId: general, topic: 'greetings', policy }, { as: email('cordelia') });
       expect(errors).toBeUndefined();
@@ -40,7 +35,7 @@ describe('setTopicVisibility', () => {
   });
 
   it('works for topics without messages and reads "(no topic)" as the empty topic', async () => {
-    const design = idOf(h, 'design');
+    const design = h.channelId('design');
     await h.gql(SET, { channelId: design, topic: 'future plans', policy: 'FOLLOWED' }, { as: email('othello') });
     await h.gql(SET, { channelId: design, topic: '(no topic)', policy: 'MUTED' }, { as: email('othello') });
     expect(policiesOf(h, 'othello')).toEqual([
@@ -51,9 +46,9 @@ describe('setTopicVisibility', () => {
 
   it('maps upstream refusals to BAD_REQUEST errors', async () => {
     const cases: [number, string, string][] = [
-      [idOf(h, 'engineering'), 'release plan', 'Invalid channel ID'],
+      [h.channelId('engineering'), 'release plan', 'Invalid channel ID'],
       [9999, 'x', 'Invalid channel ID'],
-      [idOf(h, 'general'), 'x'.repeat(61), 'topic is too long (limit: 60 characters)'],
+      [h.channelId('general'), 'x'.repeat(61), 'topic is too long (limit: 60 characters)'],
     ];
     for (const [channelId, topic, message] of cases) {
       const { data, errors } = await h.gql(SET, { channelId, topic, policy: 'MUTED' }, { as: email('cordelia') });
@@ -63,7 +58,7 @@ describe('setTopicVisibility', () => {
   });
 
   it('refuses an unknown enum value in GraphQL validation', async () => {
-    const { errors } = await h.gql(SET, { channelId: idOf(h, 'general'), topic: 't', policy: 'LOUD' }, { as: email('cordelia') });
+    const { errors } = await h.gql(SET, { channelId: h.channelId('general'), topic: 't', policy: 'LOUD' }, { as: email('cordelia') });
     expect(errors?.[0]?.message).toMatch(/VisibilityPolicy/);
   });
 
@@ -78,12 +73,12 @@ describe('setTopicVisibility on older servers', () => {
     const h218 = createHarness({ emulatorSettings: { featureLevel: 218 } });
     const h169 = createHarness({ emulatorSettings: { featureLevel: 169 } });
     try {
-      const followed = await h218.gql(SET, { channelId: idOf(h218, 'general'), topic: 't', policy: 'FOLLOWED' }, { as: email('hamlet') });
+      const followed = await h218.gql(SET, { channelId: h218.channelId('general'), topic: 't', policy: 'FOLLOWED' }, { as: email('hamlet') });
       expect(followed.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 219, featureLevel: 218 });
-      const muted = await h218.gql(SET, { channelId: idOf(h218, 'general'), topic: 't', policy: 'MUTED' }, { as: email('hamlet') });
+      const muted = await h218.gql(SET, { channelId: h218.channelId('general'), topic: 't', policy: 'MUTED' }, { as: email('hamlet') });
       expect(muted.errors).toBeUndefined();
       h169.resetUpstreamRequests();
-      const old = await h169.gql(SET, { channelId: idOf(h169, 'general'), topic: 't', policy: 'MUTED' }, { as: email('hamlet') });
+      const old = await h169.gql(SET, { channelId: h169.channelId('general'), topic: 't', policy: 'MUTED' }, { as: email('hamlet') });
       expect(old.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 170 });
       expect(h169.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
     } finally {

@@ -3,10 +3,10 @@
  * `me`), the `updateUser` and `deactivateUser` mutations with their errors, feature-level gates,
  * upstream request counts, and the events other clients receive after a change.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
-import { createHarness, type Harness, type HarnessOptions } from '../../helpers/harness.js';
+import { createHarness, setupHarness } from '../../helpers/harness.js';
 
 const EMAIL = (login: string) => `${login}@zulip.example.com`;
 
@@ -28,22 +28,6 @@ const USER_FIELDS = /* GraphQL */ `
   botOwner { id fullName }
 `;
 
-function idOf(h: Harness, login: string): number {
-  return h.emulator.store.userByEmail(EMAIL(login))!.user_id;
-}
-
-const leftovers: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(leftovers.splice(0).map((h) => h.close()));
-});
-
-/** A harness of its own, for tests that change state. */
-function fresh(options: HarnessOptions = {}): Harness {
-  const h = createHarness(options);
-  leftovers.push(h);
-  return h;
-}
-
 describe('users queries', () => {
   const h = createHarness();
   afterAll(() => h.close());
@@ -57,19 +41,19 @@ describe('users queries', () => {
     const users = data!.users;
     expect(users.map((u) => u.id)).toEqual([...h.emulator.store.users.values()].filter((u) => u.is_active).map((u) => u.user_id));
     const bot = users.find((u) => u.isBot)!;
-    expect(bot).toMatchObject({ botType: 'GENERIC', botOwner: { id: idOf(h, 'hamlet'), fullName: 'King Hamlet' } });
-    expect(users.find((u) => u.id === idOf(h, 'desdemona'))).toMatchObject({ role: 'OWNER', botType: null, botOwner: null });
+    expect(bot).toMatchObject({ botType: 'GENERIC', botOwner: { id: h.userId('hamlet'), fullName: 'King Hamlet' } });
+    expect(users.find((u) => u.id === h.userId('desdemona'))).toMatchObject({ role: 'OWNER', botType: null, botOwner: null });
     expect(new Set(users.map((u) => u.role))).toEqual(new Set(['OWNER', 'ADMINISTRATOR', 'MODERATOR', 'MEMBER', 'GUEST']));
   });
 
   it('includes deactivated users on request', async () => {
     const { data } = await h.gql<{ users: GqlUser[] }>('{ users(includeDeactivated: true) { id isActive } }');
-    expect(data!.users.find((u) => u.id === idOf(h, 'lear'))).toEqual({ id: idOf(h, 'lear'), isActive: false });
+    expect(data!.users.find((u) => u.id === h.userId('lear'))).toEqual({ id: h.userId('lear'), isActive: false });
   });
 
   it('shows the real email only to those allowed to see it', async () => {
-    const query = '{ user(id: $id) { email deliveryEmail } }'.replace('$id', String(idOf(h, 'cordelia')));
-    const cordelia = idOf(h, 'cordelia');
+    const query = '{ user(id: $id) { email deliveryEmail } }'.replace('$id', String(h.userId('cordelia')));
+    const cordelia = h.userId('cordelia');
     const asMember = await h.gql<{ user: GqlUser }>(query, {}, { as: EMAIL('hamlet') });
     expect(asMember.data!.user).toEqual({ email: `user${cordelia}@zulip.example.com`, deliveryEmail: null });
     const asAdmin = await h.gql<{ user: GqlUser }>(query, {}, { as: EMAIL('iago') });
@@ -79,7 +63,7 @@ describe('users queries', () => {
   it('returns one user by ID with profile data, and NOT_FOUND for an unknown ID', async () => {
     const { data, errors } = await h.gql<{ user: GqlUser; ghost: GqlUser | null }>(
       'query($id: Long!) { user(id: $id) { fullName profileData { fieldId value renderedValue } } ghost: user(id: 9999) { id } }',
-      { id: idOf(h, 'hamlet') },
+      { id: h.userId('hamlet') },
     );
     expect(data!.user).toEqual({
       fullName: 'King Hamlet',
@@ -97,7 +81,7 @@ describe('users queries', () => {
       { as: EMAIL('iago') },
     );
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ a: { id: idOf(h, 'othello'), fullName: 'Othello, the Moor of Venice' }, b: { id: idOf(h, 'cordelia') } });
+    expect(data).toEqual({ a: { id: h.userId('othello'), fullName: 'Othello, the Moor of Venice' }, b: { id: h.userId('cordelia') } });
     const hidden = await h.gql('{ userByEmail(email: "cordelia@zulip.example.com") { id } }', {}, { as: EMAIL('hamlet') });
     expect(hidden.errors![0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400, route: 'get-user-by-email' });
     expect(hidden.errors![0]!.message).toBe('No such user');
@@ -106,7 +90,7 @@ describe('users queries', () => {
   it('answers me with the caller', async () => {
     const { data, errors } = await h.gql<{ me: { id: number; user: GqlUser } }>('{ me { id user { fullName role deliveryEmail } } }', {}, { as: EMAIL('shiva') });
     expect(errors).toBeUndefined();
-    expect(data!.me).toEqual({ id: idOf(h, 'shiva'), user: { fullName: 'Shiva', role: 'MODERATOR', deliveryEmail: 'shiva@zulip.example.com' } });
+    expect(data!.me).toEqual({ id: h.userId('shiva'), user: { fullName: 'Shiva', role: 'MODERATOR', deliveryEmail: 'shiva@zulip.example.com' } });
   });
 
   it('marks the REST role booleans as deprecated', async () => {
@@ -120,7 +104,7 @@ describe('users queries', () => {
 
 describe('userByEmail on an older server', () => {
   it('fails with UNSUPPORTED_BY_SERVER naming feature level 302, without calling the endpoint', async () => {
-    const h = fresh({ emulatorSettings: { featureLevel: 301 } });
+    const h = setupHarness({ emulatorSettings: { featureLevel: 301 } });
     const { errors } = await h.gql('{ userByEmail(email: "othello@zulip.example.com") { id } }');
     expect(errors![0]!.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 302, featureLevel: 301 });
     expect(errors![0]!.message).toContain('302');
@@ -138,8 +122,8 @@ const UPDATE = /* GraphQL */ `
 
 describe('updateUser', () => {
   it('renames and changes the role of a user by ID, returning the updated user', async () => {
-    const h = fresh();
-    const othello = idOf(h, 'othello');
+    const h = setupHarness();
+    const othello = h.userId('othello');
     const { data, errors } = await h.gql<{ updateUser: GqlUser }>(UPDATE, { user: { id: othello }, fullName: 'Othello', role: 'MODERATOR' }, { as: EMAIL('iago') });
     expect(errors).toBeUndefined();
     expect(data!.updateUser).toMatchObject({ id: othello, fullName: 'Othello', role: 'MODERATOR' });
@@ -147,58 +131,58 @@ describe('updateUser', () => {
   });
 
   it('updates a user addressed by email and sets profile data', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const { data, errors } = await h.gql<{ updateUser: GqlUser }>(
       UPDATE,
       { user: { email: 'cordelia@zulip.example.com' }, profileData: [{ fieldId: 2, value: '555-0100' }] },
       { as: EMAIL('iago') },
     );
     expect(errors).toBeUndefined();
-    expect(data!.updateUser).toMatchObject({ id: idOf(h, 'cordelia'), profileData: [{ fieldId: 2, value: '555-0100' }] });
+    expect(data!.updateUser).toMatchObject({ id: h.userId('cordelia'), profileData: [{ fieldId: 2, value: '555-0100' }] });
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toContain(`PATCH users/${encodeURIComponent('cordelia@zulip.example.com')}`);
   });
 
   it('changes an email for an owner holding can_change_user_emails', async () => {
-    const h = fresh();
-    h.emulator.store.users.get(idOf(h, 'desdemona'))!.can_change_user_emails = true;
-    const othello = idOf(h, 'othello');
+    const h = setupHarness();
+    h.emulator.store.users.get(h.userId('desdemona'))!.can_change_user_emails = true;
+    const othello = h.userId('othello');
     const { data, errors } = await h.gql<{ updateUser: GqlUser }>(UPDATE, { user: { id: othello }, newEmail: 'moor@zulip.example.com' });
     expect(errors).toBeUndefined();
     expect(data!.updateUser).toMatchObject({ email: 'moor@zulip.example.com', deliveryEmail: 'moor@zulip.example.com' });
   });
 
   it('refuses to make a guest an administrator with BAD_REQUEST', async () => {
-    const h = fresh();
-    const { data, errors } = await h.gql(UPDATE, { user: { id: idOf(h, 'polonius') }, role: 'ADMINISTRATOR' }, { as: EMAIL('iago') });
+    const h = setupHarness();
+    const { data, errors } = await h.gql(UPDATE, { user: { id: h.userId('polonius') }, role: 'ADMINISTRATOR' }, { as: EMAIL('iago') });
     expect(data).toBeNull();
     expect(errors![0]).toMatchObject({
       message: 'Guests cannot be organization administrators',
       path: ['updateUser'],
       extensions: { code: 'BAD_REQUEST', httpStatus: 400, route: 'update-user' },
     });
-    expect(h.emulator.store.users.get(idOf(h, 'polonius'))!.role).toBe(600);
+    expect(h.emulator.store.users.get(h.userId('polonius'))!.role).toBe(600);
   });
 
   it('refuses non-administrators with BAD_REQUEST', async () => {
-    const h = fresh();
-    const { errors } = await h.gql(UPDATE, { user: { id: idOf(h, 'othello') }, fullName: 'Hacked' }, { as: EMAIL('hamlet') });
+    const h = setupHarness();
+    const { errors } = await h.gql(UPDATE, { user: { id: h.userId('othello') }, fullName: 'Hacked' }, { as: EMAIL('hamlet') });
     expect(errors![0]).toMatchObject({ message: 'Insufficient permission', extensions: { code: 'BAD_REQUEST' } });
-    expect(h.emulator.store.users.get(idOf(h, 'othello'))!.full_name).toBe('Othello, the Moor of Venice');
+    expect(h.emulator.store.users.get(h.userId('othello'))!.full_name).toBe('Othello, the Moor of Venice');
   });
 
   it('never takes the owner role from the last owner, and lets only owners grant it', async () => {
-    const h = fresh();
-    const last = await h.gql(UPDATE, { user: { id: idOf(h, 'desdemona') }, role: 'MEMBER' });
+    const h = setupHarness();
+    const last = await h.gql(UPDATE, { user: { id: h.userId('desdemona') }, role: 'MEMBER' });
     expect(last.errors![0]).toMatchObject({
       message: 'The owner permission cannot be removed from the only organization owner.',
       extensions: { code: 'BAD_REQUEST' },
     });
-    const byAdmin = await h.gql(UPDATE, { user: { id: idOf(h, 'hamlet') }, role: 'OWNER' }, { as: EMAIL('iago') });
+    const byAdmin = await h.gql(UPDATE, { user: { id: h.userId('hamlet') }, role: 'OWNER' }, { as: EMAIL('iago') });
     expect(byAdmin.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', httpStatus: 400 });
   });
 
   it('validates the lookup and the changes before calling the server', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const both = await h.gql(UPDATE, { user: { id: 1, email: EMAIL('iago') }, fullName: 'x' });
     expect(both.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
     const neither = await h.gql(UPDATE, { user: {}, fullName: 'x' });
@@ -209,12 +193,12 @@ describe('updateUser', () => {
   });
 
   it('needs feature level 313 to update by email', async () => {
-    const h = fresh({ emulatorSettings: { featureLevel: 312 } });
+    const h = setupHarness({ emulatorSettings: { featureLevel: 312 } });
     const { errors } = await h.gql(UPDATE, { user: { email: EMAIL('othello') }, fullName: 'Othello' }, { as: EMAIL('iago') });
     expect(errors![0]!.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 313 });
-    expect(h.emulator.store.users.get(idOf(h, 'othello'))!.full_name).toBe('Othello, the Moor of Venice');
+    expect(h.emulator.store.users.get(h.userId('othello'))!.full_name).toBe('Othello, the Moor of Venice');
     // By ID it still works.
-    const byId = await h.gql(UPDATE, { user: { id: idOf(h, 'othello') }, fullName: 'Othello' }, { as: EMAIL('iago') });
+    const byId = await h.gql(UPDATE, { user: { id: h.userId('othello') }, fullName: 'Othello' }, { as: EMAIL('iago') });
     expect(byId.errors).toBeUndefined();
   });
 });
@@ -223,29 +207,29 @@ const DEACTIVATE = 'mutation($user: UserLookupInput!) { deactivateUser(user: $us
 
 describe('deactivateUser', () => {
   it('deactivates a user by ID or by email and returns it inactive', async () => {
-    const h = fresh();
-    const { data, errors } = await h.gql(DEACTIVATE, { user: { id: idOf(h, 'othello') } }, { as: EMAIL('iago') });
+    const h = setupHarness();
+    const { data, errors } = await h.gql(DEACTIVATE, { user: { id: h.userId('othello') } }, { as: EMAIL('iago') });
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ deactivateUser: { id: idOf(h, 'othello'), isActive: false } });
+    expect(data).toEqual({ deactivateUser: { id: h.userId('othello'), isActive: false } });
     const byEmail = await h.gql(DEACTIVATE, { user: { email: EMAIL('shiva') } }, { as: EMAIL('iago') });
-    expect(byEmail.data).toEqual({ deactivateUser: { id: idOf(h, 'shiva'), isActive: false } });
+    expect(byEmail.data).toEqual({ deactivateUser: { id: h.userId('shiva'), isActive: false } });
     const list = await h.gql<{ users: { id: number }[] }>('{ users { id } }', {}, { as: EMAIL('iago') });
-    expect(list.data!.users.map((u) => u.id)).not.toContain(idOf(h, 'othello'));
+    expect(list.data!.users.map((u) => u.id)).not.toContain(h.userId('othello'));
   });
 
   it('refuses the last owner and non-administrators', async () => {
-    const h = fresh();
-    const last = await h.gql(DEACTIVATE, { user: { id: idOf(h, 'desdemona') } });
+    const h = setupHarness();
+    const last = await h.gql(DEACTIVATE, { user: { id: h.userId('desdemona') } });
     expect(last.errors![0]).toMatchObject({ message: 'Cannot deactivate the only organization owner', extensions: { code: 'BAD_REQUEST', route: 'deactivate-user' } });
-    const member = await h.gql(DEACTIVATE, { user: { id: idOf(h, 'othello') } }, { as: EMAIL('hamlet') });
+    const member = await h.gql(DEACTIVATE, { user: { id: h.userId('othello') } }, { as: EMAIL('hamlet') });
     expect(member.errors![0]).toMatchObject({ message: 'Insufficient permission', extensions: { code: 'BAD_REQUEST' } });
-    expect(h.emulator.store.users.get(idOf(h, 'othello'))!.is_active).toBe(true);
+    expect(h.emulator.store.users.get(h.userId('othello'))!.is_active).toBe(true);
   });
 });
 
 describe('events after a change made through the gateway', () => {
   it('reach the queues of users who can access the changed user, and no others', async () => {
-    const h = fresh();
+    const h = setupHarness();
     const store = h.emulator.store;
     store.realm.settings.can_access_all_users_group = store.systemGroupId('role:members');
     const fetch = (input: string | URL | Request, init?: RequestInit) => h.emulator.fetch(new Request(input, init));
@@ -260,14 +244,14 @@ describe('events after a change made through the gateway', () => {
     const [othelloQueue, poloniusQueue] = [await register(othello), await register(polonius)];
 
     // Lear shares no channel with the guest Polonius; Hamlet does.
-    await h.gql(UPDATE, { user: { id: idOf(h, 'lear') }, fullName: 'Old King Lear' }, { as: EMAIL('iago') });
-    await h.gql(DEACTIVATE, { user: { id: idOf(h, 'hamlet') } }, { as: EMAIL('iago') });
+    await h.gql(UPDATE, { user: { id: h.userId('lear') }, fullName: 'Old King Lear' }, { as: EMAIL('iago') });
+    await h.gql(DEACTIVATE, { user: { id: h.userId('hamlet') } }, { as: EMAIL('iago') });
 
-    const botId = [...store.users.values()].find((u) => u.is_bot && u.bot_owner_id === idOf(h, 'hamlet'))!.user_id;
-    const renamed = { type: 'realm_user', op: 'update', person: { user_id: idOf(h, 'lear'), full_name: 'Old King Lear' } };
+    const botId = [...store.users.values()].find((u) => u.is_bot && u.bot_owner_id === h.userId('hamlet'))!.user_id;
+    const renamed = { type: 'realm_user', op: 'update', person: { user_id: h.userId('lear'), full_name: 'Old King Lear' } };
     const deactivated = (userId: number) => ({ type: 'realm_user', op: 'update', person: { user_id: userId, is_active: false } });
     // Hamlet's bot is deactivated with him; everyone may access bots.
-    expect(await poll(othello, othelloQueue)).toEqual([renamed, deactivated(idOf(h, 'hamlet')), deactivated(botId)]);
-    expect(await poll(polonius, poloniusQueue)).toEqual([deactivated(idOf(h, 'hamlet')), deactivated(botId)]);
+    expect(await poll(othello, othelloQueue)).toEqual([renamed, deactivated(h.userId('hamlet')), deactivated(botId)]);
+    expect(await poll(polonius, poloniusQueue)).toEqual([deactivated(h.userId('hamlet')), deactivated(botId)]);
   });
 });
