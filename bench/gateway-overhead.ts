@@ -9,10 +9,13 @@
  *   naive REST client (one `GET /messages`, then one call per distinct user and channel);
  * each for requests/second and p50/p99 latency (without and with 5 ms of added upstream latency),
  * upstream requests per query, and the gateway's CPU time per query (process.cpuUsage around a
- * sequential in-process run; the emulator's share is in the other process), with two reference
- * rows: the same REST call through fetch (the gateway's transport) and `{ __typename }` (the
- * request pipeline alone). `BENCH_PROFILE=single|dashboard` runs only one CPU loop, for profiling
- * with `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
+ * sequential in-process run; the emulator's share is in the other process), with reference rows:
+ * the same REST call through fetch, `{ __typename }` (the request pipeline alone), the same
+ * queries through yoga's own HTTP layer (`gateway.fetch`, what npm start served before http.ts's
+ * fast path), and over loopback HTTP (this process's CPU then includes the client's, about one
+ * direct REST call's worth). The gateway is served as `npm start` serves it (http.ts).
+ * `BENCH_PROFILE=single|dashboard|typename` (fast path) or `single-yoga|dashboard-yoga` runs only
+ * one CPU loop, for profiling with `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
  *
  * Everything is bounded by a request count and a time limit, and stays on 127.0.0.1.
  * Targets: ≤ 0.3 ms gateway CPU per single-endpoint query, ≤ 3 ms per dashboard query, and with
@@ -24,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import type { HttpAnswer, JsonPost } from '../src/gateway/http.js';
 
 const CHILD_FLAG = '--emulator-child';
 
@@ -44,6 +48,8 @@ const LIMITS = {
   cpuDashboard: { count: 150, maxMs: 5000 },
   cpuNaive: { count: 30, maxMs: 5000 },
 };
+/** Calls before each sequential CPU measurement, bounded in count and time. */
+const WARMUP = { count: 2000, maxMs: 2000 };
 /** Sequential CPU measurements are repeated; the table shows the minimum and the median. */
 const CPU_ROUNDS = 3;
 /** Extra organization data, so that a dashboard page has many distinct senders and channels. */
@@ -174,25 +180,33 @@ interface Clients {
   singleDirect(): Promise<number>;
   dashboardGateway(): Promise<number>;
   dashboardNaive(): Promise<number>;
-  /** The same as singleGateway/dashboardGateway but in-process (no HTTP hop), for CPU. */
+  /** The same as singleGateway/dashboardGateway but in-process (no HTTP hop), for CPU: http.ts's fast path. */
   singleInProcess(): Promise<number>;
   dashboardInProcess(): Promise<number>;
   /** `{ __typename }` in-process: the request pipeline with no resolver and no upstream call. */
   typenameInProcess(): Promise<number>;
-  /** The single REST call through the global fetch (the gateway's default transport). */
+  /** The same in-process through yoga's HTTP layer (`gateway.fetch`: WHATWG Request and Response). */
+  singleYogaFetch(): Promise<number>;
+  dashboardYogaFetch(): Promise<number>;
+  typenameYogaFetch(): Promise<number>;
+  /** The single query over loopback HTTP to yoga's own node adapter (`createServer(gateway)`). */
+  singleYogaHttp(): Promise<number>;
+  /** The single REST call through the global fetch (for reference: the WHATWG fetch machinery's cost). */
   singleDirectFetch(): Promise<number>;
 }
 
 function makeClients(
   gatewayUrl: string,
+  yogaUrl: string,
   zulipUrl: string,
   auth: string,
   messageId: number,
   gatewayFetch: (request: Request) => Response | Promise<Response>,
+  jsonPost: (post: JsonPost) => Promise<HttpAnswer | undefined>,
   clientAgent: Agent,
 ): Clients {
-  const graphql = async (query: string, variables: Record<string, unknown>): Promise<number> => {
-    const { statusCode, body } = await request(`${gatewayUrl}/graphql`, {
+  const graphql = async (query: string, variables: Record<string, unknown>, url = gatewayUrl): Promise<number> => {
+    const { statusCode, body } = await request(`${url}/graphql`, {
       method: 'POST',
       dispatcher: clientAgent,
       headers: { 'content-type': 'application/json', authorization: auth },
@@ -200,7 +214,13 @@ function makeClients(
     });
     return checkGraphQL(statusCode, await body.json());
   };
+  const headers = { 'content-type': 'application/json', authorization: auth };
   const inProcess = async (query: string, variables: Record<string, unknown>): Promise<number> => {
+    const answer = await jsonPost({ headers, body: JSON.stringify({ query, variables }) });
+    if (!answer) throw new Error('the fast path handed the query to yoga');
+    return checkGraphQL(answer.status, JSON.parse(answer.body));
+  };
+  const viaYogaFetch = async (query: string, variables: Record<string, unknown>): Promise<number> => {
     const response = await gatewayFetch(
       new Request('http://gateway.localhost/graphql', {
         method: 'POST',
@@ -225,6 +245,10 @@ function makeClients(
     dashboardGateway: () => graphql(DASHBOARD_QUERY, {}),
     dashboardInProcess: () => inProcess(DASHBOARD_QUERY, {}),
     typenameInProcess: () => inProcess('{ __typename }', {}),
+    singleYogaFetch: () => viaYogaFetch(SINGLE_QUERY, { id: messageId }),
+    dashboardYogaFetch: () => viaYogaFetch(DASHBOARD_QUERY, {}),
+    typenameYogaFetch: () => viaYogaFetch('{ __typename }', {}),
+    singleYogaHttp: () => graphql(SINGLE_QUERY, { id: messageId }, yogaUrl),
     async singleDirectFetch() {
       const response = await fetch(`${zulipUrl}/api/v1/messages/${messageId}`, { headers: { authorization: auth, accept: 'application/json' } });
       const json = (await response.json()) as { result?: string };
@@ -313,7 +337,10 @@ interface CpuResult {
 
 /** Sequential calls, CPU time of this process (and of the emulator process) per call. */
 async function cpuPerCall(call: () => Promise<number>, limits: { count: number; maxMs: number }, emulator: EmulatorProcess): Promise<CpuResult> {
-  for (let i = 0; i < Math.min(100, limits.count); i++) await call(); // warm-up (JIT, caches, keep-alive)
+  // Warm-up (JIT, caches, keep-alive): V8 needs a few thousand queries to optimize the whole path,
+  // and a short warm-up measured mostly the interpreter.
+  const warmUntil = performance.now() + WARMUP.maxMs;
+  for (let i = 0; i < WARMUP.count && performance.now() < warmUntil; i++) await call();
   const emulatorBefore = await emulator.cpuUsage();
   const before = process.cpuUsage();
   const started = performance.now();
@@ -359,15 +386,23 @@ async function main(): Promise<void> {
   });
   child.removeAllListeners('exit');
 
-  // The gateway in this process, as `npm start` builds it (default transport: the global fetch).
+  // The gateway in this process, as `npm start` builds and serves it (default transport: undici's
+  // request API; JSON POSTs through http.ts's fast path). yoga's own node adapter on a second port
+  // is the reference.
   const { createGateway } = await import('../src/gateway/yoga.js');
+  const { createHttpHandler, createJsonPostHandler } = await import('../src/gateway/http.js');
   const gateway = createGateway({ zulipUrl: ready.url, logging: false, graphiql: false });
-  const server: Server = createServer(gateway);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server: Server = createServer(createHttpHandler(gateway));
+  const yogaServer: Server = createServer(gateway);
+  const urlOf = async (s: Server) => {
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  };
+  const gatewayUrl = await urlOf(server);
+  const yogaUrl = await urlOf(yogaServer);
   const clientAgent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
   const auth = `Basic ${Buffer.from(`${ready.email}:${ready.apiKey}`).toString('base64')}`;
-  const c = makeClients(gatewayUrl, ready.url, auth, ready.messageId, (r) => gateway.fetch(r), clientAgent);
+  const c = makeClients(gatewayUrl, yogaUrl, ready.url, auth, ready.messageId, (r) => gateway.fetch(r), createJsonPostHandler(gateway), clientAgent);
 
   try {
     // Sanity: each client works and costs what it should, counted by the emulator too.
@@ -376,10 +411,18 @@ async function main(): Promise<void> {
     const counted = (await emulator.requestCount()) - before;
     console.log(`dashboard query: ${dashboardUpstream} upstream requests (emulator counted ${counted})`);
 
-    // BENCH_PROFILE=single|dashboard: only the in-process CPU loop, for `node --cpu-prof` runs.
+    // BENCH_PROFILE=<loop>: only one in-process CPU loop, for `node --cpu-prof` runs.
+    const profiles: Record<string, [() => Promise<number>, { count: number; maxMs: number }]> = {
+      single: [c.singleInProcess, LIMITS.cpuSingle],
+      dashboard: [c.dashboardInProcess, LIMITS.cpuDashboard],
+      typename: [c.typenameInProcess, LIMITS.cpuSingle],
+      'single-yoga': [c.singleYogaFetch, LIMITS.cpuSingle],
+      'dashboard-yoga': [c.dashboardYogaFetch, LIMITS.cpuDashboard],
+    };
     const only = process.env.BENCH_PROFILE;
-    if (only === 'single' || only === 'dashboard') {
-      const r = await cpuPerCall(only === 'single' ? c.singleInProcess : c.dashboardInProcess, only === 'single' ? LIMITS.cpuSingle : LIMITS.cpuDashboard, emulator);
+    if (only !== undefined && profiles[only]) {
+      const [call, limits] = profiles[only]!;
+      const r = await cpuPerCall(call, limits, emulator);
       console.log(`${only}: ${r.cpuMs.toFixed(3)} ms CPU per query over ${r.count} queries (emulator ${r.emulatorCpuMs.toFixed(3)} ms)`);
       return;
     }
@@ -392,10 +435,15 @@ async function main(): Promise<void> {
     // CPU: several sequential rounds; the minimum is the least disturbed by other processes.
     const cpu = {
       single: await cpuRounds(c.singleInProcess, LIMITS.cpuSingle, emulator),
+      singleYoga: await cpuRounds(c.singleYogaFetch, LIMITS.cpuSingle, emulator),
+      singleHttp: await cpuRounds(c.singleGateway, LIMITS.cpuSingle, emulator),
+      singleYogaHttp: await cpuRounds(c.singleYogaHttp, LIMITS.cpuSingle, emulator),
       direct: await cpuRounds(c.singleDirect, LIMITS.cpuSingle, emulator),
       directFetch: await cpuRounds(c.singleDirectFetch, LIMITS.cpuSingle, emulator),
       floor: await cpuRounds(c.typenameInProcess, LIMITS.cpuSingle, emulator),
+      floorYoga: await cpuRounds(c.typenameYogaFetch, LIMITS.cpuSingle, emulator),
       dashboard: await cpuRounds(c.dashboardInProcess, LIMITS.cpuDashboard, emulator),
+      dashboardYoga: await cpuRounds(c.dashboardYogaFetch, LIMITS.cpuDashboard, emulator),
       naive: await cpuRounds(c.dashboardNaive, LIMITS.cpuNaive, emulator),
     };
 
@@ -413,10 +461,15 @@ async function main(): Promise<void> {
       ]);
 
     row('(a) single via gateway', await load(c.singleGateway, LIMITS.single), cpu.single);
+    row('    same through yoga (gateway.fetch)', undefined, cpu.singleYoga);
+    row('    over HTTP, gateway + client CPU', undefined, cpu.singleHttp);
+    row('    over HTTP to yoga, gateway + client', await load(c.singleYogaHttp, LIMITS.single), cpu.singleYogaHttp);
     row('(a) single direct REST (undici.request)', await load(c.singleDirect, LIMITS.single), cpu.direct);
     row('    same REST call with fetch', undefined, cpu.directFetch);
     row('    gateway floor: { __typename }', undefined, cpu.floor);
+    row('    floor through yoga (gateway.fetch)', undefined, cpu.floorYoga);
     row('(b) dashboard via gateway', await load(c.dashboardGateway, LIMITS.dashboard), cpu.dashboard);
+    row('    same through yoga (gateway.fetch)', undefined, cpu.dashboardYoga);
     row('(b) dashboard naive REST', await load(c.dashboardNaive, LIMITS.naive), cpu.naive);
 
     await emulator.setLatency(LATENCY_MS);
@@ -437,8 +490,14 @@ async function main(): Promise<void> {
     printTable(['scenario', 'n', 'req/s', 'p50 ms', 'p99 ms', 'upstream/q', 'cpu ms/q min / median', 'emu cpu ms/q'], rows);
     console.log(
       `\nrows without "c=1" run ${CONCURRENCY} concurrent clients. cpu: this process per query, ${CPU_ROUNDS} sequential rounds ` +
-        '(min / median); in-process for the gateway rows (gateway work incl. its upstream HTTP calls, no client hop), ' +
-        'over HTTP for the REST rows (client work only). emu cpu: the emulator process, per query.',
+        '(min / median); in-process for the gateway rows (gateway work incl. its upstream HTTP calls, no client hop; ' +
+        'the fast path unless marked yoga), over HTTP for the REST rows (client work only) and the "over HTTP" rows ' +
+        '(gateway, its node:http server and the client). emu cpu: the emulator process, per query.',
+    );
+    const overHttp = cpu.singleHttp.min.cpuMs - cpu.direct.min.cpuMs;
+    console.log(
+      `gateway CPU per single query over HTTP, estimated as (over HTTP) - (direct REST client): ${overHttp.toFixed(3)} ms ` +
+        `(yoga's node adapter: ${(cpu.singleYogaHttp.min.cpuMs - cpu.direct.min.cpuMs).toFixed(3)} ms)`,
     );
 
     const gap = (g: LoadResult, d: LoadResult) => `${g.p50.toFixed(2)} vs ${d.p50.toFixed(2)} ms (+${(g.p50 - d.p50).toFixed(2)})`;
@@ -462,6 +521,7 @@ async function main(): Promise<void> {
   } finally {
     emulator.exit();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => yogaServer.close(() => resolve()));
     await gateway.dispose();
     await clientAgent.close();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

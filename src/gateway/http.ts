@@ -19,8 +19,10 @@
  * gets exactly yoga's answer.
  *
  * Deliberate differences from yoga: a body over the limit is refused with yoga's 413 response plus
- * `Connection: close`, without reading the rest of it (yoga reads and discards it); and an operation that throws outside execution (a bug) is masked with the gateway's
- * `toGraphQLError` directly.
+ * `Connection: close`, without reading the rest of it (yoga reads and discards it); an operation
+ * whose context or execution throws (a bug) is masked with the gateway's `toGraphQLError` directly
+ * rather than through yoga's wrapper (same error, same log line); and the `request` the context
+ * sees is a stand-in with `method` and `headers.get/has` only (all the gateway reads).
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
@@ -40,7 +42,6 @@ export interface HttpHandlerOptions {
 /** The parts of a WHATWG Request the gateway's context and plugins read. */
 interface RequestLike {
   method: string;
-  url: string;
   headers: { get(name: string): string | null; has(name: string): boolean };
 }
 
@@ -51,11 +52,19 @@ interface GraphQLParams {
   extensions?: Record<string, unknown> | null;
 }
 
-/** A response rendered by yoga's result processor, captured instead of built. */
-interface Rendered {
+/** What the fast path answers: status, headers (in yoga's order and case) and body, as yoga would. */
+export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+}
+
+/** A JSON POST to the GraphQL endpoint, its body read. */
+export interface JsonPost {
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** What yoga's node adapter would give the operation besides `request` and `params` (`req`, `res`). */
+  serverContext?: Record<string, unknown>;
 }
 
 /** The `fetchAPI` handed to `processRegularResult`: its Response only records what it is given. */
@@ -70,10 +79,34 @@ const CAPTURE_FETCH_API = {
 
 const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
 
+/**
+ * The fast path without node:http (the bench runs it in-process): the answer yoga would give to a
+ * JSON POST, or undefined when yoga itself must answer it (see the file comment).
+ */
+export function createJsonPostHandler(gateway: Gateway): (post: JsonPost) => Promise<HttpAnswer | undefined> {
+  const getEnveloped = gateway.getEnveloped;
+  return async ({ headers, body, serverContext }) => {
+    const mediaType = fastMediaType(headers);
+    const params = mediaType === undefined ? undefined : paramsOf(body);
+    const run = params && prepare(getEnveloped, headers, params, serverContext);
+    if (!run) return undefined;
+    let result: ExecutionResult;
+    try {
+      result = (await run.execute()) as ExecutionResult;
+    } catch (error) {
+      // yoga's handleParams would mask it with the gateway's maskError, which is toGraphQLError.
+      gateway.logger.error(error);
+      result = { errors: [toGraphQLError(error)] };
+    }
+    return answer(result, mediaType!, headers);
+  };
+}
+
+/** node:http's request listener: the fast path for JSON POSTs, yoga for everything else. */
 export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions = {}): RequestListener {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const endpoint = gateway.graphqlEndpoint;
-  const getEnveloped = gateway.getEnveloped;
+  const runJsonPost = createJsonPostHandler(gateway);
   const toYoga = (req: IncomingMessage, res: ServerResponse) => void gateway(req, res);
 
   return (req, res) => {
@@ -81,36 +114,25 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     if (mediaType === undefined) return toYoga(req, res);
     const declared = req.headers['content-length'];
     if (declared !== undefined && !/^\d+$/.test(declared)) return toYoga(req, res); // yoga's 400
-    if (Number(declared) > maxBodyBytes) return refuseTooLarge(res, mediaType, req.headers);
+    if (Number(declared) > maxBodyBytes) return send(res, tooLarge(mediaType, req.headers));
 
-    readBody(req, maxBodyBytes).then(
-      async (body) => {
-        if (body === undefined) return refuseTooLarge(res, mediaType, req.headers);
-        const text = body.toString('utf8');
-        const params = paramsOf(text);
-        const run = params && prepare(getEnveloped, req, res, params);
-        if (!run) return handOver(req, res, body);
-        let result: ExecutionResult;
-        try {
-          result = (await run.execute()) as ExecutionResult;
-        } catch (error) {
-          gateway.logger.error(error);
-          result = { errors: [toGraphQLError(error)] };
-        }
-        send(res, render(result, mediaType), req.headers);
-      },
-      () => req.destroy(), // the client went away while sending; nobody to answer
-    ).catch((error: unknown) => {
-      gateway.logger.error(error);
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy();
-    });
-
-    function handOver(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
-      // @whatwg-node/server uses a pre-read body (a string or bytes) instead of the consumed stream.
-      (request as IncomingMessage & { body?: Buffer }).body = body;
-      toYoga(request, response);
-    }
+    readBody(req, maxBodyBytes)
+      .then(
+        async (body) => {
+          if (body === undefined) return send(res, tooLarge(mediaType, req.headers));
+          const answered = await runJsonPost({ headers: req.headers, body: body.toString('utf8'), serverContext: { req, res } });
+          if (answered) return send(res, answered);
+          // @whatwg-node/server uses a pre-read body (a string or bytes) instead of the consumed stream.
+          (req as IncomingMessage & { body?: Buffer }).body = body;
+          toYoga(req, res);
+        },
+        () => req.destroy(), // the client went away while sending; nobody to answer
+      )
+      .catch((error: unknown) => {
+        gateway.logger.error(error);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
   };
 }
 
@@ -140,6 +162,10 @@ function fastMediaType(headers: IncomingHttpHeaders): string | undefined {
 
 const REGULAR_MEDIA_TYPES = ['application/graphql-response+json', 'application/json'];
 
+/** Accept header value → regularMediaType's answer. */
+const mediaTypes = new Map<string, string | undefined>();
+const MEDIA_TYPE_CACHE_SIZE = 256;
+
 /**
  * yoga's choice among its regular processor's media types (plugins/use-result-processor.js and
  * result-processor/accept.js): the Accept list is read last to first, and the last match wins, so
@@ -148,6 +174,14 @@ const REGULAR_MEDIA_TYPES = ['application/graphql-response+json', 'application/j
  */
 function regularMediaType(accept: string | undefined): string | undefined {
   if (accept === undefined || accept === '*/*') return 'application/json';
+  if (mediaTypes.has(accept)) return mediaTypes.get(accept);
+  const chosen = chooseRegularMediaType(accept);
+  if (mediaTypes.size >= MEDIA_TYPE_CACHE_SIZE) mediaTypes.clear(); // clients send few distinct values
+  mediaTypes.set(accept, chosen);
+  return chosen;
+}
+
+function chooseRegularMediaType(accept: string): string | undefined {
   const entries = accept.replace(/\s/g, '').toLowerCase().split(',').reverse();
   let chosen: string | undefined;
   for (const entry of entries) {
@@ -213,17 +247,19 @@ function isOptionalObject(value: unknown): boolean {
 
 /**
  * Parses and validates as yoga does (envelop's cached functions, with the same initial context),
- * or returns undefined when yoga must answer: a parse or validation error, no operation to run
- * (with `usePreventMutationViaGET` that is a parse error too), or a subscription.
+ * or returns undefined when yoga must answer: a parse or validation error (reported or thrown), no
+ * operation to run (with `usePreventMutationViaGET` that is a parse error too), or a subscription.
  */
 function prepare(
   getEnveloped: Gateway['getEnveloped'],
-  req: IncomingMessage,
-  res: ServerResponse,
+  headers: IncomingHttpHeaders,
   params: GraphQLParams,
+  serverContext: Record<string, unknown> | undefined,
 ): { execute(): unknown } | undefined {
-  // What yoga's handleParams gives envelop: its node server context plus `request` and `params`.
-  const initial = { req, res, request: requestLike(req), params };
+  // What yoga's handleParams gives envelop: the server context plus `request` and `params`.
+  const initial: Record<string, unknown> = { ...serverContext };
+  initial.request = requestLike(headers);
+  initial.params = params;
   const enveloped = getEnveloped(initial as unknown as Parameters<Gateway['getEnveloped']>[0]);
   let document: DocumentNode;
   try {
@@ -233,7 +269,11 @@ function prepare(
   }
   const operation = getOperationAST(document, params.operationName);
   if (!operation || operation.operation === 'subscription') return undefined;
-  if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
+  try {
+    if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
+  } catch {
+    return undefined; // graphql-armor throws some of its refusals (aliases) instead of reporting them
+  }
   return {
     async execute() {
       const contextValue = await enveloped.contextFactory();
@@ -248,12 +288,10 @@ function prepare(
   };
 }
 
-/** Node's headers behind the two Headers methods the gateway uses (context.ts, csrf). */
-function requestLike(req: IncomingMessage): RequestLike {
-  const headers = req.headers;
+/** Node's headers behind the two Headers methods the gateway reads (context.ts, csrf). */
+function requestLike(headers: IncomingHttpHeaders): RequestLike {
   return {
     method: 'POST',
-    url: req.url ?? '/',
     headers: {
       get(name) {
         const value = headers[name.toLowerCase()];
@@ -264,30 +302,33 @@ function requestLike(req: IncomingMessage): RequestLike {
   };
 }
 
-/** yoga's rendering of a regular result (status from the errors, content type, stringify without internals). */
-function render(result: ExecutionResult, mediaType: string): Rendered {
-  const captured = processRegularResult(result as never, CAPTURE_FETCH_API, mediaType) as unknown as {
+/** yoga's answer to a regular result: its result processor's status, headers and body, then CORS. */
+function answer(result: ExecutionResult, mediaType: string, requestHeaders: IncomingHttpHeaders): HttpAnswer {
+  const rendered = processRegularResult(result as never, CAPTURE_FETCH_API, mediaType) as unknown as {
     body: string;
     init: { status: number; headers: Record<string, string> };
   };
-  return { status: captured.init.status, headers: captured.init.headers, body: captured.body };
+  const { body } = rendered;
+  // Header order and case as yoga's server adapter writes them.
+  const headers: Record<string, string> = { ...rendered.init.headers };
+  headers['content-length'] = String(Buffer.byteLength(body));
+  addCorsHeaders(headers, requestHeaders);
+  return { status: rendered.init.status, headers, body };
 }
 
-/** yoga's 413 for a body over the limit, on a connection that is then closed (the body is not read). */
-function refuseTooLarge(res: ServerResponse, mediaType: string, headers: IncomingHttpHeaders): void {
+/** yoga's 413 for a body over the limit, on a connection then closed (the rest of the body is not read). */
+function tooLarge(mediaType: string, requestHeaders: IncomingHttpHeaders): HttpAnswer {
   const error = createGraphQLError('Request body too large', {
     extensions: { http: { status: 413 }, code: 'REQUEST_ENTITY_TOO_LARGE' },
   });
-  const rendered = render({ errors: [error] }, mediaType);
-  rendered.headers.Connection = 'close';
-  send(res, rendered, headers);
+  const refused = answer({ errors: [error] }, mediaType, requestHeaders);
+  refused.headers.Connection = 'close';
+  return refused;
 }
 
-function send(res: ServerResponse, { status, headers, body }: Rendered, requestHeaders: IncomingHttpHeaders): void {
-  // Header order and case as yoga's server adapter writes them.
-  const out: Record<string, string> = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-  addCorsHeaders(out, requestHeaders);
-  res.writeHead(status, out);
+function send(res: ServerResponse, { status, headers, body }: HttpAnswer): void {
+  if (res.destroyed || res.writableEnded) return; // the client left (as yoga's adapter checks)
+  res.writeHead(status, headers);
   res.end(body);
 }
 

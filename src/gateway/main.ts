@@ -8,6 +8,7 @@
  * | ZULIP_URL       | (none)      | chat server origin; unset starts the embedded demo emulator    |
  * | ZULIP_EMAIL     | (none)      | default identity for requests without Authorization, with...   |
  * | ZULIP_API_KEY   | (none)      | ...its API key (both or neither)                               |
+ * | NODE_ENV        | production  | graphql-js development checks when not `production`            |
  *
  * Without ZULIP_URL the emulator (src/emulator) serves the demo organization on an ephemeral
  * loopback port in this process, and a ready-to-paste demo credential is printed. This file and
@@ -19,9 +20,20 @@ import { fileURLToPath } from 'node:url';
 import { createEmulator } from '../emulator/app.js';
 import { DEMO_USERS } from '../emulator/seed.js';
 import type { Credentials } from '../zulip/connection.js';
-import { createHttpHandler } from './http.js';
-import { attachGraphQLWs } from './ws.js';
-import { createGateway } from './yoga.js';
+
+const isEntryPoint = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+
+// `npm start` runs graphql-js in production mode unless NODE_ENV says otherwise: it then skips the
+// development checks it makes on every failed type test during execution (README, Performance),
+// and graphql-ws no longer puts internal error messages in close reasons. graphql reads NODE_ENV
+// once, when it is loaded, so the gateway's modules (all of which load it) are imported by
+// `start()`, after this line; the emulator does not load graphql.
+if (isEntryPoint) process.env.NODE_ENV ??= 'production';
+
+/** The gateway's own modules (see above). */
+function loadGateway() {
+  return Promise.all([import('./yoga.js'), import('./http.js'), import('./ws.js')]);
+}
 
 export interface Started {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
@@ -71,6 +83,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, log: (line: st
   const port = portFrom(env.PORT);
   const host = env.HOST || '127.0.0.1';
   const defaultCredentials = defaultCredentialsFrom(env);
+  const [{ createGateway }, { createHttpHandler }, { attachGraphQLWs }] = await loadGateway();
   const emulator = env.ZULIP_URL ? undefined : createEmulator({ seed: 'demo' });
   const upstream = emulator ? await emulator.listen({ host: '127.0.0.1', port: 0 }) : undefined;
   const zulipUrl = upstream?.url ?? env.ZULIP_URL!;
@@ -129,7 +142,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isEntryPoint) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -101,8 +101,8 @@ function encodeNextPayload(result: ExecutionResult): Buffer {
   return Buffer.from(JSON.stringify(errors ? { ...rest, errors: errors.map((e) => e.toJSON()) } : rest), 'utf8');
 }
 
-/** The part of ws's socket object this file writes frames to (ws has no public handle on it). */
-interface FramedSocket {
+/** The part of ws's socket object that frames are written to (ws has no public handle on it). */
+interface WithTcpSocket {
   _socket?: { write(chunk: Buffer): boolean; readonly writableLength: number };
 }
 
@@ -110,35 +110,36 @@ interface FramedSocket {
  * Writes one operation's `next` messages to its socket, byte for byte what graphql-ws would send
  * (`{"id":…,"type":"next","payload":…}`, no replacer), from a payload encoded once per result.
  *
- * Each frame is built here (text, final, unmasked as server frames are) and written to the TCP socket
- * under ws in one call: ws's `send` would re-frame it (two option objects, a header buffer, cork and
- * writev), which costs a fifth of a delivery. This is safe because ws's sender never queues on this
- * server: it queues only while compressing (permessage-deflate is off, and `extensions` shows none was
- * negotiated) or reading a Blob (graphql-ws sends strings), so its frames and ours reach the socket in
- * call order. Should a future ws lack the TCP socket, frames go through `send`.
+ * Each frame is built here (final, text, unmasked as server frames are) and written in one call to
+ * the TCP socket under ws: ws's `send` would frame it again (two option objects, a header buffer,
+ * cork and writev), which made a delivery cost about a third more. This keeps the order of ws's own
+ * frames (pongs, pings, close) because ws's sender never queues on this server: it queues only while
+ * compressing (permessage-deflate is off, and `extensions` shows none was negotiated) or reading a
+ * Blob (graphql-ws sends strings), so every frame reaches the TCP socket in call order. Without that
+ * socket (another ws), frames go through `send`.
  *
- * A frame counts as flushed when the socket buffers nothing after it, i.e. the kernel took it.
+ * A frame counts as flushed when nothing waits in the socket's buffer after it (the kernel took it).
+ * Exported for its tests.
  */
-function nextFrames(socket: WebSocket, id: string): Sink<Buffer> {
+export function nextFrames(socket: WebSocket, id: string): Sink<Buffer> {
   const prefix = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`, 'utf8');
-  const tcp = socket.extensions === '' ? (socket as unknown as FramedSocket)._socket : undefined;
+  const tcp = socket.extensions === '' ? (socket as unknown as WithTcpSocket)._socket : undefined;
   return {
     write(payload) {
       // As graphql-ws's own send does on a socket that is closing: drop it; the close ends the operation.
       if (socket.readyState !== socket.OPEN) return true;
-      const frame = textFrame(prefix, payload);
-      if (!tcp) {
-        socket.send(frame.subarray(frame.length - prefix.length - payload.length - 1), TEXT_FRAME);
-        return socket.bufferedAmount === 0;
+      if (tcp) {
+        tcp.write(textFrame(prefix, payload));
+        return tcp.writableLength === 0;
       }
-      tcp.write(frame);
-      return tcp.writableLength === 0;
+      socket.send(Buffer.concat([prefix, payload, MESSAGE_END]), TEXT_FRAME);
+      return socket.bufferedAmount === 0;
     },
   };
 }
 
 const TEXT_FRAME = { binary: false } as const;
-const CLOSE_BRACE = 0x7d;
+const MESSAGE_END = Buffer.from('}');
 
 /** A final, unmasked text frame (RFC 6455 §5.2) holding `prefix + payload + "}"`. */
 function textFrame(prefix: Buffer, payload: Buffer): Buffer {
@@ -158,7 +159,7 @@ function textFrame(prefix: Buffer, payload: Buffer): Buffer {
   }
   prefix.copy(frame, header);
   payload.copy(frame, header + prefix.length);
-  frame[frame.length - 1] = CLOSE_BRACE;
+  frame[frame.length - 1] = 0x7d; // }
   return frame;
 }
 
@@ -210,6 +211,8 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       params,
     });
 
+  // Shared operations' `next` frames bypass graphql-ws's emit (nextFrames): an `onNext` hook or a
+  // `jsonMessageReplacer` added here would not see them.
   const handle = useServer<Params, Extra>(
     {
       connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs ?? 3_000,

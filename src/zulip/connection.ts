@@ -7,6 +7,7 @@
  * See https://zulip.com/api/http-headers and https://zulip.com/api/rest-error-handling.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { Agent, request as undiciRequest } from 'undici';
 import { defaultSleep } from './backoff.js';
 import {
@@ -91,15 +92,25 @@ interface UpstreamResponse {
 interface RequestInitLite {
   method: Method;
   headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
+  body: string | undefined;
+  /** Ends the attempt: its timeout or the caller's signal. */
+  deadline: Deadline;
 }
 
-/** What a connection family (a connection and its `withCredentials` copies) shares. */
+/** How a connection family talks HTTP. */
 interface Transport {
   call(url: string, init: RequestInitLite): Promise<UpstreamResponse>;
   /** Present only when we created it, so `close` never destroys a caller's dispatcher. */
   agent?: Agent;
+}
+
+/** What a connection family (a connection and its `withCredentials`/`derive` copies) shares. */
+interface Family {
+  transport: Transport;
+  /** The server origin without trailing slashes. */
+  baseUrl: string;
+  /** `${baseUrl}/api/v1/` */
+  apiBase: string;
 }
 
 const DEFAULT_RETRY: RetryOptions = { maxRetries: 2, minDelayMs: 100, maxDelayMs: 2000 };
@@ -110,28 +121,50 @@ const CREDENTIAL_KEY_SECRET = randomBytes(32);
 
 export class ZulipConnection {
   readonly baseUrl: string;
-  declare readonly credentials?: Credentials;
-  readonly credentialKey: string;
-  /** Everything but the credentials, which stay in a non-enumerable field. */
+  /** Everything but the credentials, which stay in a private field. */
   private readonly options: Omit<ConnectionOptions, 'credentials'>;
-  private readonly transport: Transport;
-  private readonly apiBase: string;
+  private readonly family: Family;
+  // Private, so logging or serialising a connection does not print the key.
+  readonly #credentials: Credentials | undefined;
+  #credentialKey: string | undefined;
+  #authorization: string | undefined;
 
-  /** @param shared internal: the transport of the connection family */
-  constructor(options: ConnectionOptions, shared?: Transport) {
-    const { credentials, ...rest } = options;
-    this.options = rest;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.apiBase = `${this.baseUrl}/api/v1/`;
-    // Not enumerable, so logging or serialising a connection does not print the key.
-    Object.defineProperty(this, 'credentials', { value: credentials, enumerable: false });
-    this.credentialKey = credentialKeyOf(credentials);
-    this.transport = shared ?? createTransport(options.fetch);
+  /**
+   * @param family internal, from `withCredentials`/`derive`: what the family shares. `options`
+   *   then carry no credentials; `familyCredentials` are the copy's. (Copies avoid `{ ...a, ...b }`
+   *   and rest destructuring: a gateway derives connections on every request, and V8 spends
+   *   microseconds on those.)
+   */
+  constructor(options: ConnectionOptions, family?: Family, familyCredentials?: Credentials) {
+    if (family) {
+      this.options = options;
+      this.#credentials = familyCredentials;
+      this.family = family;
+    } else {
+      this.options = withoutCredentials(options);
+      this.#credentials = options.credentials;
+      this.family = createFamily(options);
+    }
+    this.baseUrl = this.family.baseUrl;
+  }
+
+  /** HTTP Basic credentials; undefined ⇒ no Authorization header. */
+  get credentials(): Credentials | undefined {
+    return this.#credentials;
+  }
+
+  /**
+   * Identifies the credentials without revealing them (an HMAC under a per-process secret;
+   * `anonymous` without credentials), for keying per-credential state. Computed on first use: only
+   * the event hub and graphql-ws need it, not every request.
+   */
+  get credentialKey(): string {
+    return (this.#credentialKey ??= credentialKeyOf(this.#credentials));
   }
 
   /** A connection to the same server, with the same transport and options, as someone else. */
   withCredentials(credentials?: Credentials): ZulipConnection {
-    return new ZulipConnection({ ...this.options, credentials }, this.transport);
+    return new ZulipConnection(this.options, this.family, credentials);
   }
 
   /**
@@ -139,13 +172,16 @@ export class ZulipConnection {
    * gateway gives each request its own counters over one shared keep-alive pool.
    */
   derive(overrides: Pick<ConnectionOptions, 'credentials' | 'onRequest' | 'onResponse'>): ZulipConnection {
-    const credentials = 'credentials' in overrides ? overrides.credentials : this.credentials;
-    return new ZulipConnection({ ...this.options, ...overrides, credentials }, this.transport);
+    const credentials = 'credentials' in overrides ? overrides.credentials : this.#credentials;
+    const options = { ...this.options }; // every key present (withoutCredentials): a cheap copy
+    if ('onRequest' in overrides) options.onRequest = overrides.onRequest;
+    if ('onResponse' in overrides) options.onResponse = overrides.onResponse;
+    return new ZulipConnection(options, this.family, credentials);
   }
 
   /** Destroys the undici Agent this family owns (aborting requests in flight), if any. */
   async close(): Promise<void> {
-    const agent = this.transport.agent;
+    const agent = this.family.transport.agent;
     if (agent && !agent.destroyed) await agent.destroy();
   }
 
@@ -185,18 +221,18 @@ export class ZulipConnection {
     params: Record<string, unknown> | undefined,
     options: SendOptions,
   ): Promise<Record<string, unknown>> {
-    const { url, init } = this.buildRequest(method, path, params);
+    const { url, headers, body } = this.buildRequest(method, path, params);
     const deadline = new Deadline(options.timeoutMs ?? this.options.timeoutMs ?? 10_000, options.signal);
     const started = performance.now();
     this.options.onRequest?.();
     try {
       let response: UpstreamResponse;
       try {
-        response = await this.transport.call(url, { ...init, signal: deadline.signal });
+        response = await this.family.transport.call(url, { method, headers, body, deadline });
       } catch (error) {
         throw networkError(routeName, error, deadline);
       }
-      const outcome = await readOutcome(routeName, response, deadline, this.credentials);
+      const outcome = await readOutcome(routeName, response, deadline, this.#credentials);
       this.report(routeName, method, path, response.status, started, outcome);
       if (outcome instanceof ZulipError) throw outcome;
       return outcome;
@@ -210,13 +246,10 @@ export class ZulipConnection {
       accept: 'application/json',
       'user-agent': this.options.userAgent ?? 'chatgraph/0.1',
     };
-    const credentials = this.credentials;
-    if (credentials) {
-      const token = Buffer.from(`${credentials.email}:${credentials.apiKey}`, 'utf8').toString('base64');
-      headers.authorization = `Basic ${token}`;
-    }
+    const authorization = this.authorization();
+    if (authorization !== undefined) headers.authorization = authorization;
     const encoded = encodeParams(params);
-    let url = this.apiBase + path.replace(/^\/+/, '');
+    let url = this.family.apiBase + path.replace(/^\/+/, '');
     let body: string | undefined;
     if (method === 'GET') {
       if (encoded.size > 0) url += `?${encoded}`;
@@ -224,7 +257,14 @@ export class ZulipConnection {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = encoded.toString();
     }
-    return { url, init: { method, headers, body } };
+    return { url, headers, body };
+  }
+
+  /** The Authorization header value, built once per connection. */
+  private authorization(): string | undefined {
+    const credentials = this.#credentials;
+    if (!credentials) return undefined;
+    return (this.#authorization ??= `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`, 'utf8').toString('base64')}`);
   }
 
   private report(
@@ -272,15 +312,50 @@ function credentialKeyOf(credentials: Credentials | undefined): string {
     .digest('hex');
 }
 
+/**
+ * Every option but the credentials, each key present (the type makes the compiler check the list
+ * is complete). Not `{ credentials, ...rest }`: V8 makes a rest object a dictionary, which every
+ * per-request `derive` would then copy slowly.
+ */
+function withoutCredentials(o: ConnectionOptions): Omit<ConnectionOptions, 'credentials'> {
+  const options: { [K in Exclude<keyof ConnectionOptions, 'credentials'>]-?: ConnectionOptions[K] } = {
+    baseUrl: o.baseUrl,
+    fetch: o.fetch,
+    timeoutMs: o.timeoutMs,
+    retry: o.retry,
+    onRequest: o.onRequest,
+    onResponse: o.onResponse,
+    userAgent: o.userAgent,
+  };
+  return options;
+}
+
+function createFamily(options: ConnectionOptions): Family {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  return { transport: createTransport(options.fetch), baseUrl, apiBase: `${baseUrl}/api/v1/` };
+}
+
 function createTransport(fetch: FetchLike | undefined): Transport {
-  if (fetch) return { call: (url, init) => fetch(url, init) };
+  if (fetch) {
+    return {
+      call: (url, { method, headers, body, deadline }) => fetch(url, { method, headers, body, signal: deadline.signal }),
+    };
+  }
   // Headers/body timeouts are off: a long-poll parks for about a minute, and each
-  // call's own AbortSignal deadline is the one timeout that applies.
+  // call's own deadline is the one timeout that applies.
   const agent = new Agent({ connect: { timeout: 5000 }, headersTimeout: 0, bodyTimeout: 0 });
   // undici's request API rather than its fetch: the same pool and errors without the WHATWG
   // stream machinery, which costs about a third of a millisecond of CPU per call.
   const call = async (url: string, init: RequestInitLite): Promise<UpstreamResponse> => {
-    const { statusCode, headers, body } = await undiciRequest(url, { ...init, dispatcher: agent });
+    const { statusCode, headers, body } = await undiciRequest(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      // An EventEmitter, which undici accepts as a signal: an AbortSignal with undici's listener on
+      // it (EventTarget) costs several microseconds of CPU per call, an emitter a tenth of one.
+      signal: init.deadline.emitter,
+      dispatcher: agent,
+    });
     return {
       status: statusCode,
       headers: { get: (name) => headerValue(headers[name.toLowerCase()]) },
@@ -295,11 +370,30 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The per-attempt deadline, combined with the caller's signal; remembers which fired. */
+/** The signal undici's request API takes besides an AbortSignal: an EventEmitter with `aborted` and `reason`. */
+class AbortEmitter extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  abort(reason: unknown): void {
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/**
+ * The per-attempt deadline, combined with the caller's signal; remembers which fired. It ends the
+ * attempt through an AbortSignal (for a fetch) or an AbortEmitter (for undici), whichever the
+ * transport asks for, created on demand.
+ */
 class Deadline {
-  private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly onCallerAbort = () => this.controller.abort(this.caller?.reason);
+  private readonly onCallerAbort = () => this.abort(this.caller?.reason);
+  private controller: AbortController | undefined;
+  private abortEmitter: AbortEmitter | undefined;
+  private aborted = false;
+  private reason: unknown = undefined;
   timedOut = false;
 
   constructor(
@@ -308,14 +402,34 @@ class Deadline {
   ) {
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.controller.abort(new DOMException('The request timed out', 'TimeoutError'));
+      this.abort(new DOMException('The request timed out', 'TimeoutError'));
     }, timeoutMs);
     if (caller?.aborted) this.onCallerAbort();
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
 
+  private abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    this.abortEmitter?.abort(reason);
+  }
+
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
     return this.controller.signal;
+  }
+
+  get emitter(): AbortEmitter {
+    if (!this.abortEmitter) {
+      this.abortEmitter = new AbortEmitter();
+      if (this.aborted) this.abortEmitter.abort(this.reason);
+    }
+    return this.abortEmitter;
   }
 
   get callerAborted(): boolean {

@@ -1,9 +1,11 @@
 /**
- * `npm start` without ZULIP_URL: the embedded demo emulator, a printed credential that works,
- * and a clean close. Everything listens on 127.0.0.1 ephemeral ports.
+ * `npm start` without ZULIP_URL: the embedded demo emulator, a printed credential that works (over
+ * the JSON fast path, yoga and graphql-ws on one server), and a clean close. Everything listens on
+ * 127.0.0.1 ephemeral ports.
  */
 import { describe, expect, it } from 'vitest';
 import { start } from '../../src/gateway/main.js';
+import { rawSocket } from '../helpers/ws-client.js';
 
 describe('start', () => {
   it('serves the demo organization and prints a working credential and curl example', async () => {
@@ -23,6 +25,19 @@ describe('start', () => {
       const body = await response.json();
       expect(body.errors).toBeUndefined();
       expect(body.data.serverSettings.realmName).toBeTruthy();
+
+      // The same server hands everything but JSON POSTs to yoga, and upgrades graphql-ws sockets.
+      const form = await fetch(started.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'query=%7B__typename%7D',
+      });
+      expect(form.status).toBe(403);
+      expect((await form.json()).errors[0].extensions.code).toBe('CSRF_REFUSED');
+      const socket = await rawSocket(started.url.replace(/^http/, 'ws'));
+      socket.send({ type: 'connection_init', payload: { authorization } });
+      await socket.waitForMessage((m) => m.type === 'connection_ack');
+      socket.close();
     } finally {
       await started.close();
     }

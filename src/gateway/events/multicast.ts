@@ -43,30 +43,41 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
 }
 
+/** A result encoded for sinks, or why it could not be. */
+type Encoded<E> = { ok: true; value: E } | { ok: false; error: unknown };
+
+function encodeWith<T, E>(encode: (value: T) => E, value: T): Encoded<E> {
+  try {
+    return { ok: true, value: encode(value) };
+  } catch (error) {
+    return { ok: false, error: error ?? new Error('the result could not be encoded') };
+  }
+}
+
 /** One consumer's end: a bounded queue read as an async iterator, or a sink written to directly. */
 class Consumer<T, E> implements AsyncIterableIterator<T> {
   private items: T[] = [];
   private waiter: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void } | undefined;
   private ending = false;
   private failure: unknown;
-  /** Writing to the sink (from the first `next()` on); results are no longer queued. */
-  private direct = false;
+  private writing = false;
   /** Results written to the sink since it last reported everything flushed. */
   private unflushed = 0;
 
   constructor(
     private readonly options: MulticastOptions<T, E>,
     private readonly leave: (consumer: Consumer<T, E>) => void,
-    readonly sink?: Sink<E>,
+    private readonly sink?: Sink<E>,
   ) {}
 
-  /** @param encoded `value` encoded, when this consumer has a sink (one encoding for all consumers). */
-  push(value: T, encoded?: E): void {
+  /** Written to the sink (from the first `next()` on), with {@link write}; results are no longer queued. */
+  get direct(): boolean {
+    return this.writing;
+  }
+
+  /** Queues a result for the reader (a consumer that is not {@link direct}). */
+  push(value: T): void {
     if (this.ending) return;
-    if (this.direct) {
-      this.write(encoded!);
-      return;
-    }
     if (this.items.length >= this.options.limit) {
       this.overflow();
       return;
@@ -91,7 +102,7 @@ class Consumer<T, E> implements AsyncIterableIterator<T> {
   }
 
   async next(): Promise<IteratorResult<T>> {
-    if (this.sink && !this.direct && !this.ending) this.goDirect();
+    if (this.sink && !this.writing && !this.ending) this.goDirect();
     if (this.items.length > 0) return { done: false, value: this.items.shift()! };
     if (this.ending) {
       if (this.failure !== undefined) throw this.consumeFailure();
@@ -121,24 +132,27 @@ class Consumer<T, E> implements AsyncIterableIterator<T> {
    * arrived before, in order, and every later result as it comes.
    */
   private goDirect(): void {
-    this.direct = true;
+    this.writing = true;
     const queued = this.items;
     this.items = [];
-    for (const value of queued) {
-      if (this.ending) break;
-      let encoded: E;
-      try {
-        encoded = this.options.encode!(value);
-      } catch (error) {
-        this.end(error);
-        break;
-      }
-      this.write(encoded);
-    }
+    for (const value of queued) this.write(encodeWith(this.options.encode!, value));
   }
 
-  private write(encoded: E): void {
-    if (this.sink!.write(encoded)) this.unflushed = 0;
+  /**
+   * Writes an encoded result to the sink (a {@link direct} consumer). A result that could not be
+   * encoded, or a sink that throws, fails this consumer alone with the error, as graphql-ws fails
+   * an operation whose result it cannot serialize or send.
+   */
+  write(encoded: Encoded<E>): void {
+    if (this.ending) return;
+    if (!encoded.ok) return this.end(encoded.error);
+    let flushed: boolean;
+    try {
+      flushed = this.sink!.write(encoded.value);
+    } catch (error) {
+      return this.end(error ?? new Error('the result could not be written'));
+    }
+    if (flushed) this.unflushed = 0;
     else if (++this.unflushed >= this.options.limit) this.overflow();
   }
 
@@ -165,8 +179,6 @@ class Consumer<T, E> implements AsyncIterableIterator<T> {
 class Channel<T, E> {
   readonly consumers = new Set<Consumer<T, E>>();
   ended = false;
-  /** Consumers with a sink: results are encoded only when there is one. */
-  private sinks = 0;
   private source: AsyncIterator<T> | undefined;
 
   constructor(
@@ -178,7 +190,6 @@ class Channel<T, E> {
   attach(sink?: Sink<E>): Consumer<T, E> {
     const consumer = new Consumer<T, E>(this.options, (c) => this.detach(c), sink);
     this.consumers.add(consumer);
-    if (sink) this.sinks++;
     return consumer;
   }
 
@@ -200,23 +211,17 @@ class Channel<T, E> {
     for (const consumer of [...this.consumers]) consumer.end(error);
   }
 
+  /** Hands a result to every consumer; it is encoded once, when the first direct consumer needs it. */
   private publish(value: T): void {
-    let encoded: E | undefined;
-    if (this.sinks > 0) {
-      try {
-        encoded = this.options.encode!(value);
-      } catch (error) {
-        // As graphql-ws does when it cannot serialize a result: that subscription fails with the error.
-        for (const consumer of [...this.consumers]) if (consumer.sink) consumer.end(error);
-        encoded = undefined;
-      }
+    let encoded: Encoded<E> | undefined;
+    for (const consumer of [...this.consumers]) {
+      if (consumer.direct) consumer.write((encoded ??= encodeWith(this.options.encode!, value)));
+      else consumer.push(value);
     }
-    for (const consumer of [...this.consumers]) consumer.push(value, encoded);
   }
 
   private detach(consumer: Consumer<T, E>): void {
     if (!this.consumers.delete(consumer)) return;
-    if (consumer.sink) this.sinks--;
     if (this.consumers.size > 0 || this.ended) return;
     this.ended = true;
     this.onEmpty();

@@ -2,8 +2,11 @@
  * graphql-ws on the gateway's /graphql path, against a live gateway and emulator on loopback:
  * credentials in connection_init, close codes, keep-alive, and errors that must not drop the socket.
  */
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
 import { demoUser } from '../../../src/emulator/seed.js';
+import { nextFrames } from '../../../src/gateway/ws.js';
 import { collect, rawSocket, startLiveGateway, until, type Live } from '../../helpers/ws-client.js';
 
 let live: Live;
@@ -159,6 +162,131 @@ describe('graphql-ws transport', () => {
       healthy.close();
     } finally {
       await quick.close();
+    }
+  });
+});
+
+/** A raw graphql-transport-ws socket that keeps every text frame exactly as received. */
+async function textSocket(url: string): Promise<{ socket: WebSocket; texts: string[] }> {
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  const texts: string[] = [];
+  socket.on('message', (data) => texts.push(String(data)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return { socket, texts };
+}
+
+describe('shared subscriptions: next frames written once-encoded', () => {
+  test('each socket gets byte for byte the frame graphql-ws would send, with its own operation id', async () => {
+    const shared = await startLiveGateway({ ws: { keepAliveMs: 0 } });
+    try {
+      const query = 'subscription { messages { ... on MessageEvent { message { id content } } } }';
+      const ids = ['a"b\\c\u00e9', 'plain'];
+      const sockets = [];
+      for (const id of ids) {
+        const raw = await textSocket(shared.wsUrl);
+        raw.socket.send(JSON.stringify(init({ authorization: shared.auth('hamlet') })));
+        await until(() => raw.texts.some((t) => t.includes('connection_ack')));
+        raw.socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query } }));
+        sockets.push(raw);
+      }
+      await until(() => shared.hub.stats().subscribers === 1); // one execution for both sockets
+      const content = `A long one, so that the frame needs a 16-bit length: ${'\u00fcber '.repeat(60)}`;
+      const body = new URLSearchParams({ type: 'stream', to: 'general', topic: 'frames', content });
+      const response = await shared.emulator.fetch(
+        new Request('http://emulator.local/api/v1/messages', {
+          method: 'POST',
+          headers: { authorization: shared.auth('othello'), 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        }),
+      );
+      const { id: messageId } = (await response.json()) as { id: number };
+      for (const [k, raw] of sockets.entries()) {
+        await until(() => raw.texts.some((t) => t.includes('"next"')));
+        const text = raw.texts.find((t) => t.includes('"next"'))!;
+        const message = JSON.parse(text) as { id: string; type: string; payload: { data: { messages: { message: { id: number; content: string } } } } };
+        expect(text).toBe(JSON.stringify({ id: ids[k], type: 'next', payload: message.payload }));
+        expect(message.payload.data.messages.message).toMatchObject({ id: messageId, content: expect.stringContaining('\u00fcber') });
+        expect(Buffer.byteLength(text)).toBeGreaterThan(125);
+      }
+      // complete on one socket ends only its operation; the other keeps the shared execution.
+      sockets[0]!.socket.send(JSON.stringify({ id: ids[0], type: 'complete' }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(shared.hub.stats().subscribers).toBe(1);
+      for (const raw of sockets) raw.socket.close();
+      await until(() => shared.hub.stats().subscribers === 0);
+    } finally {
+      await shared.close();
+    }
+  });
+});
+
+describe('nextFrames', () => {
+  /** A ws server and one connected client; `server` is the server's end of that connection. */
+  async function pair(options: { perMessageDeflate?: boolean } = {}) {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: options.perMessageDeflate ?? false });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    const serverSide = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const { socket: client, texts } = await textSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    const server = await serverSide;
+    return {
+      server,
+      client,
+      texts,
+      close: async () => {
+        client.terminate();
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+      },
+    };
+  }
+
+  test('frames of every length class arrive whole, in order; a closing socket takes nothing', async () => {
+    const { server, texts, close } = await pair();
+    try {
+      const frames = nextFrames(server, 'op-1');
+      const payloads = [10, 1_000, 70_000].map((n) => JSON.stringify({ data: { s: 'x'.repeat(n) } }));
+      for (const payload of payloads) expect(frames.write(Buffer.from(payload))).toBe(true);
+      await until(() => texts.length === 3);
+      expect(texts).toEqual(payloads.map((payload) => `{"id":"op-1","type":"next","payload":${payload}}`));
+      server.close();
+      expect(frames.write(Buffer.from('{}'))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(texts).toHaveLength(3);
+    } finally {
+      await close();
+    }
+  });
+
+  test('reports frames the peer has not taken yet, and flushed again once it caught up', async () => {
+    const { server, client, texts, close } = await pair();
+    try {
+      const frames = nextFrames(server, 'op');
+      const payload = Buffer.from(JSON.stringify({ data: 'y'.repeat(256 * 1024) }));
+      client.pause();
+      let written = 0;
+      let flushed = true;
+      while (flushed && written < 400) (flushed = frames.write(payload)), written++;
+      expect(flushed).toBe(false);
+      client.resume();
+      await until(() => texts.length === written, 10_000);
+      expect(frames.write(Buffer.from('{}'))).toBe(true);
+      await until(() => texts.length === written + 1);
+    } finally {
+      await close();
+    }
+  });
+
+  test('with permessage-deflate negotiated, frames go through ws', async () => {
+    const { server, texts, close } = await pair({ perMessageDeflate: true });
+    try {
+      expect(server.extensions).toContain('permessage-deflate');
+      nextFrames(server, 'z').write(Buffer.from('{"data":1}'));
+      await until(() => texts.length === 1);
+      expect(texts).toEqual(['{"id":"z","type":"next","payload":{"data":1}}']);
+    } finally {
+      await close();
     }
   });
 });
