@@ -155,7 +155,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       maskError: (error) => toGraphQLError(error),
     },
     plugins: [
-      // `gateway.dispose()` closes the upstream keep-alive pool.
+      // `gateway.dispose()` closes the upstream keep-alive pool. Disposers run last-in first-out, so
+      // being first this one runs after the event hub's has deleted the upstream queues.
       { onDispose: () => upstreamConnection(upstream).close() },
       csrfPrevention(),
       EnvelopArmorPlugin(OPERATION_LIMITS),
