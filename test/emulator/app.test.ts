@@ -134,15 +134,6 @@ describe('fault injection', () => {
     await expect(conn.send('s', 'GET', 'server_settings')).resolves.toMatchObject({ result: 'success' });
   });
 
-  it('rejects a hung request like fetch does once the caller gives up', async () => {
-    const e = createEmulator();
-    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, timeoutMs: 50 });
-    e.faults.inject('GET /server_settings', { hang: true, times: 1 });
-    const hung = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
-    expect([hung.kind, hung.reason]).toEqual(['network', 'timeout']);
-    await e.close();
-  });
-
   it('serves the same handler on a loopback port and drops connections for reset faults', async () => {
     const e = createEmulator();
     const server = await e.listen();
