@@ -40,6 +40,20 @@ interface UpdateResult {
   updateSettings: { settings: Record<string, unknown>; ignoredParametersUnsupported: string[] };
 }
 
+/** Settings changed together by the update test; the response must echo them back. */
+const CHANGES = {
+  colorScheme: 'LIGHT',
+  emojiset: 'TWITTER',
+  webHomeView: 'RECENT_TOPICS',
+  webChannelUnreadsCountDisplayPolicy: 'ALL_CHANNELS',
+  demoteInactiveChannels: 'NEVER',
+  enableChannelDesktopNotifications: true,
+  timezone: 'Asia/Tokyo',
+  defaultLanguage: 'de',
+  webFontSizePx: 18,
+  webAnimateImagePreviews: 'NEVER',
+};
+
 describe('me { settings }', () => {
   it('works next to the user record', async () => {
     const { h } = harness();
@@ -138,35 +152,13 @@ describe('updateSettings', () => {
         }
       }`,
       {
-        input: {
-          colorScheme: 'LIGHT',
-          emojiset: 'TWITTER',
-          webHomeView: 'RECENT_TOPICS',
-          webChannelUnreadsCountDisplayPolicy: 'ALL_CHANNELS',
-          demoteInactiveChannels: 'NEVER',
-          enableChannelDesktopNotifications: true,
-          timezone: 'Asia/Tokyo',
-          defaultLanguage: 'de',
-          webFontSizePx: 18,
-          webAnimateImagePreviews: 'NEVER',
-        },
+        input: CHANGES,
       },
       { as: HAMLET },
     );
     expect(errors).toBeUndefined();
     expect(data!.updateSettings).toEqual({
-      settings: {
-        colorScheme: 'LIGHT',
-        emojiset: 'TWITTER',
-        webHomeView: 'RECENT_TOPICS',
-        webChannelUnreadsCountDisplayPolicy: 'ALL_CHANNELS',
-        demoteInactiveChannels: 'NEVER',
-        enableChannelDesktopNotifications: true,
-        timezone: 'Asia/Tokyo',
-        defaultLanguage: 'de',
-        webFontSizePx: 18,
-        webAnimateImagePreviews: 'NEVER',
-      },
+      settings: CHANGES,
       ignoredParametersUnsupported: [],
     });
     expect(hamlet.settings).toMatchObject({ color_scheme: 3, emojiset: 'twitter', enable_stream_desktop_notifications: true, web_stream_unreads_count_display_policy: 1 });
