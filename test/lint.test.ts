@@ -1,0 +1,50 @@
+/**
+ * The dependency arrows are a lint rule (eslint.config.js): these cases prove that the rule fires on
+ * each kind of forbidden import, and stays quiet on an allowed one.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// no-cycle reads the files an import names from disk, and these probes exist only as text.
+const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: { rules: { 'import/no-cycle': 'off' } } });
+
+async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.map((message) => message.ruleId ?? message.message);
+}
+
+describe('lint enforces the arrows', () => {
+  it('refuses the gateway importing the emulator', async () => {
+    const ids = await ruleIdsFor('src/gateway/stray.ts', "import { createEmulator } from '../emulator/app.js';\nvoid createEmulator;\n");
+    expect(ids).toContain('import/no-restricted-paths');
+  });
+
+  it('refuses the REST client importing the gateway', async () => {
+    const ids = await ruleIdsFor('src/zulip/stray.ts', "import { createGateway } from '../gateway/yoga.js';\nvoid createGateway;\n");
+    expect(ids).toContain('import/no-restricted-paths');
+  });
+
+  it('refuses the emulator importing REST client values, and allows its types', async () => {
+    const value = await ruleIdsFor('src/emulator/stray.ts', "import { ZulipConnection } from '../zulip/connection.js';\nvoid ZulipConnection;\n");
+    expect(value).toContain('@typescript-eslint/no-restricted-imports');
+    const type = await ruleIdsFor('src/emulator/stray.ts', "import type { User } from '../zulip/model/users.js';\nexport type T = User;\n");
+    expect(type).toEqual([]);
+  });
+
+  it('refuses the event hub loading GraphQL or a transport', async () => {
+    const ids = await ruleIdsFor('src/gateway/events/stray.ts', "import { createPubSub } from 'graphql-yoga';\nvoid createPubSub;\n");
+    expect(ids).toContain('no-restricted-imports');
+  });
+
+  it('refuses an import cycle', async () => {
+    // The fixture folder is ignored by `npm run lint` (it is a cycle on purpose); lint it here.
+    const unignored = new ESLint({ cwd: process.cwd(), ignore: false });
+    const [result] = await unignored.lintFiles(['test/fixtures/lint-cycle/a.ts']);
+    expect(result!.messages.map((message) => message.ruleId)).toContain('import/no-cycle');
+  });
+
+  it('refuses a value import used only as a type', async () => {
+    const ids = await ruleIdsFor('src/zulip/stray.ts', "import { ZulipConnection } from './connection.js';\nexport type C = ZulipConnection;\n");
+    expect(ids).toContain('@typescript-eslint/consistent-type-imports');
+  });
+});
