@@ -11,23 +11,22 @@
  * upstream requests per query, and the gateway's CPU time per query (process.cpuUsage around a
  * sequential in-process run; the emulator's share is in the other process), with reference rows:
  * the same REST call through fetch, `{ __typename }` (the request pipeline alone), the same
- * queries through yoga's own HTTP layer (`gateway.fetch`, what npm start served before http.ts's
- * fast path), and over loopback HTTP (this process's CPU then includes the client's, about one
- * direct REST call's worth). The gateway is served as `npm start` serves it (http.ts).
- * `BENCH_PROFILE=single|dashboard|typename` (fast path) or `single-yoga|dashboard-yoga` runs only
- * one CPU loop, for profiling with `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
+ * queries in-process through yoga's fetch handler (`gateway.fetch`), and over loopback HTTP (this
+ * process's CPU then includes the client's, about one direct REST call's worth). The gateway is
+ * served as `npm start` serves it (transport/http.ts: yoga's node adapter).
+ * `BENCH_PROFILE=single|dashboard|typename` runs only one CPU loop, for profiling with
+ * `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
+ * `BENCH_MODE=transport` measures only the gateway process's CPU per query over loopback HTTP, the
+ * client running in the emulator process (see compareTransports).
  *
  * Everything is bounded by a request count and a time limit, and stays on 127.0.0.1.
  * Targets: ≤ 0.3 ms gateway CPU per single-endpoint query, ≤ 3 ms per dashboard query, and with
  * 5 ms upstream latency a single-endpoint p50 within 1 ms of direct.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import type { HttpAnswer, JsonPost } from '../src/gateway/http.js';
 
 const CHILD_FLAG = '--emulator-child';
 
@@ -55,12 +54,27 @@ const CPU_ROUNDS = 3;
 /** Extra organization data, so that a dashboard page has many distinct senders and channels. */
 const SEED = { senders: 40, channels: 10, messages: 150 };
 
-type ToChild = { id: number; type: 'latency'; ms: number } | { id: number; type: 'cpu' } | { id: number; type: 'requests' } | { id: number; type: 'exit' };
+/** Load the emulator process drives against a gateway (BENCH_MODE=transport), so that none of the client's CPU is counted as the gateway's. */
+interface Drive {
+  url: string;
+  query: string;
+  variables: Record<string, unknown>;
+  count: number;
+  concurrency: number;
+}
+
+type ToChild =
+  | { id: number; type: 'latency'; ms: number }
+  | { id: number; type: 'cpu' }
+  | { id: number; type: 'requests' }
+  | { id: number; type: 'exit' }
+  | ({ id: number; type: 'drive' } & Drive);
 type FromChild =
   | { type: 'ready'; url: string; email: string; apiKey: string; messageId: number }
   | { id: number; type: 'ok' }
   | { id: number; type: 'cpu'; usage: NodeJS.CpuUsage }
-  | { id: number; type: 'requests'; count: number };
+  | { id: number; type: 'requests'; count: number }
+  | { id: number; type: 'driven'; count: number };
 
 // ---- the emulator process ----------------------------------------------------------------------------
 
@@ -97,6 +111,25 @@ async function runEmulatorChild(): Promise<void> {
   }
   const { url } = await emulator.listen({ host: '127.0.0.1', port: 0 });
   const send = (message: FromChild) => process.send!(message);
+  const auth = `Basic ${Buffer.from(`${viewer.email}:${viewer.apiKey}`).toString('base64')}`;
+  const driver = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+  const drive = async ({ url: target, query, variables, count, concurrency }: Drive): Promise<number> => {
+    let issued = 0;
+    const worker = async () => {
+      while (issued < count) {
+        issued++;
+        const { statusCode, body } = await request(target, {
+          method: 'POST',
+          dispatcher: driver,
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ query, variables }),
+        });
+        checkGraphQL(statusCode, await body.json());
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return issued;
+  };
   // Never outlive the parent, whatever way it ends.
   process.once('disconnect', () => void emulator.close().then(() => process.exit(0)));
   process.on('message', (message: ToChild) => {
@@ -109,6 +142,9 @@ async function runEmulatorChild(): Promise<void> {
         return send({ id: message.id, type: 'cpu', usage: process.cpuUsage() });
       case 'requests':
         return send({ id: message.id, type: 'requests', count: emulator.requests.length });
+      case 'drive':
+        void drive(message).then((count) => send({ id: message.id, type: 'driven', count }));
+        return;
       case 'exit':
         void emulator.close().then(() => process.exit(0));
     }
@@ -130,7 +166,7 @@ class EmulatorProcess {
     });
   }
 
-  private ask<T extends FromChild>(message: { type: ToChild['type']; ms?: number }): Promise<T> {
+  private ask<T extends FromChild>(message: { type: ToChild['type']; ms?: number } | ({ type: 'drive' } & Drive)): Promise<T> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve as (m: FromChild) => void);
@@ -148,6 +184,11 @@ class EmulatorProcess {
 
   async requestCount(): Promise<number> {
     return (await this.ask<Extract<FromChild, { type: 'requests' }>>({ type: 'requests' })).count;
+  }
+
+  /** Has the emulator process send `drive.count` queries to `drive.url`; resolves when all are answered. */
+  async drive(drive: Drive): Promise<number> {
+    return (await this.ask<Extract<FromChild, { type: 'driven' }>>({ type: 'drive', ...drive })).count;
   }
 
   exit(): void {
@@ -180,29 +221,21 @@ interface Clients {
   singleDirect(): Promise<number>;
   dashboardGateway(): Promise<number>;
   dashboardNaive(): Promise<number>;
-  /** The same as singleGateway/dashboardGateway but in-process (no HTTP hop), for CPU: http.ts's fast path. */
+  /** The same as singleGateway/dashboardGateway but in-process (no HTTP hop: `gateway.fetch`), for CPU. */
   singleInProcess(): Promise<number>;
   dashboardInProcess(): Promise<number>;
   /** `{ __typename }` in-process: the request pipeline with no resolver and no upstream call. */
   typenameInProcess(): Promise<number>;
-  /** The same in-process through yoga's HTTP layer (`gateway.fetch`: WHATWG Request and Response). */
-  singleYogaFetch(): Promise<number>;
-  dashboardYogaFetch(): Promise<number>;
-  typenameYogaFetch(): Promise<number>;
-  /** The single query over loopback HTTP to yoga's own node adapter (`createServer(gateway)`). */
-  singleYogaHttp(): Promise<number>;
   /** The single REST call through the global fetch (for reference: the WHATWG fetch machinery's cost). */
   singleDirectFetch(): Promise<number>;
 }
 
 function makeClients(
   gatewayUrl: string,
-  yogaUrl: string,
   zulipUrl: string,
   auth: string,
   messageId: number,
   gatewayFetch: (request: Request) => Response | Promise<Response>,
-  jsonPost: (post: JsonPost) => Promise<HttpAnswer | undefined>,
   clientAgent: Agent,
 ): Clients {
   const graphql = async (query: string, variables: Record<string, unknown>, url = gatewayUrl): Promise<number> => {
@@ -214,13 +247,7 @@ function makeClients(
     });
     return checkGraphQL(statusCode, await body.json());
   };
-  const headers = { 'content-type': 'application/json', authorization: auth };
   const inProcess = async (query: string, variables: Record<string, unknown>): Promise<number> => {
-    const answer = await jsonPost({ headers, body: JSON.stringify({ query, variables }) });
-    if (!answer) throw new Error('the fast path handed the query to yoga');
-    return checkGraphQL(answer.status, JSON.parse(answer.body));
-  };
-  const viaYogaFetch = async (query: string, variables: Record<string, unknown>): Promise<number> => {
     const response = await gatewayFetch(
       new Request('http://gateway.localhost/graphql', {
         method: 'POST',
@@ -245,10 +272,6 @@ function makeClients(
     dashboardGateway: () => graphql(DASHBOARD_QUERY, {}),
     dashboardInProcess: () => inProcess(DASHBOARD_QUERY, {}),
     typenameInProcess: () => inProcess('{ __typename }', {}),
-    singleYogaFetch: () => viaYogaFetch(SINGLE_QUERY, { id: messageId }),
-    dashboardYogaFetch: () => viaYogaFetch(DASHBOARD_QUERY, {}),
-    typenameYogaFetch: () => viaYogaFetch('{ __typename }', {}),
-    singleYogaHttp: () => graphql(SINGLE_QUERY, { id: messageId }, yogaUrl),
     async singleDirectFetch() {
       const response = await fetch(`${zulipUrl}/api/v1/messages/${messageId}`, { headers: { authorization: auth, accept: 'application/json' } });
       const json = (await response.json()) as { result?: string };
@@ -387,22 +410,15 @@ async function main(): Promise<void> {
   child.removeAllListeners('exit');
 
   // The gateway in this process, as `npm start` builds and serves it (default transport: undici's
-  // request API; JSON POSTs through http.ts's fast path). yoga's own node adapter on a second port
-  // is the reference.
+  // request API; transport/http.ts).
   const { createGateway } = await import('../src/gateway/yoga.js');
-  const { createHttpHandler, createJsonPostHandler } = await import('../src/gateway/http.js');
+  const { createGatewayServer } = await import('../src/gateway/transport/http.js');
   const gateway = createGateway({ zulipUrl: ready.url, logging: false, graphiql: false });
-  const server: Server = createServer(createHttpHandler(gateway));
-  const yogaServer: Server = createServer(gateway);
-  const urlOf = async (s: Server) => {
-    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-  };
-  const gatewayUrl = await urlOf(server);
-  const yogaUrl = await urlOf(yogaServer);
+  const served = createGatewayServer(gateway, { drainMs: 0 });
+  const gatewayUrl = (await served.listen(0, '127.0.0.1')).replace(/\/graphql$/, '');
   const clientAgent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
   const auth = `Basic ${Buffer.from(`${ready.email}:${ready.apiKey}`).toString('base64')}`;
-  const c = makeClients(gatewayUrl, yogaUrl, ready.url, auth, ready.messageId, (r) => gateway.fetch(r), createJsonPostHandler(gateway), clientAgent);
+  const c = makeClients(gatewayUrl, ready.url, auth, ready.messageId, (r) => gateway.fetch(r), clientAgent);
 
   try {
     // Sanity: each client works and costs what it should, counted by the emulator too.
@@ -416,9 +432,12 @@ async function main(): Promise<void> {
       single: [c.singleInProcess, LIMITS.cpuSingle],
       dashboard: [c.dashboardInProcess, LIMITS.cpuDashboard],
       typename: [c.typenameInProcess, LIMITS.cpuSingle],
-      'single-yoga': [c.singleYogaFetch, LIMITS.cpuSingle],
-      'dashboard-yoga': [c.dashboardYogaFetch, LIMITS.cpuDashboard],
     };
+    if (process.env.BENCH_MODE === 'transport') {
+      await compareTransports(emulator, { served: `${gatewayUrl}/graphql` }, ready.messageId);
+      return;
+    }
+
     const only = process.env.BENCH_PROFILE;
     if (only !== undefined && profiles[only]) {
       const [call, limits] = profiles[only]!;
@@ -435,15 +454,11 @@ async function main(): Promise<void> {
     // CPU: several sequential rounds; the minimum is the least disturbed by other processes.
     const cpu = {
       single: await cpuRounds(c.singleInProcess, LIMITS.cpuSingle, emulator),
-      singleYoga: await cpuRounds(c.singleYogaFetch, LIMITS.cpuSingle, emulator),
       singleHttp: await cpuRounds(c.singleGateway, LIMITS.cpuSingle, emulator),
-      singleYogaHttp: await cpuRounds(c.singleYogaHttp, LIMITS.cpuSingle, emulator),
       direct: await cpuRounds(c.singleDirect, LIMITS.cpuSingle, emulator),
       directFetch: await cpuRounds(c.singleDirectFetch, LIMITS.cpuSingle, emulator),
       floor: await cpuRounds(c.typenameInProcess, LIMITS.cpuSingle, emulator),
-      floorYoga: await cpuRounds(c.typenameYogaFetch, LIMITS.cpuSingle, emulator),
       dashboard: await cpuRounds(c.dashboardInProcess, LIMITS.cpuDashboard, emulator),
-      dashboardYoga: await cpuRounds(c.dashboardYogaFetch, LIMITS.cpuDashboard, emulator),
       naive: await cpuRounds(c.dashboardNaive, LIMITS.cpuNaive, emulator),
     };
 
@@ -461,15 +476,11 @@ async function main(): Promise<void> {
       ]);
 
     row('(a) single via gateway', await load(c.singleGateway, LIMITS.single), cpu.single);
-    row('    same through yoga (gateway.fetch)', undefined, cpu.singleYoga);
     row('    over HTTP, gateway + client CPU', undefined, cpu.singleHttp);
-    row('    over HTTP to yoga, gateway + client', await load(c.singleYogaHttp, LIMITS.single), cpu.singleYogaHttp);
     row('(a) single direct REST (undici.request)', await load(c.singleDirect, LIMITS.single), cpu.direct);
     row('    same REST call with fetch', undefined, cpu.directFetch);
     row('    gateway floor: { __typename }', undefined, cpu.floor);
-    row('    floor through yoga (gateway.fetch)', undefined, cpu.floorYoga);
     row('(b) dashboard via gateway', await load(c.dashboardGateway, LIMITS.dashboard), cpu.dashboard);
-    row('    same through yoga (gateway.fetch)', undefined, cpu.dashboardYoga);
     row('(b) dashboard naive REST', await load(c.dashboardNaive, LIMITS.naive), cpu.naive);
 
     await emulator.setLatency(LATENCY_MS);
@@ -490,14 +501,12 @@ async function main(): Promise<void> {
     printTable(['scenario', 'n', 'req/s', 'p50 ms', 'p99 ms', 'upstream/q', 'cpu ms/q min / median', 'emu cpu ms/q'], rows);
     console.log(
       `\nrows without "c=1" run ${CONCURRENCY} concurrent clients. cpu: this process per query, ${CPU_ROUNDS} sequential rounds ` +
-        '(min / median); in-process for the gateway rows (gateway work incl. its upstream HTTP calls, no client hop; ' +
-        'the fast path unless marked yoga), over HTTP for the REST rows (client work only) and the "over HTTP" rows ' +
+        '(min / median); in-process for the gateway rows (gateway.fetch: gateway work incl. its upstream HTTP calls, no client hop), over HTTP for the REST rows (client work only) and the "over HTTP" rows ' +
         '(gateway, its node:http server and the client). emu cpu: the emulator process, per query.',
     );
     const overHttp = cpu.singleHttp.min.cpuMs - cpu.direct.min.cpuMs;
     console.log(
-      `gateway CPU per single query over HTTP, estimated as (over HTTP) - (direct REST client): ${overHttp.toFixed(3)} ms ` +
-        `(yoga's node adapter: ${(cpu.singleYogaHttp.min.cpuMs - cpu.direct.min.cpuMs).toFixed(3)} ms)`,
+      `gateway CPU per single query over HTTP, estimated as (over HTTP) - (direct REST client): ${overHttp.toFixed(3)} ms`,
     );
 
     const gap = (g: LoadResult, d: LoadResult) => `${g.p50.toFixed(2)} vs ${d.p50.toFixed(2)} ms (+${(g.p50 - d.p50).toFixed(2)})`;
@@ -520,14 +529,52 @@ async function main(): Promise<void> {
     for (const [name, ok, value] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}: ${value}`);
   } finally {
     emulator.exit();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await new Promise<void>((resolve) => yogaServer.close(() => resolve()));
+    await served.close();
     await gateway.dispose();
     await clientAgent.close();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const timer = setTimeout(() => child.kill(), 2000);
     await exited;
     clearTimeout(timer);
+  }
+}
+
+/**
+ * BENCH_MODE=transport: the gateway process's CPU per query, over real HTTP on loopback, for each
+ * server in `urls` (today one: the production server; two, e.g. a candidate fast path, are
+ * compared side by side), the single-endpoint query and the dashboard interleaved, in BENCH_ROUNDS
+ * rounds (default 3; medians reported). The client runs in the emulator process, so this process
+ * does only the gateway's work.
+ */
+async function compareTransports(emulator: EmulatorProcess, urls: Record<string, string>, messageId: number): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
+  const queries = {
+    single: { query: SINGLE_QUERY, variables: { id: messageId }, count: 2000, warm: 1500 },
+    dashboard: { query: DASHBOARD_QUERY, variables: {}, count: 200, warm: 150 },
+  };
+  const results = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const [queryName, q] of Object.entries(queries)) {
+      for (const [server, url] of Object.entries(urls)) {
+        await emulator.drive({ url, query: q.query, variables: q.variables, count: q.warm, concurrency });
+        const before = process.cpuUsage();
+        const count = await emulator.drive({ url, query: q.query, variables: q.variables, count: q.count, concurrency });
+        const used = process.cpuUsage(before);
+        const key = `${queryName} ${server}`;
+        const perQuery = (used.user + used.system) / 1000 / count;
+        results.set(key, [...(results.get(key) ?? []), perQuery]);
+        console.log(`round ${round + 1}: ${key}: ${perQuery.toFixed(3)} ms gateway CPU per query (${count} queries)`);
+      }
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`\nmedians of ${rounds} rounds, concurrency ${concurrency}, ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}:`);
+  for (const queryName of Object.keys(queries)) {
+    const line = Object.keys(urls).map((server) => `${server} ${median(results.get(`${queryName} ${server}`)!).toFixed(3)} ms`);
+    const [a, b] = Object.keys(urls).map((server) => median(results.get(`${queryName} ${server}`)!));
+    const saving = b === undefined ? '' : `; ${Object.keys(urls)[0]} saves ${(((b - a!) / b) * 100).toFixed(1)}% of ${Object.keys(urls)[1]}`;
+    console.log(`${queryName}: ${line.join(', ')}${saving}`);
   }
 }
 

@@ -30,8 +30,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -221,21 +219,19 @@ async function runBench(): Promise<void> {
   try {
     const [upstream] = await Promise.all([ready(emulatorChild), clientsChild && ready(clientsChild)]);
     const { EventHub } = await import('../src/gateway/events/hub.js');
-    const { attachGraphQLWs } = await import('../src/gateway/ws.js');
+    const { createGatewayServer } = await import('../src/gateway/transport/http.js');
     const { createGateway } = await import('../src/gateway/yoga.js');
     const hub = new EventHub({ subscriberBufferSize: 10_000 });
     const gateway = createGateway({ zulipUrl: upstream.url, logging: false, graphiql: false, eventHub: hub });
-    const server = createServer(gateway);
-    const ws = attachGraphQLWs(server, gateway);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const wsUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    const served = createGatewayServer(gateway, { drainMs: 0 });
+    const wsUrl = (await served.listen(0, '127.0.0.1')).replace(/^http/, 'ws');
 
     const local = clientsChild ? undefined : new Subscribers();
     const connectStart = Date.now();
     if (clientsChild) await ask(clientsChild, { type: 'connect', wsUrl, users: upstream.users, count: SUBSCRIBERS }, 'connected');
     else await local!.connect(wsUrl, upstream.users, SUBSCRIBERS);
     // Subscriptions start after the ack, asynchronously: wait (bounded) until all are served.
-    while (ws.stats().sharedSubscriptions < SUBSCRIBERS && Date.now() - connectStart < 60_000) await sleep(50);
+    while (gateway.subscriptions.clients < SUBSCRIBERS && Date.now() - connectStart < 60_000) await sleep(50);
     const connectMs = Date.now() - connectStart;
     const { count: queues } = await ask(emulatorChild, { type: 'queues' }, 'queueCount');
 
@@ -282,7 +278,7 @@ async function runBench(): Promise<void> {
       processes: clientsChild ? 'gateway here; emulator and clients in two child processes' : 'gateway and clients here; emulator in a child process',
       users: USERS,
       subscribers: SUBSCRIBERS,
-      subscriptionsServed: ws.stats().sharedSubscriptions,
+      subscriptionsServed: gateway.subscriptions.clients,
       hubSubscribers: hub.stats().subscribers,
       upstreamQueues: queues,
       connectSeconds: +(connectMs / 1000).toFixed(1),
@@ -313,9 +309,7 @@ async function runBench(): Promise<void> {
     );
 
     local?.close();
-    await ws.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await served.close();
     await gateway.dispose();
     process.exitCode = Object.values(verdicts).every(Boolean) ? 0 : 1;
   } finally {

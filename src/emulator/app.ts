@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_SETTINGS, type EmulatorSettings, type RouteContext } from './context.js';
 import { ApiError, invalidApiKey, unauthorized, userDeactivated } from './errors.js';
-import { Faults } from './faults.js';
+import { Faults, type Fault } from './faults.js';
 import { Params, parseIntParam, Router } from './http.js';
 import { QueueManager } from './queues.js';
 import { resourceModules } from './routes/index.js';
@@ -55,6 +55,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const router = new Router<RouteContext>();
   for (const module of resourceModules) for (const route of module.routes) router.add(route);
   const servers = new Set<{ close(): Promise<void> }>();
+  const inFlight = new Set<Request>();
 
   async function handle(request: Request, signal: AbortSignal): Promise<Response> {
     const url = new URL(request.url);
@@ -107,7 +108,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     };
   }
 
-  async function applyFault(fault: import('./faults.js').Fault, signal: AbortSignal): Promise<Response | null> {
+  async function applyFault(fault: Fault, signal: AbortSignal): Promise<Response | null> {
     if (fault.latencyMs) await sleep(fault.latencyMs, signal);
     if (fault.hang) {
       if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -133,6 +134,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     settings,
     requests,
     async fetch(request: Request) {
+      // Held until answered: a Request's signal follows its init's signal only through a weak
+      // reference (undici), so a hung request nothing else refers to could be collected and never
+      // see its caller's abort.
+      inFlight.add(request);
       try {
         const response = await handle(request, request.signal);
         // Like a real fetch, a request whose caller gave up rejects instead of answering.
@@ -143,6 +148,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
           throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
         }
         throw e;
+      } finally {
+        inFlight.delete(request);
       }
     },
     async listen({ port = 0, host = '127.0.0.1' } = {}) {

@@ -14,7 +14,7 @@
  */
 import { addChannel, addUser, applyMentionFlags, createStore, subscribe } from './factory.js';
 import { renderMarkdown } from './markdown.js';
-import { RESOLVED_TOPIC_PREFIX } from './narrow.js';
+import { RESOLVED_TOPIC_PREFIX } from './narrow/index.js';
 import { Role, type Message, type Store, type User } from './store.js';
 
 export interface LargeOrganizationOptions {

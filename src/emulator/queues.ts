@@ -2,12 +2,12 @@
  * Event queues, as Zulip's Tornado server keeps them: registered per user, filtered by `event_types`
  * and (for message events) by narrow, long-polled with heartbeats, pruned by `last_event_id`, and
  * garbage-collected after an idle timeout, after which they answer `BAD_EVENT_QUEUE_ID`.
- * https://zulip.com/api/register-queue, https://zulip.com/api/get-events, events-protocol.md §2.
+ * https://zulip.com/api/register-queue, https://zulip.com/api/get-events, https://zulip.com/api/real-time-events.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from './clock.js';
 import { ApiError, badRequest } from './errors.js';
-import { matchesNarrow, type NarrowTerm } from './narrow.js';
+import { matchesNarrow, type NarrowTerm } from './narrow/index.js';
 import type { Store, User } from './store.js';
 
 export type Event = Record<string, unknown> & { type: string };

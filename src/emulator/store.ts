@@ -4,254 +4,27 @@
  * Routes own their behaviour; this module owns only the data and the rules more than one route needs.
  */
 
-import type { GroupSettingValue } from '../zulip/model/channels.js';
+import { Memo } from './memo.js';
+import {
+  FLAG_NAMES,
+  type SYSTEM_GROUPS,
+  Role,
+  type Attachment,
+  type Channel,
+  type CustomProfileField,
+  type Draft,
+  type GroupSettingValue,
+  type Message,
+  type PresenceRecord,
+  type Realm,
+  type ScheduledMessage,
+  type Subscription,
+  type User,
+  type UserGroup,
+  type UserTopic,
+} from './records.js';
 
-/** https://zulip.com/api/group-setting-values (the wire type: the emulator stores it as sent). */
-export type { GroupSettingValue };
-
-export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
-export const ROLES: readonly number[] = Object.values(Role);
-
-/** Personal settings as on the wire (`PATCH /settings`, the `user_settings` register object). */
-export type UserSettings = Record<string, boolean | number | string>;
-
-export interface User {
-  user_id: number;
-  /** The API email: the real address, or `user{id}@{host}` when the real one is hidden from others. */
-  email: string;
-  /** The real address. */
-  delivery_email: string;
-  full_name: string;
-  date_joined: string;
-  is_active: boolean;
-  role: number;
-  is_bot: boolean;
-  bot_type: number | null;
-  bot_owner_id: number | null;
-  timezone: string;
-  avatar_source: 'G' | 'U';
-  avatar_version: number;
-  api_key: string;
-  /** Custom profile field id (as text) → value. */
-  profile_data: Record<string, { value: string; rendered_value?: string }>;
-  /** 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators. */
-  email_address_visibility: number;
-  /** Organization permission needed (with the owner role) to change another user's email. */
-  can_change_user_emails: boolean;
-  is_billing_admin: boolean;
-  presence_enabled: boolean;
-  settings: UserSettings;
-}
-
-export interface Channel {
-  stream_id: number;
-  name: string;
-  description: string;
-  rendered_description: string;
-  date_created: number;
-  creator_id: number | null;
-  invite_only: boolean;
-  is_web_public: boolean;
-  history_public_to_subscribers: boolean;
-  message_retention_days: number | null;
-  is_archived: boolean;
-  /** True for the organization's moderation-request channel, which may never become public. */
-  is_moderation_request_channel: boolean;
-  can_add_subscribers_group: GroupSettingValue;
-  can_remove_subscribers_group: GroupSettingValue;
-  can_administer_channel_group: GroupSettingValue;
-  can_send_message_group: GroupSettingValue;
-  can_subscribe_group: GroupSettingValue;
-  recipient_id: number;
-}
-
-/** Per-user settings of one channel subscription. */
-export interface Subscription {
-  color: string;
-  is_muted: boolean;
-  pin_to_top: boolean;
-  desktop_notifications: boolean | null;
-  email_notifications: boolean | null;
-  push_notifications: boolean | null;
-  audible_notifications: boolean | null;
-  wildcard_mentions_notify: boolean | null;
-  /** Highest message id at subscription time: with protected history, only later messages are visible. */
-  subscribed_after_message_id: number;
-}
-
-export interface Reaction {
-  emoji_name: string;
-  emoji_code: string;
-  /** `service_extra_emoji` is the spec's name for `zulip_extra_emoji`; the emulator echoes what the client sent. */
-  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | 'service_extra_emoji';
-  user_id: number;
-}
-
-/** An uploaded file; messages refer to it as `/user_uploads/<path_id>` in their content. */
-export interface Attachment {
-  id: number;
-  name: string;
-  /** Path inside the upload store, e.g. `2/ab/cdef/report.pdf`. */
-  path_id: string;
-  size: number;
-  /** UNIX milliseconds. */
-  create_time: number;
-  owner_id: number;
-  /** Messages whose content refers to the file (kept by the message routes). */
-  message_ids: Set<number>;
-}
-
-export interface EditHistoryEntry {
-  user_id: number | null;
-  timestamp: number;
-  prev_content?: string;
-  prev_rendered_content?: string;
-  prev_stream?: number;
-  stream?: number;
-  prev_topic?: string;
-  topic?: string;
-}
-
-export interface Message {
-  id: number;
-  sender_id: number;
-  type: 'stream' | 'private';
-  /** Channel messages only. */
-  stream_id?: number;
-  /** Channel messages: the topic ('' is the empty topic). Direct messages: ''. */
-  topic: string;
-  /** Direct messages only: every participant including the sender, sorted. */
-  dm_user_ids?: number[];
-  recipient_id: number;
-  /** Raw Markdown. */
-  content: string;
-  rendered_content: string;
-  timestamp: number;
-  client: string;
-  is_me_message: boolean;
-  reactions: Reaction[];
-  /** Most recent first. */
-  edit_history: EditHistoryEntry[];
-  last_edit_timestamp?: number;
-  last_moved_timestamp?: number;
-}
-
-export interface UserGroup {
-  id: number;
-  name: string;
-  description: string;
-  /** Direct members (for system groups, derived from roles by {@link Store.groupDirectMembers}). */
-  members: number[];
-  direct_subgroup_ids: number[];
-  is_system_group: boolean;
-  date_created: number | null;
-  creator_id: number | null;
-  deactivated: boolean;
-  can_add_members_group: GroupSettingValue;
-  can_join_group: GroupSettingValue;
-  can_leave_group: GroupSettingValue;
-  can_manage_group: GroupSettingValue;
-  can_mention_group: GroupSettingValue;
-  can_remove_members_group: GroupSettingValue;
-}
-
-export interface Draft {
-  id: number;
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
-}
-
-export interface ScheduledMessage {
-  scheduled_message_id: number;
-  sender_id: number;
-  type: 'stream' | 'private';
-  /** Channel id for channel messages, user ids for direct messages. */
-  to: number | number[];
-  topic: string;
-  content: string;
-  rendered_content: string;
-  scheduled_delivery_timestamp: number;
-  failed: boolean;
-}
-
-export interface PresenceRecord {
-  active_timestamp: number;
-  idle_timestamp: number;
-  last_update_id: number;
-  /** Legacy per-client view. */
-  clients: Record<string, { status: 'active' | 'idle'; timestamp: number }>;
-}
-
-export interface UserTopic {
-  stream_id: number;
-  topic_name: string;
-  visibility_policy: number;
-  last_updated: number;
-}
-
-/** Organization settings that routes consult. Values follow the wire names. */
-export interface RealmSettings {
-  allow_message_editing: boolean;
-  /** null means no limit. */
-  message_content_edit_limit_seconds: number | null;
-  move_messages_within_stream_limit_seconds: number | null;
-  move_messages_between_streams_limit_seconds: number | null;
-  can_resolve_topics_group: GroupSettingValue;
-  can_move_messages_between_channels_group: GroupSettingValue;
-  can_move_messages_between_topics_group: GroupSettingValue;
-  can_mention_many_users_group: GroupSettingValue;
-  can_create_web_public_channel_group: GroupSettingValue;
-  can_access_all_users_group: GroupSettingValue;
-  enable_spectator_access: boolean;
-  web_public_streams_enabled: boolean;
-  message_retention_days: number | null;
-  allow_edit_history: boolean;
-  /** Channels with more subscribers need can_mention_many_users_group for wildcard mentions. */
-  wildcard_mention_large_stream_threshold: number;
-  moderation_request_channel_id: number | null;
-  /** When true, channel messages need a non-empty topic (Zulip's realm_mandatory_topics). */
-  mandatory_topics?: boolean;
-}
-
-export interface Realm {
-  id: number;
-  name: string;
-  /** Host part of API emails, e.g. `zulip.example.com`. */
-  host: string;
-  string_id: string;
-  description: string;
-  empty_topic_display_name: string;
-  date_created: number;
-  settings: RealmSettings;
-}
-
-export const FLAG_NAMES = [
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'wildcard_mentioned',
-  'group_mentioned',
-  'has_alert_word',
-  'historical',
-] as const;
-
-/** System group names in containment order: each contains the next. */
-export const SYSTEM_GROUPS = [
-  'role:internet',
-  'role:everyone',
-  'role:members',
-  'role:fullmembers',
-  'role:moderators',
-  'role:administrators',
-  'role:owners',
-  'role:nobody',
-] as const;
+export * from './records.js';
 
 export class Store {
   realm: Realm;
@@ -276,6 +49,10 @@ export class Store {
   userTopics = new Map<number, Map<string, UserTopic>>();
   /** Uploaded files by id. */
   attachments = new Map<number, Attachment>();
+  /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
+  customProfileFields: CustomProfileField[] | undefined;
+  /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
+  readonly memo = new Memo();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

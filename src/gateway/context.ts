@@ -1,7 +1,8 @@
 /**
  * The per-request GraphQL context. Each request gets its own `ZulipConnection` carrying the
  * caller's credentials, its own DataLoaders and its own counters, so nothing fetched for one
- * credential can be served to another (ecosystem.md §1.3).
+ * credential can be served to another. What requests share lives on the gateway's
+ * {@link UpstreamServer}: the keep-alive pool and public facts about the chat server.
  *
  * Credentials come from `Authorization: Basic base64(email:apiKey)` (Zulip's own scheme, so a
  * client can send the header it already uses with the REST API). The configured default
@@ -11,7 +12,8 @@
 import { GraphQLError } from 'graphql';
 import { ZulipConnection, type Credentials, type FetchLike, type ResponseInfo } from '../zulip/connection.js';
 import { GatewayErrorCode } from './errors.js';
-import { createLoaders, type Loaders } from './loaders.js';
+import type { LiveDirectories } from './directory/live.js';
+import { createLoaders, DEFAULT_USER_IDS_THRESHOLD, SharedValue, type Loaders } from './loaders/index.js';
 import type { EventHub } from './events/hub.js';
 
 /** How to reach the chat server; fixed for the lifetime of a gateway. */
@@ -29,7 +31,40 @@ export interface UpstreamConfig {
   timeoutMs?: number;
 }
 
+/**
+ * The chat server behind one gateway instance: made once by `createGateway` and closed with it.
+ * Holds the one upstream connection (so the one keep-alive pool) that requests derive their
+ * credentials and counters from, and the public server facts every caller shares. Nothing here
+ * depends on a caller's credentials.
+ */
+export class UpstreamServer {
+  readonly connection: ZulipConnection;
+  /** The server's feature level (feature-level.ts). */
+  readonly featureLevel = new SharedValue<number>();
+  /** `server_presence_offline_threshold_seconds` (schema/presence.ts). */
+  readonly presenceOfflineThreshold = new SharedValue<number>();
+  /** Each credential's live directory (directory/live.ts); undefined when it is off. Set by createGateway. */
+  directories: LiveDirectories | undefined;
+  /** Below feature level 384, user batches up to this size are fetched by ID (loaders/users.ts). */
+  userIdsThreshold = DEFAULT_USER_IDS_THRESHOLD;
+
+  constructor(readonly config: UpstreamConfig) {
+    this.connection = new ZulipConnection({
+      baseUrl: config.baseUrl,
+      ...(config.fetch && { fetch: config.fetch }),
+      ...(config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs }),
+    });
+  }
+
+  /** Closes the keep-alive pool (gateway disposal). */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
 export interface Context {
+  /** The gateway's chat server: shared connection pool and server facts. */
+  server: UpstreamServer;
   /** Talks to the chat server as the caller (anonymous when there are no credentials). */
   connection: ZulipConnection;
   /** Same server and counters, never any credentials: for public endpoints (server settings). */
@@ -67,30 +102,11 @@ export function parseAuthorization(value: string): ParsedAuthorization {
   return { credentials: { email, apiKey } };
 }
 
-const upstreamConnections = new WeakMap<UpstreamConfig, ZulipConnection>();
-
-/**
- * The one connection (and so the one keep-alive pool) per upstream configuration; requests derive
- * their own credentials and counters from it.
- */
-export function upstreamConnection(upstream: UpstreamConfig): ZulipConnection {
-  let connection = upstreamConnections.get(upstream);
-  if (!connection) {
-    connection = new ZulipConnection({
-      baseUrl: upstream.baseUrl,
-      ...(upstream.fetch && { fetch: upstream.fetch }),
-      ...(upstream.timeoutMs !== undefined && { timeoutMs: upstream.timeoutMs }),
-    });
-    upstreamConnections.set(upstream, connection);
-  }
-  return connection;
-}
-
 /**
  * Builds the context of one HTTP request: a fetch `Request` from yoga, or the request-like object
  * of http.ts's fast path (only the headers are read).
  */
-export function createContext({ request, upstream }: { request: { headers: Pick<Headers, 'get'> }; upstream: UpstreamConfig }): Context {
+export function createContext({ request, upstream }: { request: { headers: Pick<Headers, 'get'> }; upstream: UpstreamServer }): Context {
   return contextFromAuthorization(upstream, request.headers.get('authorization'));
 }
 
@@ -99,8 +115,8 @@ export function createContext({ request, upstream }: { request: { headers: Pick<
  * graphql-ws `connection_init` payload (see `authorizationFromConnectionParams`). `null` (none
  * sent) selects the default credentials; anything else must parse.
  */
-export function contextFromAuthorization(upstream: UpstreamConfig, authorization: string | null): Context {
-  if (authorization === null) return contextFromCredentials(upstream, upstream.defaultCredentials);
+export function contextFromAuthorization(upstream: UpstreamServer, authorization: string | null): Context {
+  if (authorization === null) return contextFromCredentials(upstream, upstream.config.defaultCredentials);
   const parsed = parseAuthorization(authorization);
   return 'credentials' in parsed
     ? contextFromCredentials(upstream, parsed.credentials)
@@ -124,14 +140,14 @@ export function authorizationFromConnectionParams(params: unknown): string | nul
  * `connection_init` payload, so both transports behave the same.
  */
 export function contextFromCredentials(
-  upstream: UpstreamConfig,
+  upstream: UpstreamServer,
   credentials: Credentials | undefined,
   credentialsProblem?: string,
 ): Context {
-  const counters = { baseUrl: upstream.baseUrl, requests: 0 };
+  const counters = { baseUrl: upstream.config.baseUrl, requests: 0 };
   const ignoredParameters = new Set<string>();
   // Counted per attempt, so attempts that never got a response (timeouts) count too.
-  const anonymousConnection = upstreamConnection(upstream).derive({
+  const anonymousConnection = upstream.connection.derive({
     credentials: undefined,
     onRequest: () => void counters.requests++,
     onResponse: (info: ResponseInfo) => {
@@ -140,9 +156,10 @@ export function contextFromCredentials(
   });
   const connection = credentials ? anonymousConnection.withCredentials(credentials) : anonymousConnection;
   const context: Context = {
+    server: upstream,
     connection,
     anonymousConnection,
-    loaders: createLoaders(connection),
+    loaders: createLoaders(connection, upstream),
     upstream: counters,
     ignoredParameters,
   };

@@ -22,21 +22,84 @@ import {
   isAuthError,
 } from '../zulip/errors.js';
 
-/** Stable `extensions.code` values the gateway itself produces (besides Zulip's own codes). */
+/**
+ * Every `extensions.code` the gateway itself produces, in one place (Zulip's own codes, such as
+ * BAD_REQUEST or STREAM_DOES_NOT_EXIST, pass through unchanged besides these). Clients may rely on
+ * them: renaming one is a breaking change.
+ */
 export const GatewayErrorCode = {
+  /** No usable credentials, or the chat server refused them (its own code in `upstreamCode`). */
   unauthenticated: 'UNAUTHENTICATED',
-  upstreamTimeout: 'UPSTREAM_TIMEOUT',
-  upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
-  upstreamBadResponse: 'UPSTREAM_BAD_RESPONSE',
+  /** The chat server's rate limit, passed through with `retryAfter` (seconds) when it sent one. */
   rateLimitHit: 'RATE_LIMIT_HIT',
+  /** The chat server did not answer within the upstream timeout. */
+  upstreamTimeout: 'UPSTREAM_TIMEOUT',
+  /** The chat server could not be reached or failed with a 5xx. */
+  upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
+  /** The chat server answered with something that is not a valid response for the route. */
+  upstreamBadResponse: 'UPSTREAM_BAD_RESPONSE',
+  /** The field needs a newer chat server (`requiredFeatureLevel`, `featureLevel`). */
   unsupportedByServer: 'UNSUPPORTED_BY_SERVER',
+  /** A bug: the message is masked ("Unexpected error."). */
   internal: 'INTERNAL_SERVER_ERROR',
+  /** An argument the gateway refuses before any upstream call (`argument` names it when known). */
+  badUserInput: 'BAD_USER_INPUT',
+  /** A record that does not exist or that the caller cannot see. */
+  notFound: 'NOT_FOUND',
+  /** An operation over the gateway's limits (depth, aliases, tokens, cost): yoga's validation code. */
+  validationFailed: 'GRAPHQL_VALIDATION_FAILED',
+  /** A request body over the size limit (HTTP 413). */
+  requestEntityTooLarge: 'REQUEST_ENTITY_TOO_LARGE',
+  /** A request a browser could have sent cross-site without a preflight (HTTP 403). */
+  csrfRefused: 'CSRF_REFUSED',
+  /** A subscription that fell too far behind and was closed; resubscribe from the last cursor. */
+  slowConsumer: 'SLOW_CONSUMER',
+  /** A subscription closed by the gateway (shutdown); resubscribe from the last cursor. */
+  subscriptionClosed: 'SUBSCRIPTION_CLOSED',
+  /** Persisted operations, APQ: unknown hash (send the query with it); trusted: not in the manifest. */
+  persistedQueryNotFound: 'PERSISTED_QUERY_NOT_FOUND',
+  /** Persisted operations, APQ: the query sent does not hash to the hash sent. */
+  persistedQueryHashMismatch: 'PERSISTED_QUERY_HASH_MISMATCH',
+  /** Persisted operations: a malformed persistedQuery extension (version, hash format). */
+  persistedQueryInvalid: 'PERSISTED_QUERY_INVALID',
+  /** Persisted operations, trusted mode: a query text instead of a document id. */
+  persistedQueryOnly: 'PERSISTED_QUERY_ONLY',
+  /** Persisted operations, trusted mode: neither a query nor a document id. */
+  persistedQueryIdRequired: 'PERSISTED_QUERY_ID_REQUIRED',
 } as const;
+
+export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
+
+/**
+ * An argument refused before any upstream call, with code BAD_USER_INPUT. `extensions` adds
+ * details a client can act on, e.g. `{ argument: 'first', maxPageSize: 1000 }`.
+ */
+export function badInput(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: GatewayErrorCode.badUserInput, ...extensions } });
+}
+
+/** A record that does not exist or that the caller cannot see, with code NOT_FOUND. */
+export function notFoundError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: GatewayErrorCode.notFound } });
+}
+
+/** Whether a loader result is the NOT_FOUND error of a record the caller cannot see. */
+export function isNotFound(value: unknown): value is GraphQLError {
+  return value instanceof GraphQLError && value.extensions.code === GatewayErrorCode.notFound;
+}
+
+/** UNSUPPORTED_BY_SERVER: `what` needs feature level `level`, the server has `current`. */
+export function unsupportedByServer(what: string, level: number, current: number): GraphQLError {
+  return new GraphQLError(
+    `${what} needs a chat server with feature level ${level} or newer; this one has feature level ${current}.`,
+    { extensions: { code: GatewayErrorCode.unsupportedByServer, requiredFeatureLevel: level, featureLevel: current } },
+  );
+}
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
 
 /** Keys of a Zulip error body that are already represented (or must not be copied). */
-const ENVELOPE_KEYS = new Set(['result', 'msg', 'code', 'retry-after', 'retry_after']);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['result', 'msg', 'code', 'retry-after', 'retry_after']);
 
 type Extensions = Record<string, unknown>;
 

@@ -1,19 +1,24 @@
 /**
- * The chat server's feature level (api-spec.md, Versioning): an integer that rises with every API
- * change, read from `GET /server_settings`. Fields that need a newer server than the one behind
- * the gateway fail with `UNSUPPORTED_BY_SERVER` instead of with a confusing upstream error.
+ * The chat server's feature level (https://zulip.com/api/changelog): an integer that rises with
+ * every API change, read from `GET /server_settings`. Fields that need a newer server than the one
+ * behind the gateway fail with `UNSUPPORTED_BY_SERVER` instead of with a confusing upstream error.
+ * The levels themselves are named in src/zulip/feature-levels.ts.
  */
-import { GraphQLError } from 'graphql';
 import type { ZulipConnection } from '../zulip/connection.js';
 import type { ServerSettings } from '../zulip/model/server-settings.js';
 import { getServerSettings } from '../zulip/routes/server-settings.js';
-import { GatewayErrorCode } from './errors.js';
+import type { UpstreamServer } from './context.js';
+import { unsupportedByServer } from './errors.js';
 
-// One entry per upstream server for the life of the process. Server settings are public (the
-// endpoint takes no credentials), so sharing across callers leaks nothing. The promise is cached
-// so concurrent first requests make one call; a failure is dropped so the next request retries.
-// A server upgraded while the gateway runs is seen after a restart.
-const featureLevels = new Map<string, Promise<number>>();
+/**
+ * Where the level comes from: the gateway's shared value (one per gateway instance, see
+ * `UpstreamServer`) and a connection to fetch it through the first time (its credentials are
+ * dropped; the request counts it).
+ */
+export interface FeatureLevelSource {
+  anonymousConnection: ZulipConnection;
+  server: Pick<UpstreamServer, 'featureLevel'>;
+}
 
 /** The feature level a server-settings response reports; missing means 0. */
 export function featureLevelOf(settings: ServerSettings): number {
@@ -21,38 +26,25 @@ export function featureLevelOf(settings: ServerSettings): number {
   return settings.service_feature_level ?? settings.zulip_feature_level ?? 0;
 }
 
-/** The feature level of the server behind `connection`, fetched once per server. */
-export function getFeatureLevel(connection: ZulipConnection): Promise<number> {
-  const cached = featureLevels.get(connection.baseUrl);
-  if (cached) return cached;
-  const anonymous = connection.credentials ? connection.withCredentials(undefined) : connection;
-  const level = getServerSettings(anonymous).then(featureLevelOf);
-  featureLevels.set(connection.baseUrl, level);
-  level.catch(() => {
-    if (featureLevels.get(connection.baseUrl) === level) featureLevels.delete(connection.baseUrl);
+/**
+ * The feature level of the chat server, fetched once per gateway instance. Server settings are
+ * public (the endpoint takes no credentials), so sharing the value across callers leaks nothing.
+ * A server upgraded while the gateway runs is seen after a restart (or `featureLevel.forget()`).
+ */
+export function getFeatureLevel(source: FeatureLevelSource): Promise<number> {
+  return source.server.featureLevel.get(() => {
+    const connection = source.anonymousConnection;
+    const anonymous = connection.credentials ? connection.withCredentials(undefined) : connection;
+    return getServerSettings(anonymous).then(featureLevelOf);
   });
-  return level;
-}
-
-/** Forgets the cached level of one server (or all), e.g. after it was upgraded. */
-export function forgetFeatureLevel(baseUrl?: string): void {
-  if (baseUrl === undefined) featureLevels.clear();
-  else featureLevels.delete(baseUrl.replace(/\/+$/, ''));
 }
 
 /**
  * Throws `UNSUPPORTED_BY_SERVER` unless the server supports feature level `level`.
  * @param what what needs it, for the message, e.g. "Loading messages by ID".
  */
-export async function requireFeatureLevel(
-  ctx: { anonymousConnection: ZulipConnection },
-  level: number,
-  what: string,
-): Promise<void> {
-  const current = await getFeatureLevel(ctx.anonymousConnection);
+export async function requireFeatureLevel(source: FeatureLevelSource, level: number, what: string): Promise<void> {
+  const current = await getFeatureLevel(source);
   if (current >= level) return;
-  throw new GraphQLError(
-    `${what} needs a chat server with feature level ${level} or newer; this one has feature level ${current}.`,
-    { extensions: { code: GatewayErrorCode.unsupportedByServer, requiredFeatureLevel: level, featureLevel: current } },
-  );
+  throw unsupportedByServer(what, level, current);
 }

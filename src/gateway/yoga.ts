@@ -1,24 +1,30 @@
 /**
- * Builds the gateway: a yoga fetch handler (no listening here; see main.ts) with the schema,
- * per-request context, error mapping, operation limits and CSRF prevention. Tests call
- * `gateway.fetch(...)` directly; main.ts wraps it in node:http.
+ * Builds the gateway: a yoga fetch handler (no listening here; transport/ serves it) with the
+ * schema, per-request context and the plugins below. The plugin order and the disposal order are
+ * stated here, once (see `createGateway`).
  */
-import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { type Plugin, createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
-import type { ExecutionResult } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
 import {
   authorizationFromConnectionParams,
   contextFromAuthorization,
   createContext,
-  upstreamConnection,
+  UpstreamServer,
   type Context,
-  type UpstreamConfig,
 } from './context.js';
-import { toGraphQLError, UNEXPECTED_ERROR_MESSAGE } from './errors.js';
+import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
+import { directoryWrites } from './directory/writes.js';
 import { EventHub } from './events/hub.js';
-import { useEventHub } from './events/plugin.js';
+import { csrfPrevention } from './plugins/csrf.js';
+import { useEventHub } from './plugins/event-hub.js';
+import { operationLimits } from './plugins/limits.js';
+import { MASKED_ERRORS } from './plugins/masking.js';
+import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
+import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
+
+export { CSRF_HEADER } from './plugins/csrf.js';
+export { OPERATION_LIMITS } from './plugins/limits.js';
 
 export interface GatewayOptions {
   /** Origin of the chat server, e.g. `https://chat.example.com` (without `/api/v1`). */
@@ -44,91 +50,46 @@ export interface GatewayOptions {
    * period, and observe it). @default a new EventHub with its defaults
    */
   eventHub?: EventHub;
+  /**
+   * Largest request body accepted, in bytes; a larger one gets 413 `REQUEST_ENTITY_TOO_LARGE`,
+   * from its Content-Length alone or as soon as that many bytes arrived. @default MAX_REQUEST_BODY_BYTES
+   */
+  maxRequestBodyBytes?: number;
+  /** Run identical subscriptions (credential, operation, variables) once, on every transport. @default true */
+  shareSubscriptions?: boolean;
+  /** Results a client's subscription may have waiting before it ends with SLOW_CONSUMER. @default 1000 */
+  subscriptionBacklog?: number;
+  /**
+   * Keep a live directory of users, channels and groups per credential, fed by its event queue, so
+   * lookups cost no upstream call (directory/live.ts). false: every lookup goes upstream. @default true
+   */
+  liveDirectory?: boolean | LiveDirectoryOptions;
+  /** Below feature level 384, batches of at most this many users are fetched one by one. @default 10 */
+  userIdsThreshold?: number;
 }
 
-export type Gateway = YogaServerInstance<Record<string, never>, Context>;
+export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
+  /** Subscriptions served now, for tests and metrics. */
+  readonly subscriptions: SubscriptionSharing;
+  /** The live directories (`stats()` for metrics); undefined when `liveDirectory: false`. */
+  readonly directories: LiveDirectories | undefined;
+};
 
 /**
- * Operation limits, applied before any resolver runs (so before any upstream call). They admit
- * GraphiQL's introspection query and the dashboard query (100 newest messages with each sender,
- * channel and reaction user), and reject alias bombs, deep nesting and oversized documents.
- * Note the cost limit multiplies a selection by its `first`/`last` argument.
+ * Largest request body accepted by default, in bytes. Operations are small (the dashboard query
+ * is under 1 kB, a message at most 10,000 characters), and a body under this limit must be read
+ * and parsed whole before it can be refused: 2 MB keeps that to milliseconds.
  */
-export const OPERATION_LIMITS = {
-  maxTokens: { n: 2000 },
-  maxDepth: { n: 10 },
-  maxAliases: { n: 20 },
-  maxDirectives: { n: 20 },
-  costLimit: { maxCost: 50_000 },
-  blockFieldSuggestion: { enabled: true },
-} as const;
+export const MAX_REQUEST_BODY_BYTES = 2_000_000;
 
 /**
- * Largest request body accepted, in bytes (yoga's own default, stated so that http.ts's fast path
- * refuses exactly the bodies yoga refuses, with the same 413 `REQUEST_ENTITY_TOO_LARGE`).
- */
-export const MAX_REQUEST_BODY_BYTES = 25_000_000;
-
-/** Header that marks a request as sent by a script or app, not by a cross-site HTML form. */
-export const CSRF_HEADER = 'x-graphql-yoga-csrf';
-
-/** Content types a browser may send cross-site without a CORS preflight. */
-const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
-
-/**
- * Refuses requests a browser could send from another site without a preflight: those without a
- * non-simple content type (e.g. application/json) and without the CSRF header. The same rule as
- * @graphql-yoga/plugin-csrf-prevention, kept here because that plugin's refusal carries no error
- * code and clients need a stable one (CSRF_REFUSED) to tell it from other 403s.
- */
-function csrfPrevention(): Plugin {
-  return {
-    onRequestParse({ request }) {
-      if (request.headers.has(CSRF_HEADER)) return;
-      const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-      if (mediaType && !SIMPLE_CONTENT_TYPES.has(mediaType)) return;
-      throw createGraphQLError(
-        `Refused as a possible cross-site request: send Content-Type: application/json, or the ${CSRF_HEADER} header.`,
-        { extensions: { code: 'CSRF_REFUSED', http: { status: 403 } } },
-      );
-    },
-  };
-}
-
-/** Reports what the request cost upstream in the response `extensions`. */
-function upstreamReport(): Plugin<Context> {
-  return {
-    onExecute({ args }) {
-      const ctx = args.contextValue;
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in result) return; // streams report nothing
-          setResult(withUpstreamExtensions(result, ctx));
-        },
-      };
-    },
-  };
-}
-
-function withUpstreamExtensions(result: ExecutionResult, ctx: Context): ExecutionResult {
-  // Copied, then extended: `{ ...a, key }` costs V8 about a microsecond more than `{ ...a }` alone.
-  const extensions: Record<string, unknown> = { ...result.extensions };
-  extensions.upstreamRequests = ctx.upstream.requests;
-  if (ctx.ignoredParameters.size > 0) extensions.ignoredParametersUnsupported = [...ctx.ignoredParameters];
-  const reported: ExecutionResult = { ...result };
-  reported.extensions = extensions;
-  return reported;
-}
-
-/**
- * HTTP requests carry credentials in their Authorization header (a fetch Request from yoga, or the
- * request-like object of http.ts's fast path); graphql-ws operations run through
- * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe), whose graphql-ws context has the
- * `connection_init` payload as `connectionParams` and no fetch Request.
+ * HTTP requests carry credentials in their Authorization header; graphql-ws operations run through
+ * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe, transport/ws.ts), whose context has
+ * the checked `connection_init` credentials as `connectionParams` and no fetch Request.
  */
 function gatewayContext(
   initial: { request?: { headers: Pick<Headers, 'get'> }; connectionParams?: unknown },
-  upstream: UpstreamConfig,
+  upstream: UpstreamServer,
 ): Context {
   if ('connectionParams' in initial) {
     return contextFromAuthorization(upstream, authorizationFromConnectionParams(initial.connectionParams));
@@ -137,31 +98,45 @@ function gatewayContext(
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const upstream: UpstreamConfig = {
+  const upstream = new UpstreamServer({
     baseUrl: options.zulipUrl,
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-  };
-  return createYoga<Record<string, never>, Context>({
+  });
+  const sharing = shareSubscriptions({
+    ...(options.shareSubscriptions !== undefined && { share: options.shareSubscriptions }),
+    ...(options.subscriptionBacklog !== undefined && { backlog: options.subscriptionBacklog }),
+  });
+  if (options.userIdsThreshold !== undefined) upstream.userIdsThreshold = options.userIdsThreshold;
+  const hub = options.eventHub ?? new EventHub();
+  const directories =
+    options.liveDirectory === false
+      ? undefined
+      : new LiveDirectories(hub, upstream.connection, options.liveDirectory === true ? {} : options.liveDirectory);
+  upstream.directories = directories;
+  const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
     context: (initial) => gatewayContext(initial, upstream),
     graphiql: options.graphiql ?? true,
     logging: options.logging ?? true,
     landingPage: false,
-    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    maskedErrors: {
-      errorMessage: UNEXPECTED_ERROR_MESSAGE,
-      maskError: (error) => toGraphQLError(error),
-    },
+    maxRequestBodySize: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+    maskedErrors: MASKED_ERRORS,
+    // Hooks run in this order; `gateway.dispose()` runs the disposers last-in first-out: the event
+    // hub first (every subscription ends, every upstream queue is deleted), then the upstream
+    // keep-alive pool, which those deletions still need.
     plugins: [
-      // `gateway.dispose()` closes the upstream keep-alive pool. Disposers run last-in first-out, so
-      // being first this one runs after the event hub's has deleted the upstream queues.
-      { onDispose: () => upstreamConnection(upstream).close() },
+      { onDispose: () => upstream.close() },
       csrfPrevention(),
-      EnvelopArmorPlugin(OPERATION_LIMITS),
+      operationLimits(),
       upstreamReport(),
-      useEventHub(options.eventHub ?? new EventHub()),
+      useEventHub(hub),
+      // After the hub in the list, so disposed before it: directories release their queues first.
+      ...(directories ? [directoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      // Last, so that the subscribe function it wraps is the final one.
+      sharing,
     ],
   });
+  return Object.assign(yoga, { subscriptions: sharing.sharing, directories });
 }

@@ -2,7 +2,7 @@
  * Capped exponential backoff with full jitter, as zulip-flutter's BackoffMachine:
  * the bound starts at 100 ms and doubles on every wait up to a cap (10 s), and
  * each wait is uniform in [0, bound]. Jitter spreads the retries of many
- * sessions after a server restart (events-protocol.md §6.4).
+ * sessions after a server restart (https://zulip.com/api/real-time-events#handling-errors).
  */
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -108,7 +108,7 @@ const AUTH_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * True when the credential itself is unusable (events-protocol.md §3.3: fatal for
+ * True when the credential itself is unusable (https://zulip.com/api/rest-error-handling: fatal for
  * the credential, never retried).
  */
 export function isAuthError(error: unknown): error is ZulipApiError {

@@ -1,4 +1,5 @@
-/** The REST client core: connection, error taxonomy and backoff. Routes and models are imported from their own files. */
+/** The REST client core: connection, parameter encoding, error taxonomy and backoff. Routes and models are imported from their own files. */
 export * from './connection.js';
+export * from './params.js';
 export * from './errors.js';
 export * from './backoff.js';

@@ -3,6 +3,8 @@
  * fault injection and serving on a loopback port. Driven through the REST client, which is the
  * contract between the emulator and the gateway.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/app.js';
 import { DEMO_USERS, demoUser } from '../../src/emulator/seed.js';
@@ -10,6 +12,13 @@ import { ZulipConnection } from '../../src/zulip/connection.js';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from '../../src/zulip/errors.js';
 import { caughtError } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { until } from '../helpers/ws-client.js';
+
+/** A full garbage collection now (V8's gc, exposed at run time). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 const emulator = createEmulator();
 const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
@@ -132,6 +141,20 @@ describe('fault injection', () => {
     expect(reset.reason).toBe('reset');
     // Every fault was used up: the next call succeeds.
     await expect(conn.send('s', 'GET', 'server_settings')).resolves.toMatchObject({ result: 'success' });
+  });
+
+  it('rejects a hung request like fetch does once the caller gives up, even after a garbage collection', async () => {
+    const e = createEmulator();
+    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, timeoutMs: 50 });
+    e.faults.inject('GET /server_settings', { hang: true, times: 1 });
+    const hung = caughtError(conn.send('s', 'GET', 'server_settings'));
+    // A hung request that nothing held used to be collected here, its abort never delivered.
+    await until(() => e.requests.length === 1);
+    await new Promise((resolve) => setImmediate(resolve)); // a new job: V8 keeps weak targets alive until the current one ends
+    collectGarbage();
+    const error = (await hung) as NetworkError;
+    expect([error.kind, error.reason]).toEqual(['network', 'timeout']);
+    await e.close();
   });
 
   it('serves the same handler on a loopback port and drops connections for reset faults', async () => {

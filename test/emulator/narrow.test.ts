@@ -1,5 +1,5 @@
 /**
- * narrow.ts on its own: parsing and validating narrows, the matcher event queues use, and the
+ * narrow/ on its own: parsing and validating narrows, the matcher event queues use, and the
  * anchored search (checked against a brute-force filter over every message on a generated
  * organization, in both directions and for merged sources).
  */
@@ -18,7 +18,8 @@ import {
   searchKeywords,
   validateNarrow,
   type NarrowTerm,
-} from '../../src/emulator/narrow.js';
+} from '../../src/emulator/narrow/index.js';
+import { Memo } from '../../src/emulator/memo.js';
 import { seedDemo } from '../../src/emulator/seed.js';
 import type { Message, Store, User } from '../../src/emulator/store.js';
 
@@ -115,7 +116,7 @@ describe('search keywords and highlighting', () => {
   });
 
   it('marks whole words in text, never inside tags or character references', () => {
-    const out = highlightMatches('<p>Deploy <a href="/deploy">deployed</a> &amp; amp redeploy</p>', 'deploy & amp', ['deploy', 'amp']);
+    const out = highlightMatches(new Memo(), '<p>Deploy <a href="/deploy">deployed</a> &amp; amp redeploy</p>', 'deploy & amp', ['deploy', 'amp']);
     expect(out.match_content).toBe(
       '<p><span class="highlight">Deploy</span> <a href="/deploy"><span class="highlight">deployed</span></a> &amp; <span class="highlight">amp</span> redeploy</p>',
     );

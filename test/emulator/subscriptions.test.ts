@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { demoUser } from '../../src/emulator/seed.js';
 import type { Subscription } from '../../src/zulip/model/subscriptions.js';
+import { json, raw } from '../../src/zulip/params.js';
 import { updateStream } from '../../src/zulip/routes/channels.js';
 import {
   getSubscribers,
@@ -199,6 +200,27 @@ describe('POST /users/me/subscriptions', () => {
     expect(t.emulator.store.defaultChannelIds.has(t.channelId('dflt'))).toBe(true);
     await subscribe(t.as('desdemona'), { subscriptions: [{ name: 'kept' }], messageRetentionDays: 'unlimited' });
     expect(t.emulator.store.channelByName('kept')!.message_retention_days).toBe(-1);
+  });
+
+  it('reads message_retention_days as JSON, as Zulip\'s Json[str] | Json[int] (zerver/views/streams.py)', async () => {
+    const t = setup();
+    const desdemona = t.as('desdemona');
+    const create = (name: string, retention: string) =>
+      desdemona.request('subscribe', 'POST', 'users/me/subscriptions', {
+        subscriptions: json([{ name }]),
+        message_retention_days: raw(retention),
+      });
+    const bare = await caughtApiError(create('bare', 'unlimited'));
+    expect(bare.message).toBe('Argument "message_retention_days" is not valid JSON.');
+    expect(t.emulator.store.channelByName('bare')).toBeUndefined();
+    const text = await caughtApiError(create('text', '"14"'));
+    expect(text.message).toBe("Bad value for 'message_retention_days': 14");
+    await create('forever', '"unlimited"');
+    expect(t.emulator.store.channelByName('forever')!.message_retention_days).toBe(-1);
+    await create('inherit', '"realm_default"');
+    expect(t.emulator.store.channelByName('inherit')!.message_retention_days).toBeNull();
+    await create('fortnight', '14');
+    expect(t.emulator.store.channelByName('fortnight')!.message_retention_days).toBe(14);
   });
 
   it('restores the personal settings of a former subscription when subscribing again', async () => {

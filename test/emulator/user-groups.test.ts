@@ -24,7 +24,7 @@ import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setu
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
 
-/** Group fields newer than the OpenAPI file (feature level 247), documented by api-spec.md. */
+/** Group fields newer than the facts fixture (feature level 247), documented at https://zulip.com/api/get-user-groups. */
 const NEWER_GROUP_FIELDS = [
   'date_created',
   'creator_id',
@@ -394,5 +394,36 @@ describe('POST /register realm_user_groups', () => {
     });
     expect(state.realm_user_groups.map((g) => g.id)).toEqual([...store.groups.keys()].sort((a, b) => a - b));
     expect(state.realm_user_groups).toEqual((await getUserGroups(as('hamlet'))).user_groups);
+  });
+});
+
+describe('POST /user_groups/{id}/members subgroups by feature level', () => {
+  it('reads add_subgroups / delete_subgroups from feature level 311', async () => {
+    const t = setupEmulator({ settings: { featureLevel: 311 } });
+    const [players, leadership] = ['players', 'leadership'].map((name) => [...t.store.groups.values()].find((g) => g.name === name)!);
+    const nothing = await caughtApiError(updateUserGroupMembers(t.as('desdemona'), { userGroupId: players!.id }));
+    expect(nothing.message).toBe('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+    const body = await t.as('desdemona').send<Record<string, unknown>>('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, {
+      add_subgroups: [leadership!.id],
+    });
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+    expect(players!.direct_subgroup_ids).toContain(leadership!.id);
+  });
+
+  it('ignores them below feature level 311, with the older server\'s error when nothing else is asked', async () => {
+    const t = setupEmulator({ settings: { featureLevel: 310 } });
+    const [players, leadership] = ['players', 'leadership'].map((name) => [...t.store.groups.values()].find((g) => g.name === name)!);
+    const before = [...players!.direct_subgroup_ids];
+    const only = await caughtApiError(
+      t.as('desdemona').send('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, { add_subgroups: [leadership!.id] }),
+    );
+    expect([only.code, only.message]).toEqual(['BAD_REQUEST', 'Nothing to do. Specify at least one of "add" or "delete".']);
+    const body = await t.as('desdemona').send<Record<string, unknown>>('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, {
+      add: [t.user('iago').user_id],
+      add_subgroups: [leadership!.id],
+    });
+    expect(body.ignored_parameters_unsupported).toEqual(['add_subgroups']);
+    expect(players!.direct_subgroup_ids).toEqual(before);
+    expect(players!.members).toContain(t.user('iago').user_id);
   });
 });

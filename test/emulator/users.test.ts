@@ -479,3 +479,22 @@ describe('POST /register', () => {
     expect(modern.map((u) => u.user_id)).not.toContain(stranger.user_id);
   });
 });
+
+describe('GET /users user_ids by feature level', () => {
+  it('returns only the listed users from feature level 384 (Zulip 11.0)', async () => {
+    const t = setupEmulator({ settings: { featureLevel: 384 } });
+    const ids = [t.user('othello').user_id, t.user('iago').user_id];
+    const body = await t.as('hamlet').send<{ members: User[]; ignored_parameters_unsupported?: string[] }>('get-users', 'GET', 'users', { user_ids: ids });
+    expect(body.members.map((u) => u.user_id)).toEqual([...ids].sort((a, b) => a - b));
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+  });
+
+  it('ignores user_ids below feature level 384 and says so, as an older server does', async () => {
+    const t = setupEmulator({ settings: { featureLevel: 383 } });
+    const body = await t.as('hamlet').send<{ members: User[]; ignored_parameters_unsupported?: string[] }>('get-users', 'GET', 'users', {
+      user_ids: [t.user('othello').user_id],
+    });
+    expect(body.members.length).toBeGreaterThan(1);
+    expect(body.ignored_parameters_unsupported).toEqual(['user_ids']);
+  });
+});

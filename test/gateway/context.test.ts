@@ -8,7 +8,7 @@ import {
   createContext,
   parseAuthorization,
   requireCredentials,
-  type UpstreamConfig,
+  UpstreamServer,
 } from '../../src/gateway/context.js';
 import type { Credentials } from '../../src/zulip/connection.js';
 import { getServerSettings } from '../../src/zulip/routes/server-settings.js';
@@ -48,7 +48,8 @@ describe('parseAuthorization', () => {
 });
 
 describe('createContext', () => {
-  const upstream = (fetch = scriptedFetch()): UpstreamConfig => ({ baseUrl: 'http://ctx.localhost', fetch, defaultCredentials: service });
+  const upstream = (fetch = scriptedFetch()) =>
+    new UpstreamServer({ baseUrl: 'http://ctx.localhost', fetch, defaultCredentials: service });
 
   it("uses the caller's credentials when the request has some", () => {
     const ctx = createContext({ request: request(basicAuth(hamlet)), upstream: upstream() });
@@ -67,7 +68,7 @@ describe('createContext', () => {
   });
 
   it('says UNAUTHENTICATED when there are no credentials at all', () => {
-    const ctx = createContext({ request: request(), upstream: { baseUrl: 'http://ctx.localhost', fetch: scriptedFetch() } });
+    const ctx = createContext({ request: request(), upstream: new UpstreamServer({ baseUrl: 'http://ctx.localhost', fetch: scriptedFetch() }) });
     expect(() => requireCredentials(ctx)).toThrow(/needs credentials/);
   });
 

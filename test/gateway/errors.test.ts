@@ -4,7 +4,14 @@
  */
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { toGraphQLError } from '../../src/gateway/errors.js';
+import {
+  badInput,
+  GatewayErrorCode,
+  isNotFound,
+  notFoundError,
+  toGraphQLError,
+  unsupportedByServer,
+} from '../../src/gateway/errors.js';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from '../../src/zulip/errors.js';
 
 const route = 'get-messages';
@@ -145,5 +152,26 @@ describe('toGraphQLError', () => {
     expect(mapped.message).toBe('Unexpected error.');
     expect(mapped.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', unexpected: true });
     expect(JSON.stringify(mapped.toJSON())).not.toMatch(/secret|10\.1\.2\.3|stack/);
+  });
+});
+
+describe('the error catalogue', () => {
+  it('has one distinct SCREAMING_SNAKE_CASE code per name', () => {
+    const codes = Object.values(GatewayErrorCode);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) expect(code).toMatch(/^[A-Z][A-Z_]*[A-Z]$/);
+  });
+
+  it('builds BAD_USER_INPUT, NOT_FOUND and UNSUPPORTED_BY_SERVER errors that pass through unchanged', () => {
+    const bad = badInput('`first` must be between 0 and 1000.', { argument: 'first' });
+    expect(bad.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'first' });
+    const missing = notFoundError('No user with ID 9 exists or is visible to you.');
+    expect(isNotFound(missing)).toBe(true);
+    expect(isNotFound(bad)).toBe(false);
+    expect(isNotFound(new Error('NOT_FOUND'))).toBe(false);
+    const old = unsupportedByServer('Editing scheduled messages', 184, 150);
+    expect(old.message).toBe('Editing scheduled messages needs a chat server with feature level 184 or newer; this one has feature level 150.');
+    expect(old.extensions).toEqual({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 184, featureLevel: 150 });
+    for (const error of [bad, missing, old]) expect(toGraphQLError(error)).toBe(error);
   });
 });

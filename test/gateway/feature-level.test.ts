@@ -1,38 +1,55 @@
 /**
- * Feature-level gating (src/gateway/feature-level.ts): one GET /server_settings per server,
- * shared by concurrent requests, forgotten after a failure; UNSUPPORTED_BY_SERVER below the level.
+ * Feature-level gating (src/gateway/feature-level.ts): one GET /server_settings per gateway
+ * instance, shared by concurrent requests, forgotten after a failure; UNSUPPORTED_BY_SERVER below
+ * the level.
  */
 import { describe, expect, it } from 'vitest';
-import { contextFromCredentials } from '../../src/gateway/context.js';
+import { contextFromCredentials, UpstreamServer } from '../../src/gateway/context.js';
 import { featureLevelOf, getFeatureLevel, requireFeatureLevel } from '../../src/gateway/feature-level.js';
 import type { FetchLike } from '../../src/zulip/connection.js';
 import { apiError, scriptedFetch, success } from '../helpers/scripted-fetch.js';
 
 let servers = 0;
-const contextOn = (baseUrl: string, fetch: FetchLike) =>
-  contextFromCredentials({ baseUrl, fetch }, { email: 'hamlet@zulip.example.com', apiKey: 'k' });
+const hamlet = { email: 'hamlet@zulip.example.com', apiKey: 'k' };
+const upstreamOn = (fetch: FetchLike, baseUrl = `http://fl-${++servers}.localhost`) => new UpstreamServer({ baseUrl, fetch });
+const contextOn = (upstream: UpstreamServer) => contextFromCredentials(upstream, hamlet);
 
 describe('feature level', () => {
-  it('is read once per server, for concurrent and later requests alike, without credentials', async () => {
-    const baseUrl = `http://fl-${++servers}.localhost`;
+  it('is read once per gateway, for concurrent and later requests alike, without credentials', async () => {
     const fetch = scriptedFetch([success({ service_feature_level: 372 })]);
-    const levels = await Promise.all([1, 2, 3].map(() => getFeatureLevel(contextOn(baseUrl, fetch).connection)));
+    const upstream = upstreamOn(fetch);
+    const levels = await Promise.all([1, 2, 3].map(() => getFeatureLevel(contextOn(upstream))));
     expect(levels).toEqual([372, 372, 372]);
-    expect(await getFeatureLevel(contextOn(`${baseUrl}/`, fetch).connection)).toBe(372);
+    expect(await getFeatureLevel(contextOn(upstream))).toBe(372);
     expect(fetch.requests.map((r) => [r.path, r.basicAuth])).toEqual([['server_settings', undefined]]);
   });
 
-  it('is not cached across servers', async () => {
+  it('is counted by the request that fetched it, and free for the others', async () => {
+    const upstream = upstreamOn(scriptedFetch([success({ service_feature_level: 372 })]));
+    const [first, second] = [contextOn(upstream), contextOn(upstream)];
+    await getFeatureLevel(first);
+    await getFeatureLevel(second);
+    expect([first.upstream.requests, second.upstream.requests]).toEqual([1, 0]);
+  });
+
+  it('is not shared between gateway instances, even on the same server', async () => {
     const fetch = scriptedFetch([success({ service_feature_level: 100 }), success({ service_feature_level: 200 })]);
-    expect(await getFeatureLevel(contextOn(`http://fl-${++servers}.localhost`, fetch).connection)).toBe(100);
-    expect(await getFeatureLevel(contextOn(`http://fl-${++servers}.localhost`, fetch).connection)).toBe(200);
+    const baseUrl = `http://fl-${++servers}.localhost`;
+    expect(await getFeatureLevel(contextOn(upstreamOn(fetch, baseUrl)))).toBe(100);
+    expect(await getFeatureLevel(contextOn(upstreamOn(fetch, baseUrl)))).toBe(200);
   });
 
   it('is fetched again after a failure', async () => {
-    const baseUrl = `http://fl-${++servers}.localhost`;
-    const fetch = scriptedFetch([apiError('BAD_REQUEST', 'nope'), success({ service_feature_level: 301 })]);
-    await expect(getFeatureLevel(contextOn(baseUrl, fetch).connection)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    expect(await getFeatureLevel(contextOn(baseUrl, fetch).connection)).toBe(301);
+    const upstream = upstreamOn(scriptedFetch([apiError('BAD_REQUEST', 'nope'), success({ service_feature_level: 301 })]));
+    await expect(getFeatureLevel(contextOn(upstream))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await getFeatureLevel(contextOn(upstream))).toBe(301);
+  });
+
+  it('is fetched again after forget()', async () => {
+    const upstream = upstreamOn(scriptedFetch([success({ service_feature_level: 300 }), success({ service_feature_level: 301 })]));
+    expect(await getFeatureLevel(contextOn(upstream))).toBe(300);
+    upstream.featureLevel.forget();
+    expect(await getFeatureLevel(contextOn(upstream))).toBe(301);
   });
 
   it('counts a missing value as 0 and reads the name servers in the wild use', () => {
@@ -43,7 +60,7 @@ describe('feature level', () => {
 
   it('gates with UNSUPPORTED_BY_SERVER, naming the level', async () => {
     const fetch = scriptedFetch([success({ service_feature_level: 299 })]);
-    const ctx = contextOn(`http://fl-${++servers}.localhost`, fetch);
+    const ctx = contextOn(upstreamOn(fetch));
     await expect(requireFeatureLevel(ctx, 299, 'Anything')).resolves.toBeUndefined();
     await expect(requireFeatureLevel(ctx, 300, 'Loading messages by ID')).rejects.toMatchObject({
       message: 'Loading messages by ID needs a chat server with feature level 300 or newer; this one has feature level 299.',

@@ -3,7 +3,7 @@
  * upstream calls a request makes, what they ask for, and how missing records are reported.
  */
 import { describe, expect, it } from 'vitest';
-import { contextFromCredentials, type Context } from '../../src/gateway/context.js';
+import { contextFromCredentials, UpstreamServer, type Context } from '../../src/gateway/context.js';
 import type { Credentials, FetchLike } from '../../src/zulip/connection.js';
 import type { Channel } from '../../src/zulip/model/channels.js';
 import type { Message } from '../../src/zulip/model/messages.js';
@@ -43,7 +43,7 @@ function routedFetch(routes: Record<string, Answer>): FetchLike & { calls: Call[
 
 let servers = 0;
 function contextFor(fetch: FetchLike, credentials: Credentials | undefined = caller): Context {
-  return contextFromCredentials({ baseUrl: `http://loaders-${++servers}.localhost`, fetch }, credentials);
+  return contextFromCredentials(new UpstreamServer({ baseUrl: `http://loaders-${++servers}.localhost`, fetch }), credentials);
 }
 
 function user(id: number, name: string, role: User['role'] = 400): User {
@@ -232,8 +232,9 @@ describe('loaders', () => {
   it('are never shared between two requests, even with the same credentials', async () => {
     const fetch = demoServer();
     const baseUrl = 'http://loaders-shared.localhost';
-    const first = contextFromCredentials({ baseUrl, fetch }, caller);
-    const second = contextFromCredentials({ baseUrl, fetch }, { email: 'iago@zulip.example.com', apiKey: 'other' });
+    const upstream = new UpstreamServer({ baseUrl, fetch });
+    const first = contextFromCredentials(upstream, caller);
+    const second = contextFromCredentials(upstream, { email: 'iago@zulip.example.com', apiKey: 'other' });
     await first.loaders.users.load(1);
     await second.loaders.users.load(1);
     expect(fetch.calls.map((c) => [c.path, c.email])).toEqual([

@@ -1,12 +1,13 @@
 /**
- * The gateway as an HTTP handler: error masking, operation limits, CSRF prevention, request
- * validation, upstream failures (refused, hanging) and the `extensions` it reports.
+ * The gateway as `npm start` serves it (over loopback HTTP): error masking, operation limits, CSRF
+ * prevention, request validation, upstream failures (refused, hanging) and the `extensions` it reports.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
+import { createGatewayServer } from '../../src/gateway/transport/http.js';
 import { CSRF_HEADER, createGateway } from '../../src/gateway/yoga.js';
 import type { FetchLike } from '../../src/zulip/connection.js';
 import { basicAuth, createHarness } from '../helpers/harness.js';
@@ -14,14 +15,20 @@ import { scriptedFetch, success } from '../helpers/scripted-fetch.js';
 
 const owner = DEMO_USERS[0]!;
 
-/** POSTs a query to a bare gateway and returns the status and raw text. */
+/** Serves a bare gateway on a loopback port, POSTs a query, and returns the status and raw text. */
 async function post(gateway: ReturnType<typeof createGateway>, query: string, headers: Record<string, string> = {}) {
-  const response = await gateway.fetch('http://gateway.localhost/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: basicAuth(owner), ...headers },
-    body: JSON.stringify({ query }),
-  });
-  return { status: response.status, text: await response.text() };
+  const served = createGatewayServer(gateway, { drainMs: 0 });
+  try {
+    const response = await fetch(await served.listen(0, '127.0.0.1'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(owner), ...headers },
+      body: JSON.stringify({ query }),
+    });
+    return { status: response.status, text: await response.text() };
+  } finally {
+    await served.close();
+    await gateway.dispose();
+  }
 }
 
 /** Listens on an ephemeral loopback port; `sockets` lets close() end hung connections. */
@@ -136,7 +143,6 @@ describe('operation limits', () => {
 describe('CSRF prevention', () => {
   const h = createHarness();
   afterAll(() => h.close());
-  const url = 'http://gateway.localhost/graphql';
   const query = '{ serverSettings { realmName } }';
 
   it.each([
@@ -145,16 +151,18 @@ describe('CSRF prevention', () => {
     ['a multipart form POST', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' }],
     ['a GET without the header', { method: 'GET', headers: { accept: 'application/json' } }],
   ])('refuses %s, before any upstream call', async (_name, init) => {
+    await h.ready;
     h.resetUpstreamRequests();
-    const target = init.method === 'GET' ? `${url}?query=${encodeURIComponent(query)}` : url;
-    const response = await h.gateway.fetch(target, init);
+    const target = init.method === 'GET' ? `${h.url}?query=${encodeURIComponent(query)}` : h.url;
+    const response = await fetch(target, init);
     expect(response.status).toBe(403);
     expect(await response.text()).toMatch(/cross-site/);
     expect(h.upstreamRequests).toEqual([]);
   });
 
   it('accepts a GET that carries the CSRF header', async () => {
-    const response = await h.gateway.fetch(`${url}?query=${encodeURIComponent(query)}`, {
+    await h.ready;
+    const response = await fetch(`${h.url}?query=${encodeURIComponent(query)}`, {
       headers: { accept: 'application/json', [CSRF_HEADER]: '1' },
     });
     expect(response.status).toBe(200);
@@ -162,7 +170,8 @@ describe('CSRF prevention', () => {
   });
 
   it('still serves GraphiQL to a browser', async () => {
-    const response = await h.gateway.fetch(url, { headers: { accept: 'text/html' } });
+    await h.ready;
+    const response = await fetch(h.url, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(await response.text()).toMatch(/graphiql/i);
   });
@@ -215,7 +224,7 @@ describe('upstream failures', () => {
     let received = 0;
     const hanging = await loopbackServer(() => void received++);
     try {
-      const gateway = createGateway({ zulipUrl: hanging.url, logging: false, timeoutMs: 50 });
+      const gateway = createGateway({ zulipUrl: hanging.url, logging: false, timeoutMs: 500 });
       const started = performance.now();
       const { text } = await post(gateway, '{ serverSettings { realmName } }');
       const body = JSON.parse(text);
@@ -231,7 +240,8 @@ describe('upstream failures', () => {
 });
 
 describe('graphql-ws contexts', () => {
-  // What src/gateway/ws.ts does per operation, following yoga's graphql-ws recipe.
+  // What src/gateway/transport/ws.ts does per operation (with the payload's credentials checked
+  // first), following yoga's graphql-ws recipe.
   const gateway = createGateway({
     zulipUrl: 'http://ws.localhost',
     fetch: scriptedFetch(),

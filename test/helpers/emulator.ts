@@ -13,8 +13,7 @@
  * expect(e.message).toBe('Invalid channel ID');
  * ```
  *
- * The emulator is driven through `src/zulip`, so the client is the contract between the two
- * (style guide §3, habit 8).
+ * The emulator is driven through `src/zulip`, so the client is the contract between the two.
  */
 import { afterAll, expect, onTestFinished } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/app.js';
@@ -214,7 +213,7 @@ export async function caughtApiError(promise: Promise<unknown>): Promise<ZulipAp
 }
 
 /**
- * Channel fields newer than the FL 247 OpenAPI file (api-spec.md, Channel); subscriptions carry
+ * Channel fields newer than the facts fixture (feature level 247; https://zulip.com/api/get-streams); subscriptions carry
  * them too. For `allowExtra`.
  */
 export const NEWER_CHANNEL_FIELDS = [

@@ -1,5 +1,7 @@
 /**
- * End-to-end harness: an emulator and a gateway wired through the `fetch` seam, in one process.
+ * End-to-end harness: an emulator and a gateway wired through the `fetch` seam, in one process,
+ * the gateway served exactly as `npm start` serves it (transport/http.ts's `createGatewayServer`)
+ * on an ephemeral 127.0.0.1 port: `gql()` and `sse()` go over real HTTP through that listener.
  *
  * ```ts
  * const h = createHarness();
@@ -18,8 +20,10 @@ import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
 import type { Credentials, FetchLike } from '../../src/zulip/connection.js';
+import { createGatewayServer, type GatewayServer } from '../../src/gateway/transport/http.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/yoga.js';
 import { closeWhenDone, storeLookups } from './emulator.js';
+import { sseSubscribe, type SseStream } from './sse.js';
 
 export interface HarnessOptions {
   /** @default 'demo' */
@@ -62,11 +66,17 @@ export interface Harness {
   gateway: Gateway;
   /** The emulator's base URL as the gateway knows it. */
   zulipUrl: string;
+  /** The gateway's endpoint, http://127.0.0.1:port/graphql (once the first gql() or `ready` resolved). */
+  url: string;
+  /** Resolves once the gateway listens. */
+  ready: Promise<void>;
   gql<T = Record<string, unknown>>(
     query: string,
     variables?: Record<string, unknown>,
     options?: GqlOptions,
   ): Promise<GqlResult<T>>;
+  /** A subscription over SSE (yoga's GraphQL over SSE) through the same listener. */
+  sse<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<SseStream<T>>;
   /** Every upstream call since creation or the last `resetUpstreamRequests()`. */
   upstreamRequests: UpstreamRequest[];
   resetUpstreamRequests(): void;
@@ -82,11 +92,45 @@ export function basicAuth(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`, 'utf8').toString('base64')}`;
 }
 
-/** Wraps a fetch so that every call is recorded before it is made. */
-export function countingFetch(fetch: FetchLike, calls: UpstreamRequest[]): FetchLike {
+/**
+ * The whole suite runs with the live directory on (the default) or, with
+ * `CHATGRAPH_TEST_LIVE_DIRECTORY=off`, with every lookup per request.
+ */
+export const TEST_LIVE_DIRECTORY = process.env.CHATGRAPH_TEST_LIVE_DIRECTORY !== 'off';
+
+/** Queues registered with the live directory's state (`realm_user` fetched): the hub's, in the background. */
+const directoryQueues = new Set<string>();
+
+function isDirectoryQueueCall(url: URL, init: RequestInit | undefined): boolean {
+  const path = url.pathname.replace(/^\/api\/v1\//, '');
+  if (path === 'register') return /fetch_event_types=[^&]*realm_user/.test(decodeURIComponent(String(init?.body ?? '')));
+  if (path !== 'events') return false;
+  const queueId = url.searchParams.get('queue_id') ?? new URLSearchParams(String(init?.body ?? '')).get('queue_id');
+  return queueId !== null && directoryQueues.has(queueId);
+}
+
+/** Notes the queue ids of directory registrations, so their polls are recognised. */
+function withoutDirectoryQueues(fetch: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const url = new URL(input instanceof Request ? input.url : input);
+    if (url.pathname.endsWith('/register') && isDirectoryQueueCall(url, init) && response.ok) {
+      const body = (await response.clone().json()) as { queue_id?: string };
+      if (body.queue_id) directoryQueues.add(body.queue_id);
+    }
+    return response;
+  };
+}
+
+/** Wraps a fetch so that every call is recorded before it is made (except those `skip` picks). */
+export function countingFetch(
+  fetch: FetchLike,
+  calls: UpstreamRequest[],
+  skip: (url: URL, init: RequestInit | undefined) => boolean = () => false,
+): FetchLike {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input);
-    calls.push({
+    if (!skip(url, init)) calls.push({
       method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
       path: url.pathname.replace(/^\/api\/v1\//, ''),
       query: Object.fromEntries(url.searchParams),
@@ -102,22 +146,33 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const upstreamRequests: UpstreamRequest[] = [];
   let gateway: Gateway | undefined;
   let zulipUrl = `http://zulip-${++harnessCount}.localhost`;
-  let ready: Promise<void> = Promise.resolve();
+  let served: GatewayServer | undefined;
+  let url: string | undefined;
 
   const { userId, channelId } = storeLookups(emulator.store);
 
   const viaEmulator: FetchLike = (input, init) => emulator.fetch(new Request(input, init));
+  // The live directory's queue traffic runs in the background: not a request's cost, so not listed.
   const build = (url: string, fetch: FetchLike) =>
-    createGateway({ logging: false, ...options.gateway, zulipUrl: url, fetch: countingFetch(fetch, upstreamRequests) });
-
-  if (options.listen) {
-    ready = emulator.listen({ host: '127.0.0.1', port: 0 }).then(({ url }) => {
-      zulipUrl = url;
-      gateway = build(url, (input, init) => fetch(input, init));
+    createGateway({
+      logging: false,
+      liveDirectory: TEST_LIVE_DIRECTORY,
+      ...options.gateway,
+      zulipUrl: url,
+      fetch: countingFetch(withoutDirectoryQueues(fetch), upstreamRequests, isDirectoryQueueCall),
     });
-  } else {
-    gateway = build(zulipUrl, viaEmulator);
-  }
+
+  const upstreamReady = options.listen
+    ? emulator.listen({ host: '127.0.0.1', port: 0 }).then(({ url: upstreamUrl }) => {
+        zulipUrl = upstreamUrl;
+        gateway = build(upstreamUrl, (input, init) => fetch(input, init));
+      })
+    : Promise.resolve(void (gateway = build(zulipUrl, viaEmulator)));
+  const ready = upstreamReady.then(async () => {
+    served = createGatewayServer(gateway!, { drainMs: 0 });
+    url = await served.listen(0, '127.0.0.1');
+  });
+  ready.catch(() => undefined); // reported by the first gql()
 
   const harness: Harness = {
     emulator,
@@ -128,21 +183,31 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     get zulipUrl() {
       return zulipUrl;
     },
+    get url() {
+      if (!url) throw new Error('harness: await h.ready (or a first gql()) before using url');
+      return url;
+    },
+    ready,
     upstreamRequests,
     resetUpstreamRequests: () => void (upstreamRequests.length = 0),
     userId,
     channelId,
     async gql(query, variables, gqlOptions = {}) {
       await ready;
-      const response = await harness.gateway.fetch('http://gateway.localhost/graphql', {
+      const response = await fetch(url!, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...authHeader(emulator, gqlOptions.as), ...gqlOptions.headers },
         body: JSON.stringify({ query, variables }),
       });
       return { status: response.status, ...(await response.json()) };
     },
+    async sse(query, variables = {}, gqlOptions = {}) {
+      await ready;
+      return sseSubscribe(url!, query, variables, { ...authHeader(emulator, gqlOptions.as), ...gqlOptions.headers });
+    },
     async close() {
       await ready.catch(() => undefined);
+      await served?.close();
       await gateway?.dispose();
       await emulator.close();
     },

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { responseExamples, validateResponse, type Operation } from './openapi.js';
 
-/** The file's own example for an operation: a body known to be right. */
+/** A body built from the documented schema of an operation: known to be right. */
 function example(operation: Operation, status = 200): Record<string, unknown> {
   const [first] = responseExamples(operation, status);
   expect(first, `example for ${operation.method} ${operation.path}`).toBeDefined();
@@ -13,8 +14,8 @@ const OWN_USER = { method: 'GET', path: '/users/me' };
 const SEND_MESSAGE = { method: 'POST', path: 'messages' };
 const SERVER_SETTINGS = { method: 'get', path: '/api/v1/server_settings' };
 
-describe('documented examples validate', () => {
-  // The endpoints of api-spec.md plus those the gateway and emulator lean on,
+describe('bodies built from the documented schemas validate', () => {
+  // The endpoints the gateway and emulator lean on,
   // named by concrete paths so that template matching is exercised too.
   const operations: [string, string][] = [
     ['PATCH', 'messages/42'],
@@ -54,7 +55,7 @@ describe('documented examples validate', () => {
     for (const body of examples) expect(validateResponse({ method, path }, 200, body)).toEqual({ valid: true, errors: '' });
   });
 
-  test('error examples validate against their status', () => {
+  test('error bodies validate against their status', () => {
     const operation = { method: 'DELETE', path: '/messages/{message_id}/reactions' };
     const examples = responseExamples(operation, 400);
     expect(examples.length).toBeGreaterThan(0);
@@ -130,7 +131,7 @@ describe('allowExtra', () => {
 });
 
 describe('lookup', () => {
-  test('an operation or status the file does not document is reported, not passed', () => {
+  test('an operation or status the fixture does not document is reported, not passed', () => {
     const missing = validateResponse({ method: 'POST', path: '/no/such/endpoint' }, 200, { result: 'success', msg: '' });
     expect(missing.valid).toBe(false);
     expect(missing.errors).toContain('no operation');
@@ -145,5 +146,25 @@ describe('lookup', () => {
     expect(body.max_message_id).toBeDefined();
     expect(validateResponse({ method: 'GET', path: 'users/me' }, 200, body).valid).toBe(true);
     expect(validateResponse({ method: 'GET', path: 'users/5' }, 200, body).valid).toBe(false);
+  });
+});
+
+describe('the facts fixture', () => {
+  test('holds schema facts only: no descriptions, examples or extension keywords', () => {
+    const facts = JSON.parse(readFileSync(new URL('../fixtures/zulip-openapi-facts.json', import.meta.url), 'utf8')) as unknown;
+    const keywords = new Set<string>();
+    // Keys of a `properties` map are field names (a channel has a `description` field); skip that level.
+    const walk = (node: unknown, fieldNames: boolean): void => {
+      if (Array.isArray(node)) return node.forEach((item) => walk(item, false));
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (!fieldNames) keywords.add(key);
+        walk(value, !fieldNames && key === 'properties');
+      }
+    };
+    walk((facts as { components: unknown }).components, false);
+    for (const item of Object.values((facts as { paths: Record<string, unknown> }).paths)) walk(item, false);
+    for (const prose of ['description', 'example', 'examples', 'summary', 'title']) expect(keywords).not.toContain(prose);
+    expect([...keywords].filter((k) => k.startsWith('x-'))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
  * ```
  */
 import type { FormattedExecutionResult as ExecutionResult } from 'graphql';
-import { until } from './ws-client.js';
+import { until } from './wait.js';
 
 export interface SseStream<T = Record<string, unknown>> {
   /** HTTP status, once the response arrived. */

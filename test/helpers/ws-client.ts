@@ -1,5 +1,5 @@
 /**
- * Real-time test fixtures: a live gateway (node:http + graphql-ws on an ephemeral loopback port) in
+ * Real-time test fixtures: a live gateway (served as `npm start` serves it, on an ephemeral loopback port) in
  * front of a live emulator (its own loopback port), a graphql-ws client that collects what a
  * subscription receives, and a raw protocol socket for close-code tests. Every wait is bounded.
  *
@@ -11,8 +11,6 @@
  * await live.close();
  * ```
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FormattedExecutionResult as ExecutionResult } from 'graphql';
 import { createClient, type Client, type ClientOptions } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -20,18 +18,13 @@ import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { demoUser } from '../../src/emulator/seed.js';
 import { EventHub, type EventHubOptions } from '../../src/gateway/events/hub.js';
-import { attachGraphQLWs, type GraphQLWsOptions, type GraphQLWsServer } from '../../src/gateway/ws.js';
-import { createGateway, type Gateway } from '../../src/gateway/yoga.js';
+import { createGatewayServer } from '../../src/gateway/transport/http.js';
+import type { GraphQLWsOptions } from '../../src/gateway/transport/ws.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/yoga.js';
 import { basicAuth } from './harness.js';
+import { until } from './wait.js';
 
-/** Waits until `condition` holds, polling every 10 ms; throws after `timeoutMs`. */
-export async function until(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { until } from './wait.js';
 
 /** A backoff sleep that records the asked delays and waits `scale` of them (tests run in virtual time). */
 export function scaledSleep(scale = 0.001) {
@@ -50,6 +43,8 @@ export interface LiveOptions {
   hub?: EventHubOptions;
   emulator?: Partial<EmulatorSettings>;
   ws?: GraphQLWsOptions;
+  /** Extra gateway options (zulipUrl and eventHub are the fixture's). */
+  gateway?: Partial<Omit<GatewayOptions, 'zulipUrl' | 'eventHub'>>;
 }
 
 export interface Live {
@@ -76,25 +71,16 @@ export interface Live {
   close(): Promise<void>;
 }
 
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
 export async function startLiveGateway(options: LiveOptions = {}): Promise<Live> {
   const emulator = createEmulator({ settings: options.emulator ?? {} });
   let upstream = await emulator.listen({ host: '127.0.0.1', port: 0 });
   const upstreamPort = Number(new URL(upstream.url).port);
   const { delays, sleep } = scaledSleep();
   const hub = new EventHub({ graceMs: 300, backoff: { sleep }, unexpectedBackoff: { sleep }, ...options.hub });
-  const gateway = createGateway({ zulipUrl: upstream.url, logging: false, eventHub: hub });
-  const server = createServer(gateway);
-  const ws: GraphQLWsServer = attachGraphQLWs(server, gateway, { keepAliveMs: 0, ...options.ws });
-  const port = await listen(server);
-  const url = `http://127.0.0.1:${port}/graphql`;
-  const wsUrl = `ws://127.0.0.1:${port}/graphql`;
+  const gateway = createGateway({ logging: false, ...options.gateway, zulipUrl: upstream.url, eventHub: hub });
+  const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0, ...options.ws }, drainMs: 0 });
+  const url = await served.listen(0, '127.0.0.1');
+  const wsUrl = url.replace(/^http/, 'ws');
   const clients: Client[] = [];
   let upstreamUp = true;
 
@@ -138,11 +124,7 @@ export async function startLiveGateway(options: LiveOptions = {}): Promise<Live>
     },
     async close() {
       await Promise.all(clients.map((c) => c.dispose()));
-      await ws.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await served.close();
       await gateway.dispose();
       await emulator.close();
     },
@@ -209,6 +191,8 @@ function describe(error: unknown): string {
 /** A bare `graphql-transport-ws` socket, for protocol tests the client library would hide. */
 export interface RawSocket {
   messages: Record<string, unknown>[];
+  /** WebSocket pings received (keep-alive). */
+  readonly pings: number;
   send(message: Record<string, unknown> | string): void;
   /** Resolves with the close code and reason. */
   closed: Promise<{ code: number; reason: string }>;
@@ -224,12 +208,17 @@ export async function rawSocket(url: string, options: { autoPong?: boolean } = {
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   socket.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
+  let pings = 0;
+  socket.on('ping', () => pings++);
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
   return {
     messages,
+    get pings() {
+      return pings;
+    },
     closed,
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
     async waitForMessage(predicate, timeoutMs = 5000) {

@@ -20,6 +20,7 @@ import {
   success,
   type ScriptedResponse,
 } from '../helpers/scripted-fetch.js';
+import { json, raw, type WireParams } from '../../src/zulip/params.js';
 
 const BASE = 'http://127.0.0.1:9991';
 const IAGO = { email: 'iago@zulip.example', apiKey: 'SECRETKEY0123456789abcdef' };
@@ -107,6 +108,35 @@ describe('request shape', () => {
     expect(bare!.headers['content-type']).toBeUndefined();
   });
 
+  test('request sends each parameter exactly as its route declared it, raw text or JSON', async () => {
+    const { connection, fetch } = connect([success(), success()]);
+    await connection.request('update-stream', 'PATCH', 'streams/7', {
+      description: raw('"quoted" & plain'),
+      message_retention_days: json('unlimited'),
+      is_private: json(false),
+      can_send_message_group: json({ new: { direct_members: [1], direct_subgroups: [] } }),
+      new_name: raw(undefined),
+      folder_id: json(null),
+    });
+    await connection.request('get-messages', 'GET', 'messages', { anchor: raw(42), num_before: json(5), narrow: json([]) });
+    const [patch, get] = fetch.requests;
+    expect(patch!.form).toEqual({
+      description: '"quoted" & plain',
+      message_retention_days: '"unlimited"',
+      is_private: 'false',
+      can_send_message_group: '{"new":{"direct_members":[1],"direct_subgroups":[]}}',
+      folder_id: 'null',
+    });
+    expect(get!.query).toEqual({ anchor: '42', num_before: '5', narrow: '[]' });
+  });
+
+  test('a value not declared with raw() or json() is refused before any request', async () => {
+    const { connection, fetch } = connect([success()]);
+    const undeclared = { narrow: [] } as unknown as WireParams;
+    await expect(connection.request('get-messages', 'GET', 'messages', undeclared)).rejects.toThrow(TypeError);
+    expect(fetch.requests).toHaveLength(0);
+  });
+
   test('without credentials no Authorization header is sent', async () => {
     const { connection, fetch } = connect([success({ realm_name: 'Zulip' })], { credentials: undefined });
     await connection.send('get-server-settings', 'GET', 'server_settings');
@@ -187,14 +217,31 @@ describe('parsing', () => {
     ['JSON without result', { status: 200, json: { messages: [] } }, 200],
     ['a JSON array', { status: 200, json: [1, 2] }, 200],
     ['a success envelope on a 400', { status: 400, json: { result: 'success', msg: '' } }, 400],
-    ['a non-JSON 403', { status: 403, text: 'Forbidden' }, 403],
     ['an empty 200', { status: 200, text: '' }, 200],
+    ['an HTML 302', { status: 302, text: '<html>moved</html>' }, 302],
   ])('%s is a MalformedResponseError', async (_name, response, status) => {
     const { connection } = connect([response]);
     const error = (await failure(connection.send('get-users', 'GET', 'users'))) as MalformedResponseError;
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error.kind).toBe('malformed');
     expect(error.httpStatus).toBe(status);
+  });
+
+  test.each([
+    ['a non-JSON 403', { status: 403, text: 'Forbidden' }, 403, 'FORBIDDEN'],
+    ['an HTML 404', { status: 404, text: '<html>Not Found</html>' }, 404, 'NOT_FOUND'],
+    ['an empty 415', { status: 415, text: '' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a JSON 415 of another shape', { status: 415, json: { detail: 'Unsupported Media Type' } }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['an unusual non-JSON 418', { status: 418, text: "I'm a teapot" }, 418, 'HTTP_418'],
+  ])('%s is a ZulipApiError with a code from its status, never a success', async (_name, response, status, code) => {
+    const { connection } = connect([response]);
+    const error = (await failure(connection.send('send-message', 'POST', 'messages', { content: 'x' }))) as ZulipApiError;
+    expect(error).toBeInstanceOf(ZulipApiError);
+    expect(error.code).toBe(code);
+    expect(error.httpStatus).toBe(status);
+    expect(error.data).toEqual({});
+    expect(error.message).toBe(`send-message failed with ${code}`);
+    expect(isAuthError(error)).toBe(false);
   });
 
   test.each([
@@ -342,10 +389,23 @@ describe('timeouts and aborts', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
-  test('a timed-out GET is retried', async () => {
-    const { connection, fetch } = connect([{ hang: true }, success({ streams: [] })], { timeoutMs: 20 });
-    await expect(connection.send('get-streams', 'GET', 'streams')).resolves.toMatchObject({ streams: [] });
-    expect(fetch.requests).toHaveLength(2);
+  test('a timed-out GET is not retried: its one deadline is spent', async () => {
+    const { connection, fetch } = connect([{ hang: true }, success({ streams: [] })], { deadlineMs: 20 });
+    const error = (await failure(connection.send('get-streams', 'GET', 'streams'))) as NetworkError;
+    expect(error.reason).toBe('timeout');
+    expect(fetch.requests).toHaveLength(1);
+  });
+
+  test('a retry whose wait does not fit in the deadline is not made; the real failure is thrown', async () => {
+    const { connection, fetch } = connect([{ status: 503, text: '' }, success()], {
+      deadlineMs: 200,
+      retry: { maxRetries: 2, minDelayMs: 1_000, maxDelayMs: 1_000 },
+    });
+    const started = performance.now();
+    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as ServerError;
+    expect(error).toBeInstanceOf(ServerError);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(fetch.requests).toHaveLength(1);
   });
 
   test("the caller's signal aborts with reason aborted, and is not retried", async () => {
@@ -396,6 +456,28 @@ describe('secrecy', () => {
       expect(shown).not.toContain(secret);
     }
     expect(error.message).toBeTruthy();
+  });
+
+  test.each([
+    ['a one-letter key', 'k', 'Invalid API key', 'Invalid API key'],
+    ['a one-letter key echoed as a token', 'k', 'Invalid API key: k', 'Invalid API key: [redacted]'],
+    ['a key inside a longer word', 'key', 'Invalid API key for keyboard', 'Invalid API [redacted] for keyboard'],
+    ['a key echoed in quotes', 'SECRETKEY0123456789abcdef', "Invalid API key 'SECRETKEY0123456789abcdef'", "Invalid API key '[redacted]'"],
+    ['a key that is part of a longer token', 'abc', 'token xabcx and abc-def and abc', 'token xabcx and abc-def and [redacted]'],
+  ])('redaction replaces whole credentials only: %s', async (_name, apiKey, msg, shown) => {
+    const { connection } = connect([apiError('INVALID_API_KEY', msg, 401)], { credentials: { email: IAGO.email, apiKey } });
+    const error = (await failure(connection.send('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
+    expect(error.message).toBe(shown);
+  });
+
+  test('redaction covers email:key and its base64 form, in msg and in extra string fields', async () => {
+    const pair = `${IAGO.email}:${IAGO.apiKey}`;
+    const { connection } = connect([
+      apiError('INVALID_API_KEY', `Bad credentials ${pair} (Basic ${token})`, 401, { detail: `sent ${IAGO.apiKey}`, count: 3 }),
+    ]);
+    const error = (await failure(connection.send('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
+    expect(error.message).toBe('Bad credentials [redacted] (Basic [redacted])');
+    expect(error.data).toEqual({ detail: 'sent [redacted]', count: 3 });
   });
 
   test('credentialKey is stable per credential, differs between credentials and hides the key', async () => {
@@ -467,6 +549,40 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
     const error = (await failure(open(baseUrl).send('get-events', 'GET', 'events', {}, { timeoutMs: 50 }))) as NetworkError;
     expect(error.reason).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  test('a server that never answers costs one deadline in all, not one per attempt', async () => {
+    let requests = 0;
+    const baseUrl = await serve(() => {
+      requests++;
+    });
+    const connection = new ZulipConnection({ baseUrl, credentials: IAGO, deadlineMs: 300, retry: FAST_RETRY });
+    connections.push(connection);
+    const started = performance.now();
+    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as NetworkError;
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.reason).toBe('timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(900); // three attempts of 300 ms each would take 900 ms or more
+    expect(requests).toBe(1);
+  });
+
+  test('retries fit inside the deadline: a 503, then a server that hangs, ends at the deadline', async () => {
+    let requests = 0;
+    const baseUrl = await serve((_req, res) => {
+      requests++;
+      if (requests === 1) res.writeHead(503).end('Service Unavailable');
+    });
+    const connection = new ZulipConnection({ baseUrl, credentials: IAGO, deadlineMs: 300, retry: FAST_RETRY });
+    connections.push(connection);
+    const started = performance.now();
+    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as NetworkError;
+    const elapsed = performance.now() - started;
+    expect(error.reason).toBe('timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(900);
+    expect(requests).toBe(2);
   });
 
   test('a refused connection is NetworkError connect', async () => {

@@ -40,7 +40,7 @@ describe('getMessages', () => {
     const result = await getMessages(connection, {
       anchor: 'newest',
       numBefore: 101,
-      numAfter: 1,
+      numAfter: 0,
       includeAnchor: false,
       narrow: [
         { operator: 'channel', operand: 5 },
@@ -60,7 +60,7 @@ describe('getMessages', () => {
     expect(request!.query).toEqual({
       anchor: 'newest',
       num_before: '101',
-      num_after: '1',
+      num_after: '0',
       include_anchor: 'false',
       narrow:
         '[{"operator":"channel","operand":5},{"operator":"topic","operand":"a&b=c"},' +
@@ -94,6 +94,39 @@ describe('getMessages', () => {
 
   test('the documented example is what the model describes', () => {
     expect(validateResponse({ method: 'GET', path: '/messages' }, 200, example('GET', '/messages')).valid).toBe(true);
+  });
+});
+
+describe('excluding the anchor', () => {
+  // Zulip's get_messages_backend and update_message_flags_for_narrow answer 400 "The anchor can
+  // only be excluded at an end of the range" for this combination: refuse it before any request.
+  test.each([
+    ['getMessages', (c: ZulipConnection) => getMessages(c, { anchor: 42, includeAnchor: false, numBefore: 3, numAfter: 3 })],
+    [
+      'updateMessageFlagsForNarrow',
+      (c: ZulipConnection) =>
+        updateMessageFlagsForNarrow(c, { anchor: 42, includeAnchor: false, numBefore: 1, numAfter: 1, narrow: [], op: 'add', flag: 'read' }),
+    ],
+  ])('%s refuses includeAnchor false with both sides positive, sending nothing', async (name, call) => {
+    const { connection, fetch } = connect(success());
+    const error = await call(connection).then(
+      () => expect.unreachable('expected a rejection'),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toContain(name);
+    expect(fetch.requests).toHaveLength(0);
+  });
+
+  test('includeAnchor false at an end of the range is sent as asked', async () => {
+    const window = { found_newest: true, found_oldest: false, found_anchor: true, history_limited: false, messages: [] };
+    const { connection, fetch } = connect(success(window), success(window));
+    await getMessages(connection, { anchor: 42, includeAnchor: false, numBefore: 0, numAfter: 5 });
+    await getMessages(connection, { anchor: 42, includeAnchor: false, numBefore: 5, numAfter: 0 });
+    expect(fetch.requests.map((r) => [r.query.include_anchor, r.query.num_before, r.query.num_after])).toEqual([
+      ['false', '0', '5'],
+      ['false', '5', '0'],
+    ]);
   });
 });
 

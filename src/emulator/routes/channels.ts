@@ -13,12 +13,11 @@ import type {
   Channel as WireChannel,
   GroupSettingValue as WireGroupSettingValue,
 } from '../../zulip/model/channels.js';
-import { CHANNEL_PERMISSION_SETTINGS } from '../../zulip/model/channels.js';
 import type { EmulatorSettings, Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, invalidChannelId } from '../errors.js';
-import { checkNoNullBytes } from '../http.js';
+import { checkNoNullBytes, type Params } from '../http.js';
 import { renderDescription } from '../markdown.js';
-import { Role, type Channel, type GroupSettingValue, type Store, type User } from '../store.js';
+import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type Store, type User } from '../store.js';
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -215,23 +214,22 @@ export function checkDescription(settings: EmulatorSettings, name: string, descr
   return description.replace(/\n/g, ' ');
 }
 
-/** `realm_default` → null (inherit), `unlimited` → -1, or a positive number of days. */
-export function parseRetentionDays(raw: string): number | null {
-  if (raw === 'realm_default') return null;
-  if (raw === 'unlimited') return -1;
-  let value: unknown = raw;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // not JSON: judged below as text
-  }
+/**
+ * `message_retention_days`, declared `Json[str] | Json[int]` by Zulip (zerver/views/streams.py): the
+ * raw value must be JSON, so `"unlimited"` / `"realm_default"` (JSON strings) or a positive integer;
+ * a bare `unlimited` is not valid JSON. Returns null (inherit the organization's), -1 (unlimited) or
+ * the number of days; undefined when the parameter is absent.
+ */
+export function readRetentionDays(params: Params): number | null | undefined {
+  const value = params.optJson('message_retention_days');
+  if (value === undefined) return undefined;
   if (value === 'realm_default') return null;
   if (value === 'unlimited') return -1;
-  const days = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof days !== 'number' || !Number.isSafeInteger(days) || days <= 0) {
-    throw badRequest(`Bad value for 'message_retention_days': ${raw}`);
+  // Zulip's parse_message_retention_days: any other string, or a non-positive number, is refused.
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw badRequest(`Bad value for 'message_retention_days': ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
-  return days;
+  return value;
 }
 
 /** Which system groups a channel permission may not be set to (Zulip's GroupPermissionSetting). */
@@ -444,8 +442,7 @@ function updateStream(ctx: RouteContext) {
   // Before feature level 136, history_public_to_subscribers alone was silently ignored.
   const historyIgnored = settings.featureLevel < 136 && isPrivate === undefined && isWebPublic === undefined;
   const historyPublic = historyIgnored ? undefined : historyParam;
-  const rawRetention = params.optStr('message_retention_days');
-  const retention = rawRetention === undefined ? undefined : parseRetentionDays(rawRetention);
+  const retention = readRetentionDays(params);
   const groupChanges = CHANNEL_PERMISSION_SETTINGS.map((s) => readGroupUpdate(ctx, channel, s)).filter(
     (c): c is GroupChange => c !== undefined && !groupSettingsEqual(c.value, channel[c.setting]),
   );

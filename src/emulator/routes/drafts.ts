@@ -1,13 +1,13 @@
 /**
  * Drafts: `GET /drafts`, `POST /drafts`, `PATCH /drafts/{id}` and `DELETE /drafts/{id}`
  * (https://zulip.com/api/get-drafts and neighbours), with the `drafts` add/update/remove events
- * (events-protocol.md §4.4) and the `drafts` register state.
+ * (https://zulip.com/api/get-events#drafts-add) and the `drafts` register state.
  *
  * As in Zulip (zerver/actions/drafts.py): every endpoint refuses to work while the user's
  * `enable_drafts_synchronization` is off; a draft object has exactly the keys type, to, topic,
  * content and optionally timestamp (an `id` is refused); a batch is validated as a whole before
  * any draft is stored; a `private` draft without recipients becomes unaddressed; the topic of a
- * non-channel draft is dropped. Stricter than Zulip, per the spec's Draft table: a topic with a
+ * non-channel draft is dropped. Deliberately stricter than Zulip: a topic with a
  * null byte is refused whatever the draft type.
  */
 import type { Draft as WireDraft, DraftType } from '../../zulip/model/drafts.js';

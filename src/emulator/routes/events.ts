@@ -4,14 +4,14 @@
  * (https://zulip.com/api/delete-queue). Queue mechanics live in ../queues.ts; the initial state comes
  * from each resource module's `initialState`.
  */
-import type { ResourceModule, Route, RouteContext, StateContext } from '../context.js';
+import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest } from '../errors.js';
-import { parseNarrow, type NarrowTerm } from '../narrow.js';
+import { parseNarrow, type NarrowTerm } from '../narrow/index.js';
 import type { QueueOptions } from '../queues.js';
 import { lastMessageId } from '../factory.js';
-import { resourceModules } from './index.js';
+import { stateModules } from './resources.js';
 
-/** Operators a queue narrow accepts (events-protocol.md §1.1). */
+/** Operators a queue narrow accepts (https://zulip.com/api/register-queue#parameter-narrow). */
 const QUEUE_NARROW_OPERATORS = new Set(['channel', 'topic', 'sender', 'is']);
 const MAX_LIFESPAN_SECS = 7 * 86400;
 
@@ -154,7 +154,8 @@ function register(ctx: RouteContext): Record<string, unknown> {
     zulip_feature_level: ctx.settings.featureLevel,
     zulip_merge_base: '',
   };
-  for (const module of resourceModules as ResourceModule[]) Object.assign(body, module.initialState?.(state));
+  Object.assign(body, initialState(state));
+  for (const module of stateModules) Object.assign(body, module.initialState?.(state));
   return body;
 }
 

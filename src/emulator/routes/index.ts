@@ -1,35 +1,6 @@
 /** Every resource module of the emulator; app.ts registers their routes and register builds state from them. */
 import type { ResourceModule } from '../context.js';
-import * as channels from './channels.js';
-import * as dev from './dev.js';
-import * as drafts from './drafts.js';
 import * as events from './events.js';
-import * as messages from './messages.js';
-import * as presence from './presence.js';
-import * as reactions from './reactions.js';
-import * as scheduledMessages from './scheduled-messages.js';
-import * as serverSettings from './server-settings.js';
-import * as settings from './settings.js';
-import * as subscriptions from './subscriptions.js';
-import * as typing from './typing.js';
-import * as userGroups from './user-groups.js';
-import * as userTopics from './user-topics.js';
-import * as users from './users.js';
+import { stateModules } from './resources.js';
 
-export const resourceModules: ResourceModule[] = [
-  serverSettings,
-  dev,
-  events,
-  messages,
-  reactions,
-  channels,
-  subscriptions,
-  userTopics,
-  users,
-  userGroups,
-  drafts,
-  scheduledMessages,
-  presence,
-  typing,
-  settings,
-];
+export const resourceModules: ResourceModule[] = [events, ...stateModules];

@@ -173,7 +173,8 @@ function updatePresence(ctx: RouteContext): Record<string, unknown> {
   params.bool('new_user_input', false);
   if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);
   if (presenceEnabled(ctx.user)) recordPresence(ctx, ctx.user, status);
-  if (pingOnly) return { presence_last_update_id: lastUpdateId ?? -1 };
+  // Zulip's update_active_status_backend answers a ping with an empty success (zerver/views/presence.py).
+  if (pingOnly) return {};
   const result = realmPresences(ctx.store, ctx.user, ctx.nowSeconds(), { slim, lastUpdateId, historyLimitDays });
   return {
     presence_last_update_id: result.lastUpdateId,

@@ -1,7 +1,7 @@
 /**
  * Emoji reactions: `POST /messages/{id}/reactions` (https://zulip.com/api/add-reaction) and
  * `DELETE /messages/{id}/reactions` (https://zulip.com/api/remove-reaction), with the `reaction`
- * add/remove events (events-protocol.md §4.1), sent to everyone who received the message plus the
+ * add/remove events (https://zulip.com/api/get-events#reaction-add), sent to everyone who received the message plus the
  * reacting user.
  *
  * As in Zulip (zerver/views/reactions.py): without both emoji_code and reaction_type the name is
@@ -14,7 +14,7 @@
 import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Message, Reaction, Store, User } from '../store.js';
-import { accessMessage, messageListeners } from './messages.js';
+import { accessMessage, messageListeners } from './messages/index.js';
 
 /** Unicode emoji by Zulip name: code is the dash-separated hex of the codepoints. Aliases share a code. */
 export const UNICODE_EMOJI: Readonly<Record<string, string>> = {

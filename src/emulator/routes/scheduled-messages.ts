@@ -2,7 +2,7 @@
  * Scheduled messages ("send later"): `GET /scheduled_messages`, `POST /scheduled_messages`,
  * `PATCH /scheduled_messages/{id}` and `DELETE /scheduled_messages/{id}`
  * (https://zulip.com/api/get-scheduled-messages and neighbours), with the events Zulip sends
- * (`scheduled_messages` add/update/remove, events-protocol.md §4.4).
+ * (`scheduled_messages` add/update/remove, https://zulip.com/api/get-events#scheduled_messages-add).
  *
  * Validation follows Zulip's order: request parameters first (type, JSON `to`, delivery time in
  * the future), then the addressee (topic present and not empty), then the content, then the
@@ -11,7 +11,7 @@
  *
  * Also exported: the message rules drafts share (content normalization, topic truncation,
  * direct-message recipient checks), as Zulip's `normalize_body` and `truncate_topic`.
- * Deviation from Zulip, per the spec (Conventions 4): a channel topic equal to `(no topic)` or to
+ * Deliberate deviation from Zulip: a channel topic equal to `(no topic)` or to
  * the organization's empty-topic display name counts as empty, and topics are always required.
  * Delivery is not emulated: a message stays pending until edited or deleted.
  */

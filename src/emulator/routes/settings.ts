@@ -6,7 +6,7 @@
  *
  * As in Zulip (zerver/views/user_settings.py), every parameter is validated before anything is
  * applied. Parameters the endpoint does not know, and settings sent with their current value, are
- * reported in `ignored_parameters_unsupported` (api-spec.md). Name, email and password are account
+ * reported in `ignored_parameters_unsupported` (https://zulip.com/api/update-settings). Name, email and password are account
  * fields rather than settings: a new email only starts a confirmation (nothing changes here), and a
  * new password needs the old one.
  */
@@ -237,7 +237,7 @@ function checkFullName(raw: string): string {
   const name = raw.trim();
   if (name.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
   if (name.length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
-  // eslint-disable-next-line no-control-regex
+   
   if (NAME_INVALID_CHARS.some((c) => name.includes(c)) || /[\u0000-\u001f\u007f]/.test(name)) {
     throw badRequest('Invalid characters in name!');
   }

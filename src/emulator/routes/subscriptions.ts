@@ -8,12 +8,11 @@
  * (subscriptions, unsubscribed, never_subscribed).
  */
 import type { ChannelPermissionSetting } from '../../zulip/model/channels.js';
-import { CHANNEL_PERMISSION_SETTINGS } from '../../zulip/model/channels.js';
 import type { Subscription as WireSubscription } from '../../zulip/model/subscriptions.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest, streamDoesNotExistByName } from '../errors.js';
 import { addChannel, subscribe as addSubscription } from '../factory.js';
-import { Role, type Channel, type GroupSettingValue, type Store, type Subscription, type User } from '../store.js';
+import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type Store, type Subscription, type User } from '../store.js';
 import {
   accessChannel,
   canAdminister,
@@ -25,7 +24,7 @@ import {
   notifyAccessChange,
   notifyDefaultStreams,
   parseGroupSettingValue,
-  parseRetentionDays,
+  readRetentionDays,
   serializer,
 } from './channels.js';
 
@@ -235,8 +234,7 @@ function subscribeHandler(ctx: RouteContext) {
   const isWebPublic = params.bool('is_web_public', false);
   const isDefault = params.bool('is_default_stream', false);
   const history = params.optBool('history_public_to_subscribers');
-  const rawRetention = params.optStr('message_retention_days');
-  const retention = rawRetention === undefined ? null : parseRetentionDays(rawRetention);
+  const retention = readRetentionDays(params) ?? null;
   const groups = readGroupValues(ctx);
   const subscribingOthers = principals !== undefined && principals.some((p) => p.user_id !== user.user_id);
   const targets = subscribingOthers ? principals : [user];

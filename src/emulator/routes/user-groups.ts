@@ -415,16 +415,26 @@ function applyMembershipChange(ctx: RouteContext, group: UserGroup, change: Memb
   }
 }
 
+/** Zulip 10.0 (feature level 311) added `add_subgroups` / `delete_subgroups` to `POST /user_groups/{id}/members`. */
+const MEMBERS_SUBGROUPS_FEATURE_LEVEL = 311;
+
 function updateUserGroupMembers(ctx: RouteContext) {
   const { params, store } = ctx;
+  // Below level 311 the subgroup parameters are not read, so they come back in
+  // ignored_parameters_unsupported, and the error names only add/delete, as an older server does.
+  const withSubgroups = ctx.settings.featureLevel >= MEMBERS_SUBGROUPS_FEATURE_LEVEL;
   const change: MembershipChange = {
     add: params.optIntArray('add') ?? [],
     remove: params.optIntArray('delete') ?? [],
-    addSubgroups: params.optIntArray('add_subgroups') ?? [],
-    removeSubgroups: params.optIntArray('delete_subgroups') ?? [],
+    addSubgroups: (withSubgroups ? params.optIntArray('add_subgroups') : undefined) ?? [],
+    removeSubgroups: (withSubgroups ? params.optIntArray('delete_subgroups') : undefined) ?? [],
   };
   if (Object.values(change).every((list) => list.length === 0)) {
-    throw badRequest('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+    throw badRequest(
+      withSubgroups
+        ? 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'
+        : 'Nothing to do. Specify at least one of "add" or "delete".',
+    );
   }
   const group = accessGroupForUpdate(store, ctx.pathInt('user_group_id'));
   applyMembershipChange(ctx, group, checkMembershipChange(ctx, group, change));

@@ -1,6 +1,6 @@
 /**
  * Personal topic preferences: `POST /user_topics` (https://zulip.com/api/update-user-topic) and the
- * `user_topic` register state and events (events-protocol.md §4.2), with the legacy `muted_topics`
+ * `user_topic` register state and events (https://zulip.com/api/get-events#user_topic), with the legacy `muted_topics`
  * form for clients that did not ask for `user_topic`.
  */
 import type { UserTopic as WireUserTopic, VisibilityPolicy } from '../../zulip/model/user-topics.js';

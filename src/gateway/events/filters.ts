@@ -1,8 +1,8 @@
 /**
  * Per-subscription filters. One upstream queue serves every subscription of a credential, so each
  * subscription's filter runs here, in the gateway, on events the queue delivered unnarrowed
- * (events-protocol.md §5.2). Narrow terms follow Zulip's event-narrow semantics: channel by ID or
- * name (case-insensitive), topic (case-insensitive), sender, direct-message conversations, and the
+ * (docs/events.md, "Fan-out by filter"). Narrow terms follow Zulip's event-narrow semantics:
+ * channel by ID or name (case-insensitive), topic (case-insensitive), sender, direct-message conversations, and the
  * `is:` states that can be read from an event (dm, unread, starred, mentioned, alerted, resolved).
  *
  * Events that do not carry everything a term needs (an edit says which message, not its topic) are

@@ -1,32 +1,28 @@
 /**
- * The event hub: one upstream queue per credential, shared by every subscription of that
- * credential, whatever transport it came through. It knows queues, fan-out and replay, and
- * nothing of the GraphQL schema.
+ * The event hub: one event session per credential, shared by every subscription of that
+ * credential, whatever transport it came through. The hub creates, leases and stops sessions;
+ * each session (session.ts) polls its upstream queue, keeps the replay buffer and fans events out
+ * by filter. It knows nothing of the GraphQL schema. See docs/events.md.
  *
- * - A session (queue + replay buffer + message index) is created by the first subscriber of a
- *   credential and registered once with every event type the gateway supports (events-protocol.md
- *   §6.1); subscriptions filter in the gateway, so a new subscription never needs a new queue.
- * - Fan-out is synchronous: each upstream batch is parsed, appended to the replay buffer and pushed
- *   to every matching subscriber before the queue acknowledges it (queue.ts). Subscribers with the
- *   same filter form a group: the filter runs once per event for the group.
+ * - A session is created by the first subscriber of a credential and registered once with every
+ *   event type the gateway supports (docs/events.md, "One queue per credential"); subscriptions
+ *   filter in the gateway, so a new subscription never needs a new queue.
  * - Each subscriber has a bounded backlog; one that falls behind is ended (SLOW_CONSUMER) without
  *   holding back the queue or the others (subscriber.ts).
  * - Sessions are refcounted by their subscribers. When the last one leaves, the session lives on
  *   for a grace period (polling and buffering), so a client that reconnects and resumes with its
  *   last cursor loses nothing; after it, the poll is aborted and the queue deleted upstream.
- * - A replaced queue (expired, or lost to an unexpected error) is announced to every subscriber as
- *   a RESYNC entry, which is also in the buffer so that a resuming client sees it in order.
- * - A refused credential (401) ends every subscription of it with `UNAUTHENTICATED`.
+ * - `createSession` replaces the in-process session (a Redis-backed one for several instances);
+ *   `session(connection)` gives in-process listeners (a live directory) the credential's stream.
  */
-import { randomBytes } from 'node:crypto';
 import type { BackoffOptions } from '../../zulip/backoff.js';
 import type { ZulipConnection } from '../../zulip/connection.js';
-import type { ZulipApiError } from '../../zulip/errors.js';
-import { ReplayBuffer, encodeCursor, type Cursor, type ReplayBufferOptions } from './buffer.js';
-import { MessageIndex, compileFilter, type EventFilter, type FilterSpec } from './filters.js';
-import { SUPPORTED_EVENT_TYPES, parseEvent, type GatewayEvent, type RawEvent, type ResyncReason } from './model.js';
-import { QueueSession } from './queue.js';
-import { Subscriber, type Delivery } from './subscriber.js';
+import type { Cursor, ReplayBufferOptions } from './buffer.js';
+import type { FilterSpec } from './filters.js';
+import { SUPPORTED_EVENT_TYPES } from './model.js';
+import type { RegisterExtras } from './queue.js';
+import { QueueEventSession, type EventSession } from './session.js';
+import { Subscriber } from './subscriber.js';
 
 export interface EventHubOptions {
   /** How long a session outlives its last subscriber. @default 30_000 */
@@ -47,6 +43,26 @@ export interface EventHubOptions {
   eventTypes?: readonly string[];
   /** How long a typing start lasts without renewal. @default the server's value (15 s when absent) */
   typingExpiryMs?: number;
+  /**
+   * Makes the session of one credential. `refused` must be called when the credential is refused
+   * for good. @default an in-process {@link QueueEventSession}
+   */
+  createSession?: (connection: ZulipConnection, refused: () => void) => EventSession;
+}
+
+/**
+ * An in-process consumer told of every session the hub creates, before its queue registers (so it
+ * sees the first registration): how a live directory follows each credential's stream.
+ */
+export interface SessionTap {
+  /** Merged into the registration of every queue created after the tap was added. */
+  register?: RegisterExtras;
+  opened(key: string, session: EventSession, connection: ZulipConnection): void;
+}
+
+/** The hub's key of a credential's session: server and credential hash, never the API key. */
+export function sessionKey(connection: ZulipConnection): string {
+  return `${connection.baseUrl} ${connection.credentialKey}`;
 }
 
 export interface SubscribeOptions {
@@ -59,52 +75,23 @@ export interface HubStats {
   /** Live sessions, i.e. upstream queues (registered or registering). */
   sessions: number;
   subscribers: number;
+  /** Sessions with no subscriber left, kept for the grace period (their queue is deleted when it ends). */
+  lingering: number;
 }
 
-interface Logged {
-  event: GatewayEvent;
-  batch: object;
-}
-
-/**
- * Subscribers with the same filter (many tabs or devices of one user run the same subscription):
- * the filter runs once per event for all of them, and they share one delivery object.
- */
-interface FilterGroup {
+/** A session and the hub's bookkeeping of it. */
+interface Lease {
   key: string;
-  filter: EventFilter;
-  subscribers: Set<Subscriber>;
-}
-
-/** Everything the hub keeps for one credential. */
-class Session {
-  readonly generation = randomBytes(12).toString('base64url');
-  readonly index = new MessageIndex();
-  readonly subscribers = new Map<Subscriber, FilterGroup>();
-  readonly groups = new Map<string, FilterGroup>();
-  /** Identity shared by all deliveries of this session (scopes per-credential caches upstream of us). */
-  readonly scope = {};
-  leases = 0;
+  session: EventSession;
+  leases: number;
   graceTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly queue: QueueSession;
-
-  constructor(
-    readonly key: string,
-    readonly buffer: ReplayBuffer<Logged>,
-    makeQueue: (session: Session) => QueueSession,
-  ) {
-    this.queue = makeQueue(this);
-  }
-
-  cursorAt(seq: number): string {
-    return encodeCursor({ generation: this.generation, seq });
-  }
 }
 
 export class EventHub {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new Map<string, Lease>();
   private readonly options: EventHubOptions;
   private closed = false;
+  private readonly taps = new Set<SessionTap>();
 
   constructor(options: EventHubOptions = {}) {
     this.options = options;
@@ -116,20 +103,20 @@ export class EventHub {
    */
   async subscribe(connection: ZulipConnection, options: SubscribeOptions = {}): Promise<Subscriber> {
     if (this.closed) throw new Error('the event hub is closed');
-    const spec = options.filter ?? {};
-    const session = this.sessionFor(connection);
-    const subscriber = new Subscriber(this.options.subscriberBufferSize ?? 1000, (s) => this.detach(session, s));
-    this.acquire(session);
-    const group = this.join(session, subscriber, spec);
-    // Replay in the same tick as attaching: nothing can fall between the replay and live events.
-    if (options.after) this.replay(session, subscriber, group.filter, options.after);
+    const lease = this.leaseFor(connection);
+    const subscriber = new Subscriber(this.options.subscriberBufferSize ?? 1000, (s) => {
+      lease.session.detach(s);
+      this.release(lease);
+    });
+    this.acquire(lease);
+    lease.session.attach(subscriber, options.filter ?? {}, options.after);
     try {
-      await session.queue.whenReady(this.options.readyTimeoutMs ?? 15_000);
+      await lease.session.whenReady(this.options.readyTimeoutMs ?? 15_000);
     } catch (error) {
       await subscriber.return();
       throw error;
     }
-    subscriber.typingExpiryMs = this.options.typingExpiryMs ?? session.queue.typingExpiryMs;
+    subscriber.typingExpiryMs = this.options.typingExpiryMs ?? lease.session.typingExpiryMs;
     return subscriber;
   }
 
@@ -138,148 +125,108 @@ export class EventHub {
    * anyway); the queue then stays for the grace period, ready for the subscriptions that follow.
    */
   async validate(connection: ZulipConnection): Promise<void> {
+    await this.withSession(connection, async () => undefined);
+  }
+
+  /**
+   * Runs `use` with the credential's session once its queue is registered, holding a lease on it
+   * meanwhile: how an in-process consumer (a live directory) listens to the credential's stream.
+   */
+  async withSession<T>(connection: ZulipConnection, use: (session: EventSession) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('the event hub is closed');
-    const session = this.sessionFor(connection);
-    this.acquire(session);
+    const lease = this.leaseFor(connection);
+    this.acquire(lease);
     try {
-      await session.queue.whenReady(this.options.readyTimeoutMs ?? 15_000);
+      await lease.session.whenReady(this.options.readyTimeoutMs ?? 15_000);
+      return await use(lease.session);
     } finally {
-      this.release(session);
+      this.release(lease);
     }
+  }
+
+  /** Adds a tap (see {@link SessionTap}); returns its removal. */
+  addTap(tap: SessionTap): () => void {
+    this.taps.add(tap);
+    return () => this.taps.delete(tap);
   }
 
   stats(): HubStats {
     let subscribers = 0;
-    for (const session of this.sessions.values()) subscribers += session.subscribers.size;
-    return { sessions: this.sessions.size, subscribers };
+    let lingering = 0;
+    for (const lease of this.sessions.values()) {
+      subscribers += lease.session.subscriberCount;
+      if (lease.graceTimer) lingering++;
+    }
+    return { sessions: this.sessions.size, subscribers, lingering };
   }
 
   /** Ends every subscription and deletes every queue upstream. */
   async close(): Promise<void> {
     this.closed = true;
-    const sessions = [...this.sessions.values()];
+    const leases = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(sessions.map((session) => this.stopSession(session, 'The gateway is shutting down.')));
+    await Promise.all(leases.map((lease) => this.stop(lease, 'The gateway is shutting down.')));
   }
 
-  private sessionFor(connection: ZulipConnection): Session {
-    const key = `${connection.baseUrl} ${connection.credentialKey}`;
+  private leaseFor(connection: ZulipConnection): Lease {
+    const key = sessionKey(connection);
     const existing = this.sessions.get(key);
-    if (existing && !existing.queue.stopped) return existing;
-    const session = new Session(key, new ReplayBuffer<Logged>(this.options.replay), (s) =>
-      new QueueSession({
-        connection,
-        eventTypes: this.options.eventTypes ?? SUPPORTED_EVENT_TYPES,
-        ...(this.options.longpollTimeoutMs !== undefined && { longpollTimeoutMs: this.options.longpollTimeoutMs }),
-        ...(this.options.backoff && { backoff: this.options.backoff }),
-        ...(this.options.unexpectedBackoff && { unexpectedBackoff: this.options.unexpectedBackoff }),
-        handler: {
-          events: (events) => this.fanOut(s, events),
-          registered: ({ reason, featureLevel }) => reason && this.resyncAll(s, reason, featureLevel),
-          failed: (error) => this.refused(s, error),
-        },
-      }),
-    );
-    this.sessions.set(key, session);
-    session.queue.start();
-    return session;
-  }
-
-  private join(session: Session, subscriber: Subscriber, spec: FilterSpec): FilterGroup {
-    const key = JSON.stringify(spec);
-    let group = session.groups.get(key);
-    if (!group) {
-      group = { key, filter: compileFilter(spec), subscribers: new Set() };
-      session.groups.set(key, group);
-    }
-    group.subscribers.add(subscriber);
-    session.subscribers.set(subscriber, group);
-    return group;
-  }
-
-  private fanOut(session: Session, events: RawEvent[]): void {
-    const batch = {};
-    for (const raw of events) for (const event of parseEvent(raw)) this.publish(session, event, batch);
-  }
-
-  /** Logs one event and offers it to every filter group. */
-  private publish(session: Session, event: GatewayEvent, batch: object): void {
-    session.index.learn(event);
-    const entry = session.buffer.append({ event, batch });
-    const cursor = session.cursorAt(entry.seq);
-    for (const group of [...session.groups.values()]) {
-      const verdict = group.filter.test(event, session.index);
-      if (verdict === false) continue;
-      const delivery: Delivery = { cursor, event, batch, scope: session.scope, verdict };
-      for (const subscriber of [...group.subscribers]) subscriber.push(delivery);
-    }
-  }
-
-  /** Offers one logged event to one subscriber (replay). */
-  private offer(session: Session, subscriber: Subscriber, filter: EventFilter, event: GatewayEvent, batch: object, cursor: string): void {
-    const verdict = filter.test(event, session.index);
-    if (verdict !== false) subscriber.push({ cursor, event, batch, scope: session.scope, verdict });
-  }
-
-  private resyncAll(session: Session, reason: ResyncReason, featureLevel: number | null): void {
-    this.publish(session, { kind: 'RESYNC', reason, featureLevel }, {});
-  }
-
-  /** Queues what a resuming subscriber missed, or a resync when the gap cannot be filled. */
-  private replay(session: Session, subscriber: Subscriber, filter: EventFilter, after: Cursor): void {
-    const resyncNow = (reason: ResyncReason) => {
-      const event: GatewayEvent = { kind: 'RESYNC', reason, featureLevel: session.queue.featureLevel };
-      // Its cursor is "now": resuming from it later replays what comes after this point.
-      const cursor = session.cursorAt(session.buffer.lastSeq);
-      subscriber.push({ cursor, event, batch: {}, scope: session.scope, verdict: true });
+    if (existing && !existing.session.stopped) return existing;
+    const refused = () => {
+      if (this.sessions.get(key) === lease) this.sessions.delete(key);
     };
-    if (after.generation !== session.generation) return resyncNow('CURSOR_UNKNOWN');
-    const missed = session.buffer.since(after.seq);
-    if ('expired' in missed) return resyncNow('CURSOR_EXPIRED');
-    for (const entry of missed.entries) {
-      const { event, batch } = entry.value;
-      this.offer(session, subscriber, filter, event, batch, session.cursorAt(entry.seq));
-    }
+    const session = this.options.createSession?.(connection, refused) ?? this.queueSession(connection, refused);
+    const lease: Lease = { key, session, leases: 0, graceTimer: undefined };
+    this.sessions.set(key, lease);
+    for (const tap of this.taps) tap.opened(key, session, connection);
+    return lease;
   }
 
-  private refused(session: Session, error: ZulipApiError): void {
-    if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
-    const message = `The chat server refused the credentials (${error.code}); the subscription has ended.`;
-    for (const subscriber of [...session.subscribers.keys()]) subscriber.end('UNAUTHENTICATED', message);
-    void session.queue.stop();
+  private queueSession(connection: ZulipConnection, refused: () => void): EventSession {
+    const { replay, longpollTimeoutMs, backoff, unexpectedBackoff } = this.options;
+    return new QueueEventSession({
+      connection,
+      eventTypes: this.options.eventTypes ?? SUPPORTED_EVENT_TYPES,
+      onRefused: refused,
+      ...(replay && { replay }),
+      ...(longpollTimeoutMs !== undefined && { longpollTimeoutMs }),
+      ...(backoff && { backoff }),
+      ...(unexpectedBackoff && { unexpectedBackoff }),
+      ...(this.taps.size > 0 && { register: mergeRegisterExtras([...this.taps]) }),
+    });
   }
 
-  private detach(session: Session, subscriber: Subscriber): void {
-    const group = session.subscribers.get(subscriber);
-    if (!group) return;
-    session.subscribers.delete(subscriber);
-    group.subscribers.delete(subscriber);
-    if (group.subscribers.size === 0) session.groups.delete(group.key);
-    this.release(session);
+  private acquire(lease: Lease): void {
+    lease.leases++;
+    if (lease.graceTimer) clearTimeout(lease.graceTimer);
+    lease.graceTimer = undefined;
   }
 
-  private acquire(session: Session): void {
-    session.leases++;
-    if (session.graceTimer) clearTimeout(session.graceTimer);
-    session.graceTimer = undefined;
-  }
-
-  private release(session: Session): void {
-    session.leases--;
-    if (session.leases > 0 || this.closed) return;
-    session.graceTimer = setTimeout(() => {
-      session.graceTimer = undefined;
-      if (session.leases > 0) return;
-      if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
-      void this.stopSession(session, 'The subscription was closed.');
+  private release(lease: Lease): void {
+    lease.leases--;
+    if (lease.leases > 0 || this.closed) return;
+    lease.graceTimer = setTimeout(() => {
+      lease.graceTimer = undefined;
+      if (lease.leases > 0) return;
+      if (this.sessions.get(lease.key) === lease) this.sessions.delete(lease.key);
+      void this.stop(lease, 'The subscription was closed.');
     }, this.options.graceMs ?? 30_000);
     // A pending grace period alone must not keep the process alive.
-    session.graceTimer.unref?.();
+    lease.graceTimer.unref?.();
   }
 
-  private async stopSession(session: Session, message: string): Promise<void> {
-    if (session.graceTimer) clearTimeout(session.graceTimer);
-    for (const subscriber of [...session.subscribers.keys()]) subscriber.end('SHUTDOWN', message);
-    await session.queue.stop();
+  private async stop(lease: Lease, message: string): Promise<void> {
+    if (lease.graceTimer) clearTimeout(lease.graceTimer);
+    lease.graceTimer = undefined;
+    await lease.session.stop(message);
   }
+}
+
+function mergeRegisterExtras(taps: SessionTap[]): RegisterExtras {
+  const union = (pick: (r: RegisterExtras) => readonly string[] | undefined) => [...new Set(taps.flatMap((t) => (t.register && pick(t.register)) ?? []))];
+  return {
+    eventTypes: union((r) => r.eventTypes),
+    fetchEventTypes: union((r) => r.fetchEventTypes),
+    clientCapabilities: Object.assign({}, ...taps.map((t) => t.register?.clientCapabilities)),
+  };
 }

@@ -3,21 +3,18 @@
  * union on `kind`, one kind per thing a client reacts to. Payloads stay the wire objects
  * (snake_case), as everywhere in the gateway; parsing only decides the kind, checks the fields the
  * gateway itself relies on, and falls back to `UNKNOWN` (which keeps the JSON) for anything it
- * does not recognise — an unknown type, op or shape never breaks the stream
- * (events-protocol.md §6.10).
+ * does not recognise — an unknown type, op or shape never breaks the stream (docs/events.md,
+ * "Parsing"). This is the only parser of queue events in the project.
  *
- * Field names follow the server at the feature level documented in events-protocol.md §4 (message
- * objects and `update_message` say `subject`; `delete_message` and `typing` say `topic`).
+ * Field names are the server's (https://zulip.com/api/get-events): message objects and
+ * `update_message` say `subject`; `delete_message` and `typing` say `topic`. The parser accepts the
+ * older shapes too instead of branching on the feature level, so it needs no level of its own.
  */
+import type { RawEvent } from '../../zulip/model/events.js';
 import type { Message } from '../../zulip/model/messages.js';
 
-/** One event as the queue returns it. */
-export interface RawEvent {
-  id: number;
-  type: string;
-  op?: string;
-  [field: string]: unknown;
-}
+/** One event as the queue returns it (the REST client's wire type). */
+export type { RawEvent };
 
 /** Every kind a subscriber can receive; the GraphQL `EventKind` enum has the same values. */
 export const EVENT_KINDS = [
@@ -63,7 +60,7 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
  * The queue event types the gateway registers for: the union of everything it models, once per
- * credential (events-protocol.md §6.1). `heartbeat` is always delivered anyway; the legacy
+ * credential (docs/events.md, "One queue per credential"). `heartbeat` is always delivered anyway; the legacy
  * settings events are listed so servers without `user_settings_object` still report settings;
  * `web_reload_client` is left out on purpose (it is for the web app).
  */
@@ -348,7 +345,8 @@ function parseDelete(raw: RawEvent): GatewayEvent {
 
 function parseReaction(raw: RawEvent): GatewayEvent {
   const kind = raw.op === 'add' ? 'REACTION_ADDED' : raw.op === 'remove' ? 'REACTION_REMOVED' : undefined;
-  // user_id arrived at feature level 2; older servers only send the deprecated `user` object.
+  // `user_id` arrived with featureLevels.reactionUserId (src/zulip/feature-levels.ts); older servers
+  // only send the deprecated `user` object.
   const legacyUser = isObject(raw.user) ? raw.user.user_id : undefined;
   const userId = isInt(raw.user_id) ? raw.user_id : isInt(legacyUser) ? legacyUser : undefined;
   if (!kind || !isInt(raw.message_id) || userId === undefined || typeof raw.emoji_name !== 'string') return unknown(raw);
@@ -356,7 +354,7 @@ function parseReaction(raw: RawEvent): GatewayEvent {
 }
 
 function parseFlags(raw: RawEvent): GatewayEvent {
-  // `operation` is the deprecated alias of `op` (feature level 32).
+  // `operation` is the deprecated alias of `op`, which older servers send instead (https://zulip.com/api/changelog, level 32).
   const op = raw.op ?? raw.operation;
   const kind = op === 'add' ? 'FLAGS_ADDED' : op === 'remove' ? 'FLAGS_REMOVED' : undefined;
   if (!kind || typeof raw.flag !== 'string' || !isIntList(raw.messages)) return unknown(raw);

@@ -1,7 +1,8 @@
 /**
- * One upstream event queue and its poll loop, for one credential (events-protocol.md §6).
+ * One upstream event queue and its poll loop, for one credential (docs/events.md, "The poll loop";
+ * https://zulip.com/api/get-events).
  *
- * The loop is explicit and classifies every failure (style.md §3 habit 10):
+ * The loop is explicit and classifies every failure:
  *
  * - register once, with the union of event types the gateway supports and a fixed payload shape;
  * - long-poll `GET /events` with `last_event_id`, one request in flight; the request timeout is
@@ -21,21 +22,25 @@
 import { Backoff, defaultSleep, type BackoffOptions } from '../../zulip/backoff.js';
 import type { ZulipConnection } from '../../zulip/connection.js';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError, isAuthError } from '../../zulip/errors.js';
-import type { ClientCapabilities } from '../../zulip/model/events.js';
+import type { ClientCapabilities, RegisterQueueResult } from '../../zulip/model/events.js';
 import { deleteQueue, getEvents, registerQueue } from '../../zulip/routes/events.js';
 import type { RawEvent, ResyncReason } from './model.js';
 
-/** What the session reports to its owner (the hub). */
+/** What the poller reports to its owner (session.ts). */
 export interface QueueHandler {
-  /** New events in id order, heartbeats included; must not throw (a throw is treated as a lost queue). */
-  events(events: RawEvent[]): void;
-  /** A queue was registered; `reason` is set when it replaced one (subscribers must resync). */
-  registered(info: { reason?: ResyncReason; featureLevel: number | null }): void;
-  /** The credential was refused (401); the session has stopped for good. */
+  /**
+   * New events in id order, heartbeats included; must not throw (a throw is treated as a lost
+   * queue). A returned promise is awaited before the batch is acknowledged (cluster mode logs it
+   * to Redis first).
+   */
+  events(events: RawEvent[]): void | Promise<void>;
+  /** A queue was registered; `reason` is set when it replaced one (subscribers must resync). Awaited before the first poll. */
+  registered(result: RegisterQueueResult, reason: ResyncReason | undefined): void | Promise<void>;
+  /** The credential was refused (401); the poller has stopped for good. */
   failed(error: ZulipApiError): void;
 }
 
-export interface QueueSessionOptions {
+export interface QueuePollerOptions {
   connection: ZulipConnection;
   /** The `event_types` to register for. */
   eventTypes: readonly string[];
@@ -49,9 +54,23 @@ export interface QueueSessionOptions {
   backoff?: BackoffOptions;
   /** Backoff before re-registering after an unexpected failure; never reset. @default 100 ms doubling to 60 s */
   unexpectedBackoff?: BackoffOptions;
+  /**
+   * Continue this queue instead of registering one (cluster mode: the queue another instance
+   * polled). If it is gone, a new one is registered with a `QUEUE_EXPIRED` resync.
+   */
+  resume?: { queueId: string; lastEventId: number };
+  /** Merged into the registration: what in-process consumers (a live directory) need fetched and shaped. */
+  register?: RegisterExtras;
 }
 
-/** The payload shape every queue of the gateway shares (events-protocol.md §5.2, §6.1). */
+/** Extra state and payload options a queue's registration must include (unions with the defaults). */
+export interface RegisterExtras {
+  eventTypes?: readonly string[];
+  fetchEventTypes?: readonly string[];
+  clientCapabilities?: ClientCapabilities;
+}
+
+/** The payload shape every queue of the gateway shares (https://zulip.com/api/register-queue#parameter-client_capabilities). */
 const CLIENT_CAPABILITIES: ClientCapabilities = {
   notification_settings_null: true,
   bulk_message_deletion: true,
@@ -64,7 +83,7 @@ const CLIENT_CAPABILITIES: ClientCapabilities = {
 /**
  * Only `realm` (limits, the long-poll timeout) and `message` (`max_message_id`) are fetched: the
  * gateway serves streams, not state. Events of other types that land during the register call are
- * folded into state nobody reads (events-protocol.md §5.3); that window is before the first
+ * folded into state nobody reads (docs/events.md, "Register"); that window is before the first
  * subscriber could have seen anything, or is covered by the resync a re-register sends.
  */
 const FETCH_EVENT_TYPES = ['realm', 'message'];
@@ -81,9 +100,9 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-export class QueueSession {
+export class QueuePoller {
   private readonly connection: ZulipConnection;
-  private readonly options: QueueSessionOptions;
+  private readonly options: QueuePollerOptions;
   private readonly backoff: Backoff;
   private readonly unexpectedBackoff: Backoff;
   private readonly abort = new AbortController();
@@ -105,17 +124,18 @@ export class QueueSession {
   consecutiveFailures = 0;
   /** The latest failure, for callers waiting on the first registration. */
   lastError: unknown;
-  /** How many queues were registered over the session's life. */
+  /** How many queues were registered over the poller's life. */
   registrations = 0;
   /** From the registration; the yaml's fallback for older servers is 15 s. */
   typingExpiryMs = 15_000;
 
-  constructor(options: QueueSessionOptions) {
+  constructor(options: QueuePollerOptions) {
     this.options = options;
     this.connection = options.connection;
     this.backoff = new Backoff(options.backoff);
     this.unexpectedBackoff = new Backoff({ maxBoundMs: 60_000, ...options.unexpectedBackoff });
     this.longpollMs = options.longpollTimeoutMs ?? DEFAULT_LONGPOLL_SECONDS * 1000;
+    if (options.resume) ({ queueId: this.queueId, lastEventId: this.lastEventId } = options.resume);
   }
 
   get stopped(): boolean {
@@ -143,19 +163,22 @@ export class QueueSession {
     });
   }
 
-  /** Stops polling (aborting the request in flight) and deletes the queue upstream. Idempotent. */
-  stop(): Promise<void> {
-    this.stopping ??= this.shutdown();
+  /**
+   * Stops polling (aborting the request in flight) and deletes the queue upstream, unless
+   * `deleteUpstream` is false (cluster mode: another instance continues it). Idempotent.
+   */
+  stop(deleteUpstream = true): Promise<void> {
+    this.stopping ??= this.shutdown(deleteUpstream);
     return this.stopping;
   }
 
-  private async shutdown(): Promise<void> {
+  private async shutdown(deleteUpstream: boolean): Promise<void> {
     this.abort.abort();
-    this.ready.reject(new Error('event queue session stopped'));
+    this.ready.reject(new Error('event queue poller stopped'));
     await this.loop;
     const queueId = this.queueId;
     this.queueId = undefined;
-    if (queueId === undefined) return;
+    if (queueId === undefined || !deleteUpstream) return;
     try {
       await deleteQueue(this.connection, { queueId }, { retry: false });
     } catch {
@@ -179,17 +202,18 @@ export class QueueSession {
   }
 
   private async register(): Promise<void> {
+    const extras = this.options.register;
     const result = await registerQueue(
       this.connection,
       {
-        eventTypes: [...this.options.eventTypes],
-        fetchEventTypes: FETCH_EVENT_TYPES,
+        eventTypes: [...new Set([...this.options.eventTypes, ...(extras?.eventTypes ?? [])])],
+        fetchEventTypes: [...new Set([...FETCH_EVENT_TYPES, ...(extras?.fetchEventTypes ?? [])])],
         applyMarkdown: true,
         clientGravatar: false,
         slimPresence: true,
         includeSubscribers: false,
         allPublicStreams: false,
-        clientCapabilities: CLIENT_CAPABILITIES,
+        clientCapabilities: { ...CLIENT_CAPABILITIES, ...extras?.clientCapabilities },
       },
       { retry: false, signal: this.abort.signal },
     );
@@ -212,7 +236,7 @@ export class QueueSession {
     this.pendingReason = undefined;
     this.registeredOnce = true;
     this.ready.resolve();
-    this.options.handler.registered({ ...(reason && { reason }), featureLevel: this.featureLevel });
+    await this.options.handler.registered(result, reason);
   }
 
   /** One long-poll. */
@@ -222,14 +246,14 @@ export class QueueSession {
       { queueId: this.queueId!, lastEventId: this.lastEventId, ...(this.dontBlock && { dontBlock: true }) },
       { retry: false, signal: this.abort.signal, timeoutMs: this.longpollMs },
     );
-    if (this.stopped) return; // an answer to an aborted poll is ignored (events-protocol.md §6.8)
+    if (this.stopped) return; // an answer to an aborted poll is ignored (docs/events.md, "Deletion")
     this.backoff.reset();
     this.dontBlock = false;
     // The server may resend what it sent before a lost response: keep only what is newer.
     const fresh = (Array.isArray(events) ? (events as RawEvent[]) : []).filter((e) => e.id > this.lastEventId);
     if (fresh.length === 0) return;
     this.noteRestarts(fresh);
-    this.options.handler.events(fresh);
+    await this.options.handler.events(fresh);
     // Only now is the batch acknowledged (by the next poll's last_event_id).
     this.lastEventId = fresh[fresh.length - 1]!.id;
   }
@@ -242,7 +266,7 @@ export class QueueSession {
     }
   }
 
-  /** Decides what a failure means (events-protocol.md §3.3) and waits as needed. */
+  /** Decides what a failure means (docs/events.md, "Other failures") and waits as needed. */
   private async recover(error: unknown): Promise<void> {
     if (isAuthError(error)) {
       this.queueId = undefined; // nothing can be deleted with a refused credential

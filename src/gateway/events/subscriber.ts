@@ -14,10 +14,29 @@ export interface Delivery {
   event: GatewayEvent;
   /** The same object for every event of one upstream response of one credential. */
   batch: object;
-  /** The same object for every event of one credential's session (scopes per-credential caches). */
-  scope: object;
+  /** The credential's session scope: where consumers keep per-credential caches. */
+  scope: SessionScope;
   /** `lookup`: the filter could not decide without loading the message. */
   verdict: Exclude<Verdict, false>;
+}
+
+/**
+ * Memory that consumers downstream of the hub keep per credential, for as long as the hub session
+ * lives (no module-global caches). It holds one value, for the latest upstream batch only: the
+ * schema keeps the loaders of a batch here, so every subscription of the credential resolves that
+ * batch with the same loaders, and a long subscription never serves data older than its events.
+ */
+export class SessionScope {
+  private latest: { batch: object; value: unknown } | undefined;
+
+  /** The value made for `batch` (by `make`, on first use); it replaces the previous batch's. */
+  forBatch<T>(batch: object, make: () => T): T {
+    // One kind of value per scope (the schema's loaders), so the cast cannot mix two types.
+    if (this.latest?.batch === batch) return this.latest.value as T;
+    const value = make();
+    this.latest = { batch, value };
+    return value;
+  }
 }
 
 export type EndReason = 'SLOW_CONSUMER' | 'UNAUTHENTICATED' | 'SHUTDOWN';

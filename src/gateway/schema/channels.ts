@@ -6,15 +6,15 @@
  *
  * The caller's `Channel.subscription` is added by subscriptions.ts, which owns that type.
  */
-import { GraphQLError } from 'graphql';
 import type { Channel, GroupSettingValue, MessageRetentionDaysParam } from '../../zulip/model/channels.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../zulip/routes/channels.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput, isNotFound } from '../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
 import {
-  BAD_USER_INPUT,
   GroupSettingUpdateInput,
   GroupSettingValueRef,
   toWireGroupSettingUpdate,
@@ -22,40 +22,12 @@ import {
 } from './group-settings.js';
 import { UserRef } from './users.js';
 
-// ---- feature levels ------------------------------------------------------------------------------
-
-/** Feature levels of what the channel fields and arguments need (api-spec.md, Versioning). */
-export const ChannelFeatureLevel = {
-  /** `is_web_public` on update (98). */
-  webPublic: 98,
-  /** `history_public_to_subscribers` without is_private / is_web_public (136). */
-  historyAlone: 136,
-  /** `is_default_stream` on update (200). */
-  defaultStream: 200,
-  /** `exclude_archived` and `is_archived` (315). */
-  archived: 315,
-  /** `can_administer_channel_group` (325). */
-  canAdministerChannelGroup: 325,
-  /** `can_send_message_group` (333). */
-  canSendMessageGroup: 333,
-  /** `allow_empty_topic_name` (334). */
-  emptyTopicName: 334,
-  /** `can_add_subscribers_group` (342). */
-  canAddSubscribersGroup: 342,
-  /** `include_all` (356). */
-  includeAll: 356,
-  /** `can_subscribe_group` (357). */
-  canSubscribeGroup: 357,
-  /** Privacy changes of archived channels (362). */
-  archivedChannelEdits: 362,
-} as const;
-
 // ---- helpers shared with subscriptions and user topics --------------------------------------------
 
 /** A channel by ID through the request's loader; null for one the caller cannot see. */
 export async function channelOrNull(ctx: Context, id: number): Promise<Channel | null> {
   const [channel] = await ctx.loaders.channels.loadMany([id]);
-  if (channel instanceof GraphQLError && channel.extensions.code === 'NOT_FOUND') return null;
+  if (isNotFound(channel)) return null;
   if (channel instanceof Error) throw channel;
   return channel ?? null;
 }
@@ -63,10 +35,6 @@ export async function channelOrNull(ctx: Context, id: number): Promise<Channel |
 /** Puts fresh channels into this request's loader (replacing anything cached). */
 export function primeChannels(ctx: Context, channels: readonly Channel[]): void {
   for (const channel of channels) ctx.loaders.channels.clear(channel.stream_id).prime(channel.stream_id, channel);
-}
-
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: BAD_USER_INPUT } });
 }
 
 // ---- types ---------------------------------------------------------------------------------------
@@ -137,7 +105,7 @@ ChannelRef.implement({
       resolve: async (c, _args, ctx) => {
         if (c.creator_id == null) return null;
         const [user] = await ctx.loaders.users.loadMany([c.creator_id]);
-        if (user instanceof GraphQLError && user.extensions.code === 'NOT_FOUND') return null;
+        if (isNotFound(user)) return null;
         if (user instanceof Error) throw user;
         return user ?? null;
       },
@@ -219,7 +187,7 @@ ChannelRef.implement({
 });
 
 async function channelTopics(ctx: Context, channelId: number, allowEmptyTopicName: boolean): Promise<TopicEntry[]> {
-  if (allowEmptyTopicName) await requireFeatureLevel(ctx, ChannelFeatureLevel.emptyTopicName, 'allowEmptyTopicName');
+  if (allowEmptyTopicName) await requireFeatureLevel(ctx, featureLevels.emptyTopicName, 'allowEmptyTopicName');
   const { topics } = await getStreamTopics(ctx.connection, {
     streamId: channelId,
     allowEmptyTopicName: allowEmptyTopicName || undefined,
@@ -264,8 +232,8 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: async (_root, args, ctx) => {
-      if (args.excludeArchived === false) await requireFeatureLevel(ctx, ChannelFeatureLevel.archived, 'excludeArchived: false');
-      if (args.includeAll) await requireFeatureLevel(ctx, ChannelFeatureLevel.includeAll, 'includeAll');
+      if (args.excludeArchived === false) await requireFeatureLevel(ctx, featureLevels.archivedChannels, 'excludeArchived: false');
+      if (args.includeAll) await requireFeatureLevel(ctx, featureLevels.includeAllChannels, 'includeAll');
       const { streams } = await getStreams(ctx.connection, {
         includePublic: args.includePublic ?? undefined,
         includeWebPublic: args.includeWebPublic ?? undefined,
@@ -338,11 +306,11 @@ export function toWireRetention(input: MessageRetentionInputShape): MessageReten
 
 /** The GraphQL argument, wire option and feature level of each permission update. */
 const PERMISSION_UPDATES = [
-  ['canAddSubscribersGroup', 'canAddSubscribersGroup', ChannelFeatureLevel.canAddSubscribersGroup],
+  ['canAddSubscribersGroup', 'canAddSubscribersGroup', featureLevels.canAddSubscribersGroup],
   ['canRemoveSubscribersGroup', 'canRemoveSubscribersGroup', 0],
-  ['canAdministerChannelGroup', 'canAdministerChannelGroup', ChannelFeatureLevel.canAdministerChannelGroup],
-  ['canSendMessageGroup', 'canSendMessageGroup', ChannelFeatureLevel.canSendMessageGroup],
-  ['canSubscribeGroup', 'canSubscribeGroup', ChannelFeatureLevel.canSubscribeGroup],
+  ['canAdministerChannelGroup', 'canAdministerChannelGroup', featureLevels.canAdministerChannelGroup],
+  ['canSendMessageGroup', 'canSendMessageGroup', featureLevels.canSendMessageGroup],
+  ['canSubscribeGroup', 'canSubscribeGroup', featureLevels.canSubscribeGroup],
 ] as const;
 
 /** Re-reads a channel after a change; null when the caller can no longer see it. */
@@ -396,11 +364,11 @@ builder.mutationFields((t) => ({
       const a = args as typeof args & Partial<Record<(typeof PERMISSION_UPDATES)[number][0], GroupSettingUpdateInputShape | null>>;
       let needed = 0;
       const privacy = a.isPrivate != null || a.isWebPublic != null || a.historyPublicToSubscribers != null;
-      if (a.isWebPublic != null) needed = Math.max(needed, ChannelFeatureLevel.webPublic);
+      if (a.isWebPublic != null) needed = Math.max(needed, featureLevels.channelWebPublic);
       if (a.historyPublicToSubscribers != null && a.isPrivate == null && a.isWebPublic == null) {
-        needed = Math.max(needed, ChannelFeatureLevel.historyAlone);
+        needed = Math.max(needed, featureLevels.channelHistoryAlone);
       }
-      if (a.isDefault != null) needed = Math.max(needed, ChannelFeatureLevel.defaultStream);
+      if (a.isDefault != null) needed = Math.max(needed, featureLevels.channelDefault);
       const permissions: Record<string, ReturnType<typeof toWireGroupSettingUpdate>> = {};
       for (const [name, option, level] of PERMISSION_UPDATES) {
         const input = a[name];
@@ -409,10 +377,10 @@ builder.mutationFields((t) => ({
         needed = Math.max(needed, level);
       }
       if (needed > 0) await requireFeatureLevel(ctx, needed, 'This channel change');
-      if (privacy && (await getFeatureLevel(ctx.anonymousConnection)) < ChannelFeatureLevel.archivedChannelEdits) {
+      if (privacy && (await getFeatureLevel(ctx)) < featureLevels.archivedChannelEdits) {
         const current = await channelOrNull(ctx, a.id);
         if (current?.is_archived) {
-          await requireFeatureLevel(ctx, ChannelFeatureLevel.archivedChannelEdits, 'Changing the privacy of an archived channel');
+          await requireFeatureLevel(ctx, featureLevels.archivedChannelEdits, 'Changing the privacy of an archived channel');
         }
       }
       await updateStream(ctx.connection, {

@@ -7,17 +7,15 @@
  */
 import type { Draft, DraftData, DraftType } from '../../zulip/model/drafts.js';
 import { createDrafts, deleteDraft, editDraft, getDrafts } from '../../zulip/routes/drafts.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
 import { UserRef } from './users.js';
 
-/** Drafts endpoints and the synchronization setting arrived together (api-spec.md, Versioning). */
-export const DRAFTS_FEATURE_LEVEL = 87;
-
 function requireDrafts(ctx: Context): Promise<void> {
-  return requireFeatureLevel(ctx, DRAFTS_FEATURE_LEVEL, 'The drafts API');
+  return requireFeatureLevel(ctx, featureLevels.drafts, 'The drafts API');
 }
 
 const WIRE_TYPES = { CHANNEL: 'stream', DIRECT: 'private', UNADDRESSED: '' } as const satisfies Record<string, DraftType>;

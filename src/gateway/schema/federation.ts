@@ -25,7 +25,6 @@
  * https://www.apollographql.com/docs/graphos/reference/federation/subgraph-spec
  */
 import {
-  GraphQLError,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -46,8 +45,10 @@ import {
 import type { Message } from '../../zulip/model/messages.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput } from '../errors.js';
+import { memoKey } from '../loaders/index.js';
 import { ChannelRef } from './channels.js';
-import { fetchMessagePage, MessageRef } from './messages.js';
+import { fetchMessagePage, MessageRef } from './messages/index.js';
 import { UserGroupRef } from './user-groups.js';
 import { UserRef } from './users.js';
 
@@ -59,8 +60,6 @@ export const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.3';
 
 /** The key field of every entity here: the `Long` id of the plain schema. */
 export const ENTITY_KEY = 'id';
-
-const BAD_USER_INPUT = 'BAD_USER_INPUT';
 
 // ---- Channel.newestMessages ------------------------------------------------------------------------
 
@@ -83,9 +82,7 @@ builder.objectField(ChannelRef, 'newestMessages', (t) =>
     resolve: async (channel, args, ctx): Promise<Message[]> => {
       const limit = args.limit ?? 10;
       if (!Number.isInteger(limit) || limit < 0 || limit > NEWEST_MESSAGES_MAX) {
-        throw new GraphQLError(`\`limit\` must be between 0 and ${NEWEST_MESSAGES_MAX}.`, {
-          extensions: { code: BAD_USER_INPUT, argument: 'limit' },
-        });
+        throw badInput(`\`limit\` must be between 0 and ${NEWEST_MESSAGES_MAX}.`, { argument: 'limit' });
       }
       if (limit === 0) return [];
       const page = await fetchMessagePage(ctx, { last: limit, narrow: { channelId: channel.stream_id } });
@@ -121,11 +118,7 @@ export const ENTITIES: readonly Entity<object>[] = [
   entity(UserGroupRef, (id, ctx) => ctx.loaders.userGroups.load(id), (group) => group.id),
 ];
 
-const entitiesByTypename = new Map(ENTITIES.map((e) => [e.typename, e]));
-
-function badRepresentation(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: BAD_USER_INPUT } });
-}
+const entitiesByTypename: ReadonlyMap<string, (typeof ENTITIES)[number]> = new Map(ENTITIES.map((e) => [e.typename, e]));
 
 /** A short rendering of a value taken from a representation, for error messages. */
 function preview(value: unknown): string {
@@ -134,33 +127,37 @@ function preview(value: unknown): string {
 }
 
 /**
- * Which entity type each resolved record is, for `_Entity`'s type resolution: wire records carry no
- * `__typename`, and adding one would alter objects the loaders cache.
+ * Which entity type each record resolved in a request is, for `_Entity`'s type resolution: wire
+ * records carry no `__typename`, and adding one would alter objects the loaders cache.
  */
-const typenameOfRecord = new WeakMap<object, string>();
+const entityTypenames = memoKey<WeakMap<object, string>>('federation entity typenames');
+
+function typenamesOf(ctx: Context): WeakMap<object, string> {
+  return ctx.loaders.memo.value(entityTypenames, () => new WeakMap());
+}
 
 /** Resolves one representation, or rejects with the error of that entry alone. */
 async function resolveRepresentation(representation: unknown, ctx: Context): Promise<object> {
   if (representation === null || typeof representation !== 'object' || Array.isArray(representation)) {
-    throw badRepresentation(
+    throw badInput(
       `An entity representation must be an object with __typename and ${ENTITY_KEY}; got ${preview(representation)}.`,
     );
   }
   const { __typename: typename, [ENTITY_KEY]: id } = representation as Record<string, unknown>;
   const known = typeof typename === 'string' ? entitiesByTypename.get(typename) : undefined;
   if (!known) {
-    throw badRepresentation(
+    throw badInput(
       `${preview(typename)} is not an entity type of this subgraph; its entities are ${[...entitiesByTypename.keys()].join(', ')}.`,
     );
   }
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-    throw badRepresentation(`A ${known.typename} representation needs "${ENTITY_KEY}": an integer (Long); got ${preview(id)}.`);
+    throw badInput(`A ${known.typename} representation needs "${ENTITY_KEY}": an integer (Long); got ${preview(id)}.`);
   }
   const record = await known.load(id, ctx);
   // The loaders align results with keys; this check keeps the promise that an entry is never
   // answered with another id's record even if that ever broke.
   if (known.idOf(record) !== id) throw new Error(`The ${known.typename} loader answered ${id} with another record.`);
-  typenameOfRecord.set(record, known.typename);
+  typenamesOf(ctx).set(record, known.typename);
   return record;
 }
 
@@ -198,7 +195,7 @@ export function toSubgraphSchema(plain: GraphQLSchema): GraphQLSchema {
     name: '_Entity',
     description: 'Every type another subgraph can reference by key.',
     types: entityTypes,
-    resolveType: (record: object) => typenameOfRecord.get(record),
+    resolveType: (record: object, ctx: Context) => typenamesOf(ctx).get(record),
   });
 
   const query = plain.getQueryType()!;

@@ -3,27 +3,22 @@
  * of direct members and direct subgroups. Used by user groups (can_manage_group...), channels
  * (can_administer_channel_group...) and organization settings.
  * https://zulip.com/api/group-setting-values
+ *
+ * `GroupSettingValue.groups` is added by user-groups.ts, which owns the `UserGroup` type (so this
+ * file does not import it and user-groups.ts can import this one).
  */
-import { GraphQLError } from 'graphql';
 import type { GroupSettingValue } from '../../zulip/model/channels.js';
 import type { UserGroup } from '../../zulip/model/user-groups.js';
 import type { User } from '../../zulip/model/users.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { UserGroupRef } from './user-groups.js';
+import { badInput, isNotFound } from '../errors.js';
 import { UserRef } from './users.js';
 
 /** The `update` form a setting change is sent in: the new value, and optionally the expected current one. */
 export interface GroupSettingUpdate {
   new: GroupSettingValue;
   old?: GroupSettingValue;
-}
-
-/** Stable `extensions.code` of a GraphQL argument the gateway refuses before calling upstream. */
-export const BAD_USER_INPUT = 'BAD_USER_INPUT';
-
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: BAD_USER_INPUT } });
 }
 
 /** Loads users by ID, leaving out those the caller cannot see (other failures propagate). */
@@ -40,7 +35,7 @@ function keepFound<T>(loaded: (T | Error)[]): T[] {
   const found: T[] = [];
   for (const item of loaded) {
     if (!(item instanceof Error)) found.push(item);
-    else if (!(item instanceof GraphQLError && item.extensions.code === 'NOT_FOUND')) throw item;
+    else if (!isNotFound(item)) throw item;
   }
   return found;
 }
@@ -93,12 +88,6 @@ export const GroupSettingValueRef = builder.objectRef<GroupSettingValue>('GroupS
         'The users named directly (the direct members of an anonymous group); empty for the group-ID form. ' +
         'Users the caller cannot see are left out.',
       resolve: (value, _args, ctx) => (typeof value === 'number' ? [] : loadUsers(ctx, value.direct_members)),
-    }),
-    groups: t.field({
-      type: [UserGroupRef],
-      description: 'The group of the group-ID form, or the direct subgroups of an anonymous group.',
-      resolve: (value, _args, ctx) =>
-        loadUserGroups(ctx, typeof value === 'number' ? [value] : value.direct_subgroups),
     }),
     allUsers: t.field({
       type: [UserRef],

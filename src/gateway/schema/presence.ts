@@ -7,19 +7,19 @@
  * `POST /register`, read with {@link fetchInitialState} (register, then delete the queue).
  * `status` is derived like Zulip's clients do, with the server's offline threshold
  * (`server_presence_offline_threshold_seconds` of the register `realm` state), fetched once per
- * server and only when a `status` field is asked for.
+ * gateway (kept on its `UpstreamServer`) and only when a `status` field is asked for.
  */
 import type { ModernPresence, LegacyPresence, PresenceStatus } from '../../zulip/model/presence.js';
 import { isModernPresence } from '../../zulip/model/presence.js';
 import { updatePresence } from '../../zulip/routes/presence.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
+import { memoKey } from '../loaders/index.js';
 import { fetchInitialState } from './settings.js';
 import { UserRef } from './users.js';
 
-/** `last_update_id` (incremental presence) arrived at this feature level. */
-export const LAST_UPDATE_ID_FEATURE_LEVEL = 263;
 /** The documented fallback for servers that do not send the threshold (before feature level 164). */
 const DEFAULT_OFFLINE_THRESHOLD_SECONDS = 140;
 
@@ -46,23 +46,15 @@ function toEntries(presences: Record<string, ModernPresence | LegacyPresence> | 
 
 // ---- the offline threshold ---------------------------------------------------------------------------
 
-// One entry per upstream server for the life of the process: a server-wide setting, the same for
-// every caller. A failure is dropped so that the next request retries.
-const offlineThresholds = new Map<string, Promise<number>>();
-
+// Once per gateway: a server-wide setting, the same for every caller (though fetched with the
+// first caller's credentials, as `POST /register` needs some). A failure is dropped so that the
+// next request retries.
 function offlineThreshold(ctx: Context): Promise<number> {
-  const key = ctx.connection.baseUrl;
-  let threshold = offlineThresholds.get(key);
-  if (!threshold) {
-    threshold = fetchInitialState(ctx, { fetchEventTypes: ['realm'] }).then(
+  return ctx.server.presenceOfflineThreshold.get(() =>
+    fetchInitialState(ctx, { fetchEventTypes: ['realm'] }).then(
       (state) => state.server_presence_offline_threshold_seconds ?? DEFAULT_OFFLINE_THRESHOLD_SECONDS,
-    );
-    offlineThresholds.set(key, threshold);
-    threshold.catch(() => {
-      if (offlineThresholds.get(key) === threshold) offlineThresholds.delete(key);
-    });
-  }
-  return threshold;
+    ),
+  );
 }
 
 // ---- types -------------------------------------------------------------------------------------------
@@ -118,18 +110,15 @@ PresenceRef.implement({
 
 // ---- queries -----------------------------------------------------------------------------------------
 
-const presencesByRequest = new WeakMap<Context, Promise<PresenceEntry[]>>();
+const everyonesPresence = memoKey<PresenceEntry[]>('presences');
 
 /** Everyone's presence, from the register state, once per request. */
 function loadPresences(ctx: Context): Promise<PresenceEntry[]> {
-  let presences = presencesByRequest.get(ctx);
-  if (!presences) {
-    presences = fetchInitialState(ctx, { fetchEventTypes: ['presence'], slimPresence: true }).then((state) =>
+  return ctx.loaders.memo.get(everyonesPresence, () =>
+    fetchInitialState(ctx, { fetchEventTypes: ['presence'], slimPresence: true }).then((state) =>
       toEntries(state.presences, state.server_timestamp ?? Date.now() / 1000),
-    );
-    presencesByRequest.set(ctx, presences);
-  }
-  return presences;
+    ),
+  );
 }
 
 builder.queryField('presences', (t) =>
@@ -191,7 +180,7 @@ builder.mutationField('reportPresence', (t) =>
     type: PresenceReportRef,
     description:
       'Reports the caller\u2019s presence (clients do so about once a minute) and returns everyone\u2019s. ' +
-      `lastUpdateId needs feature level ${LAST_UPDATE_ID_FEATURE_LEVEL} (UNSUPPORTED_BY_SERVER below).`,
+      `lastUpdateId needs feature level ${featureLevels.presenceLastUpdateId} (UNSUPPORTED_BY_SERVER below).`,
     args: {
       status: t.arg({ type: PresenceStatusEnum, required: true, description: 'What the caller is doing.' }),
       pingOnly: t.arg.boolean({ required: false, description: 'Report only; return no presence data.' }),
@@ -207,7 +196,7 @@ builder.mutationField('reportPresence', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       if (args.lastUpdateId != null) {
-        await requireFeatureLevel(ctx, LAST_UPDATE_ID_FEATURE_LEVEL, 'Incremental presence (lastUpdateId)');
+        await requireFeatureLevel(ctx, featureLevels.presenceLastUpdateId, 'Incremental presence (lastUpdateId)');
       }
       const result = await updatePresence(ctx.connection, {
         status: args.status as PresenceStatus,

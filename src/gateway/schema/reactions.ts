@@ -4,14 +4,14 @@
  * Errors: REACTION_DOES_NOT_EXIST (removing a reaction that is not there) and
  * REACTION_ALREADY_EXISTS (adding one twice) are GraphQL errors whose `extensions.code` is that
  * upstream code, as every other refusal: the client has nothing to act on beyond the code itself
- * (style guide: unions only for failures that carry data). Servers before feature level 193 say
+ * (the schema uses unions only for failures that carry data). Servers before feature level 193 say
  * BAD_REQUEST for both.
  * https://zulip.com/api/add-reaction, https://zulip.com/api/remove-reaction
  */
 import type { Reaction, ReactionType } from '../../zulip/model/reactions.js';
 import { addReaction, removeReaction } from '../../zulip/routes/reactions.js';
 import { builder } from '../builder.js';
-import { MessageRef } from './messages.js';
+import { MessageRef } from './messages/index.js';
 import { UserRef } from './users.js';
 
 export const ReactionTypeEnum = builder.enumType('ReactionType', {

@@ -14,14 +14,12 @@ import {
   getScheduledMessages,
   updateScheduledMessage,
 } from '../../zulip/routes/scheduled-messages.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
 import { UserRef } from './users.js';
-
-/** Editing scheduled messages (api-spec.md, Versioning). */
-export const EDIT_SCHEDULED_MESSAGE_FEATURE_LEVEL = 184;
 
 type Kind = 'CHANNEL' | 'DIRECT';
 
@@ -212,7 +210,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, EDIT_SCHEDULED_MESSAGE_FEATURE_LEVEL, 'Editing scheduled messages');
+      await requireFeatureLevel(ctx, featureLevels.editScheduledMessage, 'Editing scheduled messages');
       let to: number | number[] | undefined;
       if (args.to != null) {
         // The wire form of `to` depends on the type; without a new type, the current one decides.

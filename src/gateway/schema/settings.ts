@@ -8,7 +8,6 @@
  * then delete it at once (two small requests, no queue left behind). Servers older than feature
  * level 89 have no `user_settings` object; their legacy top-level keys are read instead.
  */
-import { GraphQLError } from 'graphql';
 import { ZulipError } from '../../zulip/errors.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
 import type { UserSettings } from '../../zulip/model/settings.js';
@@ -16,6 +15,8 @@ import { deleteQueue, registerQueue, type RegisterQueueOptions } from '../../zul
 import { updateSettings, type UpdateSettingsOptions } from '../../zulip/routes/settings.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput } from '../errors.js';
+import { memoKey } from '../loaders/index.js';
 import { MeRef } from './users.js';
 
 // ---- reading initial state -------------------------------------------------------------------------
@@ -187,10 +188,13 @@ const SETTINGS: readonly (readonly [name: string, wire: keyof UserSettings & str
   ['sendReadReceipts', 'send_read_receipts', 'Boolean', 'Whether others may see which messages the user has read.'],
 ];
 
-const WIRE_TO_NAME = new Map(SETTINGS.map(([name, wire]) => [wire as string, name]));
 /** Account fields that `updateSettings` takes besides the settings. */
 const ACCOUNT_FIELDS = { fullName: 'full_name', email: 'email', oldPassword: 'old_password', newPassword: 'new_password' } as const;
-for (const [name, wire] of Object.entries(ACCOUNT_FIELDS)) WIRE_TO_NAME.set(wire, name);
+/** GraphQL name by wire name, of the settings and the account fields. */
+const WIRE_TO_NAME: ReadonlyMap<string, string> = new Map([
+  ...SETTINGS.map(([name, wire]): [string, string] => [wire, name]),
+  ...Object.entries(ACCOUNT_FIELDS).map(([name, wire]): [string, string] => [wire, name]),
+]);
 
 // ---- types -----------------------------------------------------------------------------------------
 
@@ -235,20 +239,20 @@ function legacySettings(state: RegisterQueueResult): UserSettings {
 }
 
 const SETTINGS_FETCH_TYPES = ['user_settings', 'update_display_settings', 'update_global_notifications'];
-const settingsByRequest = new WeakMap<Context, Promise<UserSettings>>();
+const callerSettings = memoKey<UserSettings>('caller settings');
 
 /** The caller's settings, read once per request. */
 export function loadSettings(ctx: Context, fresh = false): Promise<UserSettings> {
-  let settings = fresh ? undefined : settingsByRequest.get(ctx);
-  if (!settings) {
-    settings = fetchInitialState(ctx, {
-      fetchEventTypes: SETTINGS_FETCH_TYPES,
-      // With it, servers since feature level 89 send the object and leave the legacy keys out.
-      clientCapabilities: { notification_settings_null: true, user_settings_object: true },
-    }).then((state) => state.user_settings ?? legacySettings(state));
-    settingsByRequest.set(ctx, settings);
-  }
-  return settings;
+  return ctx.loaders.memo.get(
+    callerSettings,
+    () =>
+      fetchInitialState(ctx, {
+        fetchEventTypes: SETTINGS_FETCH_TYPES,
+        // With it, servers since feature level 89 send the object and leave the legacy keys out.
+        clientCapabilities: { notification_settings_null: true, user_settings_object: true },
+      }).then((state) => state.user_settings ?? legacySettings(state)),
+    fresh,
+  );
 }
 
 builder.objectField(MeRef, 'settings', (t) =>
@@ -321,7 +325,7 @@ builder.mutationField('updateSettings', (t) =>
       for (const [name, wire] of Object.entries(ACCOUNT_FIELDS)) if (input[name] != null) options[camelCase(wire)] = input[name];
       for (const [name, wire] of SETTINGS) if (input[name] != null) options[camelCase(wire)] = input[name];
       if (Object.keys(options).length === 0) {
-        throw new GraphQLError('updateSettings: give at least one change.', { extensions: { code: 'BAD_USER_INPUT' } });
+        throw badInput('updateSettings: give at least one change.');
       }
       const result = await updateSettings(ctx.connection, options as UpdateSettingsOptions);
       const ignored = (result.ignored_parameters_unsupported ?? []).map((wire) => WIRE_TO_NAME.get(wire) ?? wire);

@@ -5,7 +5,6 @@
  * https://zulip.com/api/get-subscriptions, https://zulip.com/api/subscribe,
  * https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscription-settings
  */
-import { GraphQLError } from 'graphql';
 import type { Channel } from '../../zulip/model/channels.js';
 import type { Subscription } from '../../zulip/model/subscriptions.js';
 import { ZulipApiError } from '../../zulip/errors.js';
@@ -17,40 +16,30 @@ import {
   type Principals,
   type SubscriptionSettingChange,
 } from '../../zulip/routes/subscriptions.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
+import { memoKey } from '../loaders/index.js';
 import {
-  ChannelFeatureLevel,
   ChannelRef,
   MessageRetentionInput,
   primeChannels,
   toWireRetention,
 } from './channels.js';
-import { BAD_USER_INPUT, GroupSettingValueInput, loadUsers, toWireGroupSettingValue, type GroupSettingValueInputShape } from './group-settings.js';
+import { GroupSettingValueInput, loadUsers, toWireGroupSettingValue, type GroupSettingValueInputShape } from './group-settings.js';
 import { UserRef } from './users.js';
-
-/** Integer principals (user IDs) are new in feature level 9. */
-export const PRINCIPAL_IDS_FEATURE_LEVEL = 9;
-
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: BAD_USER_INPUT } });
-}
 
 // ---- the caller's subscriptions, once per request ------------------------------------------------
 
-const subscriptionsByRequest = new WeakMap<Context, Promise<Map<number, Subscription>>>();
+const callerSubscriptionsKey = memoKey<Map<number, Subscription>>('caller subscriptions');
 
 /** The caller's subscriptions by channel ID, fetched at most once per request. */
 function callerSubscriptions(ctx: Context): Promise<Map<number, Subscription>> {
-  let subscriptions = subscriptionsByRequest.get(ctx);
-  if (!subscriptions) {
-    subscriptions = getSubscriptions(ctx.connection).then(
-      ({ subscriptions: list }) => new Map(list.map((s) => [s.stream_id, s])),
-    );
-    subscriptionsByRequest.set(ctx, subscriptions);
-  }
-  return subscriptions;
+  return ctx.loaders.memo.get(callerSubscriptionsKey, () =>
+    getSubscriptions(ctx.connection).then(({ subscriptions: list }) => new Map(list.map((s) => [s.stream_id, s]))),
+  );
 }
 
 // ---- types ---------------------------------------------------------------------------------------
@@ -297,7 +286,7 @@ async function readPrincipals(
 ): Promise<Principals | undefined> {
   if (ids != null && emails != null) throw badInput('Give principals (user IDs) or principalEmails, not both.');
   if (ids != null) {
-    await requireFeatureLevel(ctx, PRINCIPAL_IDS_FEATURE_LEVEL, 'Naming users by ID in principals');
+    await requireFeatureLevel(ctx, featureLevels.principalIds, 'Naming users by ID in principals');
     return [...ids];
   }
   return emails != null ? [...emails] : undefined;
@@ -328,11 +317,11 @@ builder.queryField('subscriptions', (t) =>
 // ---- mutations -----------------------------------------------------------------------------------
 
 const GROUP_ARGS = [
-  ['canAddSubscribersGroup', ChannelFeatureLevel.canAddSubscribersGroup],
+  ['canAddSubscribersGroup', featureLevels.canAddSubscribersGroup],
   ['canRemoveSubscribersGroup', 0],
-  ['canAdministerChannelGroup', ChannelFeatureLevel.canAdministerChannelGroup],
-  ['canSendMessageGroup', ChannelFeatureLevel.canSendMessageGroup],
-  ['canSubscribeGroup', ChannelFeatureLevel.canSubscribeGroup],
+  ['canAdministerChannelGroup', featureLevels.canAdministerChannelGroup],
+  ['canSendMessageGroup', featureLevels.canSendMessageGroup],
+  ['canSubscribeGroup', featureLevels.canSubscribeGroup],
 ] as const;
 
 builder.mutationFields((t) => ({

@@ -7,17 +7,13 @@
  * `server_typing_stopped_wait_period_milliseconds` of inactivity or when the draft is abandoned.
  * The server keeps no state; it fans the notification out to the recipients' event queues.
  */
-import { GraphQLError } from 'graphql';
 import type { TypingOp } from '../../zulip/model/typing.js';
 import { setTypingStatus } from '../../zulip/routes/typing.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput } from '../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
-
-/** `stream_id` for channel typing; before it, no client used the older channel form (OpenAPI). */
-export const CHANNEL_TYPING_FEATURE_LEVEL = 215;
-/** `type: "channel"` is accepted from here; older servers want `"stream"`. */
-export const CHANNEL_TYPE_FEATURE_LEVEL = 248;
 
 /** Where the caller is typing. */
 export interface TypingTarget {
@@ -37,7 +33,7 @@ export const TypingTargetInput = builder.inputRef<TypingTarget>('TypingTarget').
     channelId: t.field({
       type: 'Long',
       required: false,
-      description: `Channel message: the channel (needs feature level ${CHANNEL_TYPING_FEATURE_LEVEL}).`,
+      description: `Channel message: the channel (needs feature level ${featureLevels.channelTyping}).`,
     }),
     topic: t.string({
       required: false,
@@ -45,10 +41,6 @@ export const TypingTargetInput = builder.inputRef<TypingTarget>('TypingTarget').
     }),
   }),
 });
-
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-}
 
 async function sendTyping(ctx: Context, op: TypingOp, to: TypingTarget): Promise<boolean> {
   const direct = to.userIds != null;
@@ -60,11 +52,11 @@ async function sendTyping(ctx: Context, op: TypingOp, to: TypingTarget): Promise
     await setTypingStatus(ctx.connection, { op, to: to.userIds! });
     return true;
   }
-  await requireFeatureLevel(ctx, CHANNEL_TYPING_FEATURE_LEVEL, 'Typing notifications in a channel');
-  const level = await getFeatureLevel(ctx.anonymousConnection);
+  await requireFeatureLevel(ctx, featureLevels.channelTyping, 'Typing notifications in a channel');
+  const level = await getFeatureLevel(ctx);
   await setTypingStatus(ctx.connection, {
     op,
-    type: level >= CHANNEL_TYPE_FEATURE_LEVEL ? 'channel' : 'stream',
+    type: level >= featureLevels.channelMessageType ? 'channel' : 'stream',
     streamId: to.channelId!,
     ...(to.topic != null && { topic: to.topic }),
   });
@@ -75,7 +67,7 @@ const description = (what: string) =>
   `Tells the recipients the caller ${what}. Direct: every participant with typing notifications on; channel: the ` +
   `other subscribers. Always true; errors (unknown users or channel, missing topic, topic too long, typing ` +
   `notifications turned off) come from the server as BAD_REQUEST. Channel typing needs feature level ` +
-  `${CHANNEL_TYPING_FEATURE_LEVEL} (UNSUPPORTED_BY_SERVER below).`;
+  `${featureLevels.channelTyping} (UNSUPPORTED_BY_SERVER below).`;
 
 builder.mutationField('startTyping', (t) =>
   t.boolean({

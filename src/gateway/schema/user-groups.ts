@@ -3,7 +3,6 @@
  * `userGroups` / `userGroup` queries and the `createUserGroup`, `updateUserGroup` and
  * `updateUserGroupMembers` mutations. https://zulip.com/api/get-user-groups
  */
-import { GraphQLError } from 'graphql';
 import type { GroupSettingValue, UserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import {
   createUserGroup,
@@ -15,6 +14,7 @@ import {
 } from '../../zulip/routes/user-groups.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput, notFoundError } from '../errors.js';
 import {
   GroupSettingUpdateInput,
   GroupSettingValueInput,
@@ -40,6 +40,15 @@ const GROUP_SETTINGS = [
 ] as const satisfies readonly (readonly [keyof UserGroupSettings<unknown>, UserGroupSettingName, string])[];
 
 export const UserGroupRef = builder.objectRef<UserGroup>('UserGroup');
+
+// Added here rather than in group-settings.ts, so that file need not import this one.
+builder.objectField(GroupSettingValueRef, 'groups', (t) =>
+  t.field({
+    type: [UserGroupRef],
+    description: 'The group of the group-ID form, or the direct subgroups of an anonymous group.',
+    resolve: (value, _args, ctx) => loadUserGroups(ctx, typeof value === 'number' ? [value] : value.direct_subgroups),
+  }),
+);
 
 UserGroupRef.implement({
   description: 'A group of users (and of other groups). System groups (role:...) follow roles. https://zulip.com/help/user-groups',
@@ -110,7 +119,7 @@ async function freshGroups(ctx: Context, includeDeactivatedGroups = false): Prom
 
 async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
   const group = (await freshGroups(ctx, true)).find((g) => g.id === groupId);
-  if (!group) throw new GraphQLError(`No user group with ID ${groupId} exists or is visible to you.`, { extensions: { code: 'NOT_FOUND' } });
+  if (!group) throw notFoundError(`No user group with ID ${groupId} exists or is visible to you.`);
   return group;
 }
 
@@ -193,7 +202,7 @@ builder.mutationField('createUserGroup', (t) =>
       const groups = await freshGroups(ctx);
       // Servers older than `group_id` in the response: find the group by its (unique) name.
       const group = groups.find((g) => (result.group_id !== undefined ? g.id === result.group_id : g.name === args.name));
-      if (!group) throw new GraphQLError('The new user group is not visible to you.', { extensions: { code: 'NOT_FOUND' } });
+      if (!group) throw notFoundError('The new user group is not visible to you.');
       return group;
     },
   }),
@@ -217,7 +226,7 @@ builder.mutationField('updateUserGroup', (t) =>
     resolve: async (_root, args, ctx) => {
       const updates = settingUpdates(args as Parameters<typeof settingUpdates>[0]);
       if (args.name == null && args.description == null && Object.keys(updates).length === 0) {
-        throw new GraphQLError('updateUserGroup: give at least one change.', { extensions: { code: 'BAD_USER_INPUT' } });
+        throw badInput('updateUserGroup: give at least one change.');
       }
       await updateUserGroup(ctx.connection, {
         userGroupId: args.id,
@@ -252,9 +261,7 @@ builder.mutationField('updateUserGroupMembers', (t) =>
         deleteSubgroups?: number[];
       };
       if (Object.keys(given).length === 0) {
-        throw new GraphQLError('updateUserGroupMembers: give at least one user or group to add or remove.', {
-          extensions: { code: 'BAD_USER_INPUT' },
-        });
+        throw badInput('updateUserGroupMembers: give at least one user or group to add or remove.');
       }
       const result = await updateUserGroupMembers(ctx.connection, { userGroupId: args.groupId, ...given });
       // Servers that do not take subgroups on this endpoint report them as ignored: use the

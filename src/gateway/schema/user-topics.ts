@@ -4,12 +4,10 @@
  */
 import type { VisibilityPolicy } from '../../zulip/model/user-topics.js';
 import { updateUserTopic } from '../../zulip/routes/user-topics.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef, channelOrNull } from './channels.js';
-
-/** `POST /user_topics` is new in feature level 170; FOLLOWED in 219. */
-export const UserTopicFeatureLevel = { endpoint: 170, followed: 219 } as const;
 
 export const VisibilityPolicyEnum = builder.enumType('VisibilityPolicy', {
   description: "The caller's visibility policy for a topic. https://zulip.com/help/mute-a-topic",
@@ -58,7 +56,7 @@ builder.mutationField('setTopicVisibility', (t) =>
       const followed = policy === 3;
       await requireFeatureLevel(
         ctx,
-        followed ? UserTopicFeatureLevel.followed : UserTopicFeatureLevel.endpoint,
+        followed ? featureLevels.followedTopics : featureLevels.userTopics,
         followed ? 'Following a topic' : 'Setting a topic visibility policy',
       );
       await updateUserTopic(ctx.connection, { streamId: args.channelId, topic: args.topic, visibilityPolicy: policy });

@@ -3,7 +3,6 @@
  * `users` / `user` / `userByEmail` / `me` queries and the administrative `updateUser` and
  * `deactivateUser` mutations. https://zulip.com/api/get-users
  */
-import { GraphQLError } from 'graphql';
 import type { OwnUser, ProfileFieldValue, User, UserRole } from '../../zulip/model/users.js';
 import {
   deactivateUser,
@@ -15,14 +14,12 @@ import {
   updateUserByEmail,
   type UserChanges,
 } from '../../zulip/routes/users.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput, isNotFound } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
-
-/** Feature level of lookup by real email address (`GET /users/{email}` with a delivery email). */
-export const LOOKUP_BY_EMAIL_FEATURE_LEVEL = 302;
-/** Feature level of `PATCH /users/{email}`. */
-export const UPDATE_BY_EMAIL_FEATURE_LEVEL = 313;
+import { memoKey } from '../loaders/index.js';
 
 export const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
@@ -65,19 +62,17 @@ export const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileD
 
 // Users as `GET /users?include_custom_profile_fields=true` returns them, fetched at most once per
 // request and only when a profileData field needs it (the users loader leaves profile data out).
-const usersWithProfileData = new WeakMap<Context, Promise<Map<number, User>>>();
+const usersWithProfileData = memoKey<Map<number, User>>('users with profile data');
 
 async function profileDataOf(user: User, ctx: Context): Promise<Record<string, ProfileFieldValue>> {
   if (user.is_bot) return {};
   if (user.profile_data) return user.profile_data;
-  let all = usersWithProfileData.get(ctx);
-  if (!all) {
-    all = getUsers(ctx.connection, { clientGravatar: false, includeCustomProfileFields: true }).then(
+  const all = await ctx.loaders.memo.get(usersWithProfileData, () =>
+    getUsers(ctx.connection, { clientGravatar: false, includeCustomProfileFields: true }).then(
       ({ members }) => new Map(members.map((u) => [u.user_id, u])),
-    );
-    usersWithProfileData.set(ctx, all);
-  }
-  return (await all).get(user.user_id)?.profile_data ?? {};
+    ),
+  );
+  return all.get(user.user_id)?.profile_data ?? {};
 }
 
 export const UserRef = builder.objectRef<User>('User');
@@ -130,7 +125,7 @@ UserRef.implement({
       resolve: async (u, _args, ctx) => {
         if (u.bot_owner_id == null) return null;
         const [owner] = await ctx.loaders.users.loadMany([u.bot_owner_id]);
-        if (owner instanceof GraphQLError && owner.extensions.code === 'NOT_FOUND') return null;
+        if (isNotFound(owner)) return null;
         if (owner instanceof Error) throw owner;
         return owner ?? null;
       },
@@ -218,10 +213,10 @@ builder.queryField('userByEmail', (t) =>
     nullable: true,
     description:
       'One user by email (null with an error when there is none): the API email, the placeholder form, or the real address when the caller may see it. ' +
-      `Needs feature level ${LOOKUP_BY_EMAIL_FEATURE_LEVEL} (lookup by real address).`,
+      `Needs feature level ${featureLevels.userByRealEmail} (lookup by real address).`,
     args: { email: t.arg.string({ required: true, description: 'The email address.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, LOOKUP_BY_EMAIL_FEATURE_LEVEL, 'Looking a user up by email');
+      await requireFeatureLevel(ctx, featureLevels.userByRealEmail, 'Looking a user up by email');
       const { user } = await getUserByEmail(ctx.connection, {
         email: args.email,
         clientGravatar: false,
@@ -268,10 +263,6 @@ export const ProfileDataInput = builder.inputType('ProfileDataInput', {
   }),
 });
 
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-}
-
 function checkLookup(lookup: UserLookup): { id: number } | { email: string } {
   const hasId = lookup.id != null;
   const hasEmail = lookup.email != null;
@@ -282,7 +273,7 @@ function checkLookup(lookup: UserLookup): { id: number } | { email: string } {
 /** The user ID behind a lookup; an email costs one `GET /users/{email}` (feature level 302). */
 async function resolveUserId(ctx: Context, lookup: { id: number } | { email: string }, what: string): Promise<number> {
   if ('id' in lookup) return lookup.id;
-  await requireFeatureLevel(ctx, LOOKUP_BY_EMAIL_FEATURE_LEVEL, what);
+  await requireFeatureLevel(ctx, featureLevels.userByRealEmail, what);
   const { user } = await getUserByEmail(ctx.connection, { email: lookup.email, clientGravatar: false });
   return user.user_id;
 }
@@ -293,7 +284,7 @@ builder.mutationField('updateUser', (t) =>
     description:
       'Administrative update of a user (administrators only; only owners can add or remove the owner role, ' +
       'the only owner cannot lose it, guests cannot become administrators). Returns the updated user. ' +
-      `Addressing the user by email needs feature level ${UPDATE_BY_EMAIL_FEATURE_LEVEL}.`,
+      `Addressing the user by email needs feature level ${featureLevels.updateUserByEmail}.`,
     args: {
       user: t.arg({ type: UserLookupInput, required: true, description: 'Who to update.' }),
       fullName: t.arg.string({ required: false, description: 'New full name.' }),
@@ -305,7 +296,7 @@ builder.mutationField('updateUser', (t) =>
       }),
       newEmail: t.arg.string({
         required: false,
-        description: 'New email address (the caller must be an owner allowed to change user emails; feature level 285).',
+        description: 'New email address (the caller must be an owner allowed to change user emails; feature level 313).',
       }),
     },
     resolve: async (_root, args, ctx) => {
@@ -315,7 +306,7 @@ builder.mutationField('updateUser', (t) =>
       if (args.role != null) changes.role = args.role as UserRole;
       if (args.profileData != null) changes.profileData = args.profileData.map((p) => ({ id: p.fieldId, value: p.value ?? null }));
       if (args.newEmail != null) {
-        await requireFeatureLevel(ctx, 285, 'Changing a user\'s email address');
+        await requireFeatureLevel(ctx, featureLevels.updateUserByEmail, 'Changing a user\'s email address');
         changes.newEmail = args.newEmail;
       }
       if (Object.keys(changes).length === 0) throw badInput('updateUser: give at least one change.');
@@ -323,7 +314,7 @@ builder.mutationField('updateUser', (t) =>
         await updateUser(ctx.connection, { userId: lookup.id, ...changes });
         return freshUser(ctx, lookup.id);
       }
-      await requireFeatureLevel(ctx, UPDATE_BY_EMAIL_FEATURE_LEVEL, 'Updating a user by email');
+      await requireFeatureLevel(ctx, featureLevels.updateUserByEmail, 'Updating a user by email');
       const userId = await resolveUserId(ctx, lookup, 'Updating a user by email');
       await updateUserByEmail(ctx.connection, { email: lookup.email, ...changes });
       return freshUser(ctx, userId);
@@ -336,7 +327,7 @@ builder.mutationField('deactivateUser', (t) =>
     type: UserRef,
     description:
       'Deactivates a user (administrators only; never the only owner). Returns the deactivated user. ' +
-      `Addressing the user by email needs feature level ${LOOKUP_BY_EMAIL_FEATURE_LEVEL}.`,
+      `Addressing the user by email needs feature level ${featureLevels.userByRealEmail}.`,
     args: {
       user: t.arg({ type: UserLookupInput, required: true, description: 'Who to deactivate.' }),
       notificationComment: t.arg.string({

@@ -91,7 +91,7 @@ export interface GetStreamTopicsResult {
 /** `message_retention_days` as `PATCH /streams/{stream_id}` and subscribe accept it. */
 export type MessageRetentionDaysParam = number | 'realm_default' | 'unlimited';
 
-// ---- events (https://zulip.com/api/get-events), events-protocol.md §4.2 ------------------------
+// ---- events (https://zulip.com/api/get-events) ------------------------------------------------
 
 /** `stream` / `create`: channels the user can now see. */
 export interface StreamCreateEvent {

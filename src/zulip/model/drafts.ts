@@ -40,7 +40,7 @@ export interface CreateDraftsResult {
   ids: number[];
 }
 
-/** The `drafts` events (events-protocol.md §4.4). */
+/** The `drafts` events (https://zulip.com/api/get-events#drafts-add). */
 export type DraftsEvent =
   | { type: 'drafts'; op: 'add'; drafts: Draft[] }
   | { type: 'drafts'; op: 'update'; draft: Draft }

@@ -2,15 +2,15 @@
  * Wire types of the event queue: `POST /register` (https://zulip.com/api/register-queue),
  * `GET /events` (https://zulip.com/api/get-events) and the events themselves, snake_case as sent.
  *
- * Events are a union on `type` (and `op`) for the kinds modelled here, with an {@link UnknownEvent}
- * fallback that keeps the JSON of everything else, so a newer server never breaks a client
- * (events-protocol.md §6.10). Resource files may add their own event shapes next to their models.
+ * A few event shapes are modelled here; resource files may add their own next to their models.
+ * The one event parser is the gateway hub's (src/gateway/events/model.ts): it passes unknown types
+ * and ops through, so a newer server never breaks a client (https://zulip.com/api/real-time-events).
  */
 import type { LegacyClientPresence, ModernPresence, LegacyPresence } from './presence.js';
 import type { UserSettings, UserSettingsUpdateEvent } from './settings.js';
 import type { TypingOp, TypingPerson } from './typing.js';
 
-/** The capability flags of `client_capabilities` (events-protocol.md §1.2). */
+/** The capability flags of `client_capabilities` (https://zulip.com/api/register-queue#parameter-client_capabilities). */
 export interface ClientCapabilities {
   /** Required key whenever the object is sent. */
   notification_settings_null: boolean;
@@ -140,41 +140,3 @@ export interface UpdateGlobalNotificationsEvent {
 }
 
 export type UserSettingsEvent = UserSettingsUpdateEvent & { id: number };
-
-/** Any event this file does not model, kept whole. */
-export interface UnknownEvent {
-  id: number;
-  type: 'unknown';
-  /** The event as received. */
-  original: RawEvent;
-}
-
-export type ZulipEvent =
-  | HeartbeatEvent
-  | PresenceEvent
-  | TypingEvent
-  | UserSettingsEvent
-  | UpdateDisplaySettingsEvent
-  | UpdateGlobalNotificationsEvent
-  | UnknownEvent;
-
-const MODELLED_TYPES = new Set([
-  'heartbeat',
-  'presence',
-  'typing',
-  'user_settings',
-  'update_display_settings',
-  'update_global_notifications',
-]);
-
-/**
- * Classifies a received event: a modelled one keeps its shape, anything else (including a
- * modelled type with an unexpected `op` or `message_type`) becomes an {@link UnknownEvent}.
- */
-export function parseEvent(raw: RawEvent): ZulipEvent {
-  const known =
-    MODELLED_TYPES.has(raw.type) &&
-    (raw.type !== 'typing' || ((raw.op === 'start' || raw.op === 'stop') && (raw.message_type === 'direct' || raw.message_type === 'stream'))) &&
-    (raw.type !== 'user_settings' || raw.op === 'update');
-  return known ? (raw as unknown as ZulipEvent) : { id: raw.id, type: 'unknown', original: raw };
-}

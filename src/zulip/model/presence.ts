@@ -42,7 +42,7 @@ export interface UpdatePresenceResult {
   presences?: Record<string, ModernPresence | LegacyPresence>;
   /** Legacy (mirroring realms only); clients ignore it. */
   zephyr_mirror_active?: boolean;
-  /** The same legacy flag under the name api-spec.md uses; clients ignore it. */
+  /** The same legacy flag under the name https://zulip.com/api/get-presence uses; clients ignore it. */
   mirror_active?: boolean;
 }
 

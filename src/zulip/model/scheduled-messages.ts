@@ -52,7 +52,7 @@ export interface CreateScheduledMessageResult {
   scheduled_message_id: number;
 }
 
-/** The `scheduled_messages` events (events-protocol.md §4.4; feature level 179). */
+/** The `scheduled_messages` events (https://zulip.com/api/get-events#scheduled_messages-add; feature level 179). */
 export type ScheduledMessagesEvent =
   | { type: 'scheduled_messages'; op: 'add'; scheduled_messages: ScheduledMessage[] }
   | { type: 'scheduled_messages'; op: 'update'; scheduled_message: ScheduledMessage }

@@ -36,7 +36,7 @@ export interface ServerSettings {
   /** @deprecated in favour of `external_authentication_methods`. */
   authentication_methods?: AuthenticationMethods;
   external_authentication_methods?: ExternalAuthenticationMethod[];
-  /** Missing means 0 (api-spec.md, Versioning). */
+  /** Missing means 0 (https://zulip.com/api/changelog). */
   service_feature_level?: number;
   service_version?: string;
   /** Empty when unavailable. */

@@ -71,7 +71,7 @@ export interface UserSettings {
   enable_followed_topic_push_notifications?: boolean;
   enable_followed_topic_audible_notifications?: boolean;
   enable_digest_emails?: boolean;
-  // Settings after enable_digest_emails (api-spec.md does not list them; the OpenAPI file does).
+  // Settings after enable_digest_emails (listed at https://zulip.com/api/update-settings).
   enable_marketing_emails?: boolean;
   enable_login_emails?: boolean;
   message_content_in_email_notifications?: boolean;

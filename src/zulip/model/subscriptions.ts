@@ -88,7 +88,7 @@ export interface GetSubscriptionStatusResult {
   is_subscribed: boolean;
 }
 
-// ---- events (https://zulip.com/api/get-events), events-protocol.md §4.2 ------------------------
+// ---- events (https://zulip.com/api/get-events) ------------------------------------------------
 
 export interface SubscriptionAddEvent {
   type: 'subscription';

@@ -1,4 +1,4 @@
-/** Bindings for channels and their topics. */
+/** Bindings for channels and their topics; parameter encodings as in docs/zulip-parameters.md. */
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import type {
   GetStreamByIdResult,
@@ -7,6 +7,7 @@ import type {
   GroupSettingValueUpdate,
   MessageRetentionDaysParam,
 } from '../model/channels.js';
+import { json, raw } from '../params.js';
 
 /** Which channels `GET /streams` returns; each flag is sent only when set. */
 export interface GetStreamsOptions {
@@ -39,20 +40,20 @@ export function getStreams(
   options: GetStreamsOptions = {},
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamsResult>> {
-  return connection.send<GetStreamsResult>(
+  return connection.request<GetStreamsResult>(
     'get-streams',
     'GET',
     'streams',
     {
-      include_public: options.includePublic,
-      include_web_public: options.includeWebPublic,
-      include_subscribed: options.includeSubscribed,
-      exclude_archived: options.excludeArchived,
-      include_all: options.includeAll,
-      include_default: options.includeDefault,
-      include_owner_subscribed: options.includeOwnerSubscribed,
-      include_can_access_content: options.includeCanAccessContent,
-      include_all_active: options.includeAllActive,
+      include_public: json(options.includePublic),
+      include_web_public: json(options.includeWebPublic),
+      include_subscribed: json(options.includeSubscribed),
+      exclude_archived: json(options.excludeArchived),
+      include_all: json(options.includeAll),
+      include_default: json(options.includeDefault),
+      include_owner_subscribed: json(options.includeOwnerSubscribed),
+      include_can_access_content: json(options.includeCanAccessContent),
+      include_all_active: json(options.includeAllActive),
     },
     call,
   );
@@ -68,7 +69,7 @@ export function getStreamById(
   streamId: number,
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamByIdResult>> {
-  return connection.send<GetStreamByIdResult>('get-stream-by-id', 'GET', `streams/${streamId}`, undefined, call);
+  return connection.request<GetStreamByIdResult>('get-stream-by-id', 'GET', `streams/${streamId}`, undefined, call);
 }
 
 export interface UpdateStreamOptions {
@@ -102,23 +103,24 @@ export function updateStream(
   options: UpdateStreamOptions,
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.send<Record<string, never>>(
+  return connection.request<Record<string, never>>(
     'update-stream',
     'PATCH',
     `streams/${options.streamId}`,
     {
-      description: options.description,
-      new_name: options.newName,
-      is_private: options.isPrivate,
-      is_web_public: options.isWebPublic,
-      history_public_to_subscribers: options.historyPublicToSubscribers,
-      is_default_stream: options.isDefaultStream,
-      message_retention_days: options.messageRetentionDays,
-      can_add_subscribers_group: options.canAddSubscribersGroup,
-      can_remove_subscribers_group: options.canRemoveSubscribersGroup,
-      can_administer_channel_group: options.canAdministerChannelGroup,
-      can_send_message_group: options.canSendMessageGroup,
-      can_subscribe_group: options.canSubscribeGroup,
+      description: raw(options.description),
+      new_name: raw(options.newName),
+      is_private: json(options.isPrivate),
+      is_web_public: json(options.isWebPublic),
+      history_public_to_subscribers: json(options.historyPublicToSubscribers),
+      is_default_stream: json(options.isDefaultStream),
+      // Json[str] | Json[int] in update_stream_backend: `"unlimited"` goes JSON-encoded.
+      message_retention_days: json(options.messageRetentionDays),
+      can_add_subscribers_group: json(options.canAddSubscribersGroup),
+      can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
+      can_administer_channel_group: json(options.canAdministerChannelGroup),
+      can_send_message_group: json(options.canSendMessageGroup),
+      can_subscribe_group: json(options.canSubscribeGroup),
     },
     call,
   );
@@ -133,7 +135,7 @@ export function archiveStream(
   options: { streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.send<Record<string, never>>('archive-stream', 'DELETE', `streams/${options.streamId}`, undefined, call);
+  return connection.request<Record<string, never>>('archive-stream', 'DELETE', `streams/${options.streamId}`, undefined, call);
 }
 
 export interface GetStreamTopicsOptions {
@@ -154,11 +156,11 @@ export function getStreamTopics(
   options: GetStreamTopicsOptions,
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamTopicsResult>> {
-  return connection.send<GetStreamTopicsResult>(
+  return connection.request<GetStreamTopicsResult>(
     'get-stream-topics',
     'GET',
     `users/me/${options.streamId}/topics`,
-    { allow_empty_topic_name: options.allowEmptyTopicName },
+    { allow_empty_topic_name: json(options.allowEmptyTopicName) },
     call,
   );
 }

@@ -4,13 +4,14 @@
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { CreateDraftsResult, DraftData, GetDraftsResult } from '../model/drafts.js';
+import { json } from '../params.js';
 
 /**
  * All of the caller's drafts, most recently edited first.
  * https://zulip.com/api/get-drafts
  */
 export function getDrafts(connection: ZulipConnection, call: SendOptions = {}): Promise<GetDraftsResult> {
-  return connection.send<GetDraftsResult>('get-drafts', 'GET', 'drafts', undefined, call);
+  return connection.request<GetDraftsResult>('get-drafts', 'GET', 'drafts', undefined, call);
 }
 
 export interface CreateDraftsOptions {
@@ -27,7 +28,7 @@ export function createDrafts(
   options: CreateDraftsOptions,
   call: SendOptions = {},
 ): Promise<CreateDraftsResult> {
-  return connection.send<CreateDraftsResult>('create-drafts', 'POST', 'drafts', { drafts: options.drafts }, call);
+  return connection.request<CreateDraftsResult>('create-drafts', 'POST', 'drafts', { drafts: json(options.drafts) }, call);
 }
 
 export interface EditDraftOptions {
@@ -41,7 +42,7 @@ export interface EditDraftOptions {
  * https://zulip.com/api/edit-draft
  */
 export function editDraft(connection: ZulipConnection, options: EditDraftOptions, call: SendOptions = {}): Promise<object> {
-  return connection.send<object>('edit-draft', 'PATCH', `drafts/${options.draftId}`, { draft: options.draft }, call);
+  return connection.request<object>('edit-draft', 'PATCH', `drafts/${options.draftId}`, { draft: json(options.draft) }, call);
 }
 
 export interface DeleteDraftOptions {
@@ -57,5 +58,5 @@ export function deleteDraft(
   options: DeleteDraftOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>('delete-draft', 'DELETE', `drafts/${options.draftId}`, undefined, call);
+  return connection.request<object>('delete-draft', 'DELETE', `drafts/${options.draftId}`, undefined, call);
 }

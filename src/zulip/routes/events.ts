@@ -1,9 +1,13 @@
-/** Bindings for the event queue: register, long-poll, delete. See events-protocol.md for the protocol. */
+/** Bindings for the event queue: register, long-poll, delete. See https://zulip.com/api/real-time-events. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { ClientCapabilities, GetEventsResult, RegisterQueueResult } from '../model/events.js';
+import { json, raw } from '../params.js';
 
-/** A queue narrow term: the legacy `[operator, operand]` pair or the object form. */
-export type QueueNarrowTerm = [string, string] | { operator: string; operand: unknown; negated?: boolean };
+/**
+ * A queue narrow term: an `[operator, operand]` pair of strings. Zulip's events_register_backend
+ * accepts only that form (a list of two-string lists), not the object form of `GET /messages`.
+ */
+export type QueueNarrowTerm = [string, string];
 
 export interface RegisterQueueOptions {
   /** Event types the queue accepts. @default every type (server side) */
@@ -20,8 +24,11 @@ export interface RegisterQueueOptions {
   clientGravatar?: boolean;
   /** Presence keyed by user ID, events without email. @default false (server side) */
   slimPresence?: boolean;
-  /** Add `subscribers` to the channel lists of the initial state. @default false (server side) */
-  includeSubscribers?: boolean;
+  /**
+   * Add `subscribers` to the channel lists of the initial state; `partial` (newer servers) lets the
+   * server send only part of them. @default false (server side)
+   */
+  includeSubscribers?: boolean | 'partial';
   /** @default none (server side: `{}`) */
   clientCapabilities?: ClientCapabilities;
   /** Idle lifetime in seconds (undocumented; capped at 7 days). @default 600 (server side) */
@@ -39,22 +46,23 @@ export function registerQueue(
   options: RegisterQueueOptions = {},
   call: SendOptions = {},
 ): Promise<RegisterQueueResult> {
-  return connection.send<RegisterQueueResult>(
+  return connection.request<RegisterQueueResult>(
     'register-queue',
     'POST',
     'register',
     {
-      event_types: options.eventTypes,
-      fetch_event_types: options.fetchEventTypes,
-      narrow: options.narrow,
-      all_public_streams: options.allPublicStreams,
-      apply_markdown: options.applyMarkdown,
-      client_gravatar: options.clientGravatar,
-      slim_presence: options.slimPresence,
-      include_subscribers: options.includeSubscribers,
-      client_capabilities: options.clientCapabilities,
-      queue_lifespan_secs: options.queueLifespanSecs,
-      presence_history_limit_days: options.presenceHistoryLimitDays,
+      event_types: json(options.eventTypes),
+      fetch_event_types: json(options.fetchEventTypes),
+      narrow: json(options.narrow),
+      all_public_streams: json(options.allPublicStreams),
+      apply_markdown: json(options.applyMarkdown),
+      client_gravatar: json(options.clientGravatar),
+      slim_presence: json(options.slimPresence),
+      // A `str` in events_register_backend: "true", "false" or "partial".
+      include_subscribers: raw(options.includeSubscribers),
+      client_capabilities: json(options.clientCapabilities),
+      queue_lifespan_secs: json(options.queueLifespanSecs),
+      presence_history_limit_days: json(options.presenceHistoryLimitDays),
     },
     call,
   );
@@ -81,12 +89,16 @@ export function getEvents(
   options: GetEventsOptions,
   call: SendOptions = {},
 ): Promise<GetEventsResult> {
-  return connection.send<GetEventsResult>(
+  return connection.request<GetEventsResult>(
     'get-events',
     'GET',
     'events',
-    { queue_id: options.queueId, last_event_id: options.lastEventId, dont_block: options.dontBlock },
-    { retry: false, ...(options.dontBlock ? {} : { timeoutMs: DEFAULT_LONGPOLL_TIMEOUT_MS }), ...call },
+    { queue_id: raw(options.queueId), last_event_id: json(options.lastEventId), dont_block: json(options.dontBlock) },
+    {
+      retry: false,
+      ...call,
+      deadlineMs: call.deadlineMs ?? call.timeoutMs ?? (options.dontBlock ? undefined : DEFAULT_LONGPOLL_TIMEOUT_MS),
+    },
   );
 }
 
@@ -103,5 +115,5 @@ export function deleteQueue(
   options: DeleteQueueOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>('delete-queue', 'DELETE', 'events', { queue_id: options.queueId }, call);
+  return connection.request<object>('delete-queue', 'DELETE', 'events', { queue_id: raw(options.queueId) }, call);
 }

@@ -1,8 +1,9 @@
 /**
  * Bindings for messages and their personal flags. Each function takes the connection and a
- * camelCase options object, and returns the success body (see ../model/messages.ts). Parameter
- * encoding is the connection's: strings raw, everything else (arrays, narrows, booleans) as JSON
- * text, so a narrow always travels as one `narrow=[...]` parameter, never as bracketed keys.
+ * camelCase options object, and returns the success body (see ../model/messages.ts). Each
+ * parameter is declared `raw` (Zulip reads `str`) or `json` (Zulip reads `Json[...]`), as listed in
+ * docs/zulip-parameters.md: a narrow always travels as one JSON `narrow=[...]` parameter, never as
+ * bracketed keys, while `anchor`, `content` and `topic` go as plain text.
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type {
@@ -18,10 +19,24 @@ import type {
   UpdateMessageFlagsResult,
   UpdateMessageResult,
 } from '../model/messages.js';
+import { json, raw } from '../params.js';
 
-/** Anchors go as text: a decimal message ID or a name (api-spec.md, GET /messages). */
-function anchorParam(anchor: Anchor | undefined): string | undefined {
-  return anchor === undefined ? undefined : String(anchor);
+/**
+ * Zulip answers 400 "The anchor can only be excluded at an end of the range" when `include_anchor`
+ * is false while both `num_before` and `num_after` are positive (get_messages_backend and
+ * update_message_flags_for_narrow). A caller asking for that has a bug: fail before any request.
+ * To page past a cursor, keep the anchor (the default) and drop it from the result, or ask for
+ * one side only (`numBefore: 0` or `numAfter: 0`).
+ */
+export function assertAnchorExclusionAtEnd(
+  routeName: string,
+  options: { includeAnchor?: boolean; numBefore?: number; numAfter?: number },
+): void {
+  if (options.includeAnchor === false && (options.numBefore ?? 0) > 0 && (options.numAfter ?? 0) > 0) {
+    throw new RangeError(
+      `${routeName}: includeAnchor false needs numBefore or numAfter to be 0 (Zulip only excludes the anchor at an end of the range)`,
+    );
+  }
 }
 
 /**
@@ -31,7 +46,10 @@ function anchorParam(anchor: Anchor | undefined): string | undefined {
 export interface GetMessagesOptions {
   /** Message ID, or `newest`, `oldest`, `first_unread` (feature level 1). */
   anchor?: Anchor;
-  /** Whether the anchor message itself may be returned. New in feature level 155. @default true (server side) */
+  /**
+   * Whether the anchor message itself may be returned. New in feature level 155. `false` only with
+   * `numBefore` or `numAfter` 0 (see {@link assertAnchorExclusionAtEnd}). @default true (server side)
+   */
   includeAnchor?: boolean;
   /** Required unless messageIds is given; at most 5000 in total (1000 recommended). */
   numBefore?: number;
@@ -59,21 +77,26 @@ export function getMessages(
   options: GetMessagesOptions,
   call: SendOptions = {},
 ): Promise<GetMessagesResult> {
-  return connection.send<GetMessagesResult>(
+  try {
+    assertAnchorExclusionAtEnd('getMessages', options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return connection.request<GetMessagesResult>(
     'get-messages',
     'GET',
     'messages',
     {
-      anchor: anchorParam(options.anchor),
-      include_anchor: options.includeAnchor,
-      num_before: options.numBefore,
-      num_after: options.numAfter,
-      narrow: options.narrow,
-      client_gravatar: options.clientGravatar,
-      apply_markdown: options.applyMarkdown,
-      message_ids: options.messageIds,
-      allow_empty_topic_name: options.allowEmptyTopicName,
-      use_first_unread_anchor: options.useFirstUnreadAnchor,
+      anchor: raw(options.anchor),
+      include_anchor: json(options.includeAnchor),
+      num_before: json(options.numBefore),
+      num_after: json(options.numAfter),
+      narrow: json(options.narrow),
+      client_gravatar: json(options.clientGravatar),
+      apply_markdown: json(options.applyMarkdown),
+      message_ids: json(options.messageIds),
+      allow_empty_topic_name: json(options.allowEmptyTopicName),
+      use_first_unread_anchor: json(options.useFirstUnreadAnchor),
     },
     call,
   );
@@ -96,11 +119,11 @@ export function getMessage(
   options: GetMessageOptions,
   call: SendOptions = {},
 ): Promise<GetMessageResult> {
-  return connection.send<GetMessageResult>(
+  return connection.request<GetMessageResult>(
     'get-message',
     'GET',
     `messages/${options.messageId}`,
-    { apply_markdown: options.applyMarkdown, allow_empty_topic_name: options.allowEmptyTopicName },
+    { apply_markdown: json(options.applyMarkdown), allow_empty_topic_name: json(options.allowEmptyTopicName) },
     call,
   );
 }
@@ -131,20 +154,21 @@ export function sendMessage(
   options: SendMessageOptions,
   call: SendOptions = {},
 ): Promise<SendMessageResult> {
-  return connection.send<SendMessageResult>(
+  return connection.request<SendMessageResult>(
     'send-message',
     'POST',
     'messages',
     {
-      type: options.type,
-      // Everything as JSON, a channel name included: the server JSON-decodes `to` first, so a raw
-      // name made of digits would read as a channel ID (Zulip's extract_stream_indicator).
-      to: JSON.stringify(options.to),
-      content: options.content,
-      topic: options.topic,
-      queue_id: options.queueId,
-      local_id: options.localId,
-      read_by_sender: options.readBySender,
+      type: raw(options.type),
+      // A `str` parameter that the server tries to JSON-decode first (extract_stream_indicator,
+      // extract_private_recipients): sent as JSON always, a channel name included, so a name made
+      // of digits is not read as a channel ID.
+      to: json(options.to),
+      content: raw(options.content),
+      topic: raw(options.topic),
+      queue_id: raw(options.queueId),
+      local_id: raw(options.localId),
+      read_by_sender: json(options.readBySender),
     },
     call,
   );
@@ -177,17 +201,17 @@ export function updateMessage(
   options: UpdateMessageOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageResult> {
-  return connection.send<UpdateMessageResult>(
+  return connection.request<UpdateMessageResult>(
     'update-message',
     'PATCH',
     `messages/${options.messageId}`,
     {
-      topic: options.topic,
-      propagate_mode: options.propagateMode,
-      send_notification_to_old_thread: options.sendNotificationToOldThread,
-      send_notification_to_new_thread: options.sendNotificationToNewThread,
-      content: options.content,
-      stream_id: options.streamId,
+      topic: raw(options.topic),
+      propagate_mode: raw(options.propagateMode),
+      send_notification_to_old_thread: json(options.sendNotificationToOldThread),
+      send_notification_to_new_thread: json(options.sendNotificationToNewThread),
+      content: raw(options.content),
+      stream_id: json(options.streamId),
     },
     call,
   );
@@ -210,18 +234,18 @@ export function updateMessageFlags(
   options: UpdateMessageFlagsOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageFlagsResult> {
-  return connection.send<UpdateMessageFlagsResult>(
+  return connection.request<UpdateMessageFlagsResult>(
     'update-message-flags',
     'POST',
     'messages/flags',
-    { messages: options.messages, op: options.op, flag: options.flag },
+    { messages: json(options.messages), op: raw(options.op), flag: raw(options.flag) },
     call,
   );
 }
 
 export interface UpdateMessageFlagsForNarrowOptions {
   anchor: Anchor;
-  /** @default true (server side) */
+  /** `false` only with `numBefore` or `numAfter` 0 (see {@link assertAnchorExclusionAtEnd}). @default true (server side) */
   includeAnchor?: boolean;
   /** The server may lower them to bound its transactions. */
   numBefore: number;
@@ -241,18 +265,23 @@ export function updateMessageFlagsForNarrow(
   options: UpdateMessageFlagsForNarrowOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageFlagsForNarrowResult> {
-  return connection.send<UpdateMessageFlagsForNarrowResult>(
+  try {
+    assertAnchorExclusionAtEnd('updateMessageFlagsForNarrow', options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return connection.request<UpdateMessageFlagsForNarrowResult>(
     'update-message-flags-for-narrow',
     'POST',
     'messages/flags/narrow',
     {
-      anchor: anchorParam(options.anchor),
-      include_anchor: options.includeAnchor,
-      num_before: options.numBefore,
-      num_after: options.numAfter,
-      narrow: options.narrow,
-      op: options.op,
-      flag: options.flag,
+      anchor: raw(options.anchor),
+      include_anchor: json(options.includeAnchor),
+      num_before: json(options.numBefore),
+      num_after: json(options.numAfter),
+      narrow: json(options.narrow),
+      op: raw(options.op),
+      flag: raw(options.flag),
     },
     call,
   );

@@ -6,6 +6,7 @@ import type {
   PresenceStatus,
   UpdatePresenceResult,
 } from '../model/presence.js';
+import { json, raw } from '../params.js';
 
 export interface UpdatePresenceOptions {
   /** What the caller is doing. */
@@ -35,17 +36,17 @@ export function updatePresence(
   options: UpdatePresenceOptions,
   call: SendOptions = {},
 ): Promise<UpdatePresenceResult> {
-  return connection.send<UpdatePresenceResult>(
+  return connection.request<UpdatePresenceResult>(
     'update-presence',
     'POST',
     'users/me/presence',
     {
-      status: options.status,
-      ping_only: options.pingOnly,
-      last_update_id: options.lastUpdateId,
-      history_limit_days: options.historyLimitDays,
-      slim_presence: options.slimPresence,
-      new_user_input: options.newUserInput,
+      status: raw(options.status),
+      ping_only: json(options.pingOnly),
+      last_update_id: json(options.lastUpdateId),
+      history_limit_days: json(options.historyLimitDays),
+      slim_presence: json(options.slimPresence),
+      new_user_input: json(options.newUserInput),
     },
     call,
   );
@@ -56,13 +57,16 @@ export function updatePresence(
  * https://zulip.com/api/get-presence
  */
 export function getPresence(connection: ZulipConnection, call: SendOptions = {}): Promise<GetPresenceResult> {
-  return connection.send<GetPresenceResult>('get-presence', 'GET', 'realm/presence', undefined, call);
+  return connection.request<GetPresenceResult>('get-presence', 'GET', 'realm/presence', undefined, call);
 }
 
 export interface GetUserPresenceOptions {
   /** User ID (feature level 43) or API email. */
   userIdOrEmail: number | string;
-  /** Modern format (newer servers only). @default false (server side) */
+  /**
+   * Modern format. Zulip's get_presence_backend reads no parameter (it reports this one in
+   * `ignored_parameters_unsupported`); only the emulator honours it. @default false
+   */
   slimPresence?: boolean;
 }
 
@@ -75,11 +79,11 @@ export function getUserPresence(
   options: GetUserPresenceOptions,
   call: SendOptions = {},
 ): Promise<GetUserPresenceResult> {
-  return connection.send<GetUserPresenceResult>(
+  return connection.request<GetUserPresenceResult>(
     'get-user-presence',
     'GET',
     `users/${encodeURIComponent(String(options.userIdOrEmail))}/presence`,
-    { slim_presence: options.slimPresence },
+    { slim_presence: json(options.slimPresence) },
     call,
   );
 }

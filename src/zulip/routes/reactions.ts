@@ -1,6 +1,7 @@
 /** Bindings for emoji reactions on messages. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { ReactionType } from '../model/reactions.js';
+import { raw } from '../params.js';
 
 /** Names one emoji: by name alone, or (more precisely) by code and namespace. */
 export interface ReactionOptions {
@@ -23,11 +24,11 @@ export function addReaction(
   options: ReactionOptions & { emojiName: string },
   call: SendOptions = {},
 ): Promise<Record<string, never>> {
-  return connection.send<Record<string, never>>(
+  return connection.request<Record<string, never>>(
     'add-reaction',
     'POST',
     `messages/${options.messageId}/reactions`,
-    { emoji_name: options.emojiName, emoji_code: options.emojiCode, reaction_type: options.reactionType },
+    { emoji_name: raw(options.emojiName), emoji_code: raw(options.emojiCode), reaction_type: raw(options.reactionType) },
     call,
   );
 }
@@ -42,11 +43,11 @@ export function removeReaction(
   options: ReactionOptions,
   call: SendOptions = {},
 ): Promise<Record<string, never>> {
-  return connection.send<Record<string, never>>(
+  return connection.request<Record<string, never>>(
     'remove-reaction',
     'DELETE',
     `messages/${options.messageId}/reactions`,
-    { emoji_name: options.emojiName, emoji_code: options.emojiCode, reaction_type: options.reactionType },
+    { emoji_name: raw(options.emojiName), emoji_code: raw(options.emojiCode), reaction_type: raw(options.reactionType) },
     call,
   );
 }

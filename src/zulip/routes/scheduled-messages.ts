@@ -5,6 +5,7 @@ import type {
   GetScheduledMessagesResult,
   ScheduledMessageRequestType,
 } from '../model/scheduled-messages.js';
+import { json, raw } from '../params.js';
 
 /**
  * The caller's undelivered scheduled messages (failed ones included), soonest first.
@@ -15,7 +16,7 @@ export function getScheduledMessages(
   connection: ZulipConnection,
   call: SendOptions = {},
 ): Promise<GetScheduledMessagesResult> {
-  return connection.send<GetScheduledMessagesResult>('get-scheduled-messages', 'GET', 'scheduled_messages', undefined, call);
+  return connection.request<GetScheduledMessagesResult>('get-scheduled-messages', 'GET', 'scheduled_messages', undefined, call);
 }
 
 export interface CreateScheduledMessageOptions {
@@ -43,17 +44,17 @@ export function createScheduledMessage(
   options: CreateScheduledMessageOptions,
   call: SendOptions = {},
 ): Promise<CreateScheduledMessageResult> {
-  return connection.send<CreateScheduledMessageResult>(
+  return connection.request<CreateScheduledMessageResult>(
     'create-scheduled-message',
     'POST',
     'scheduled_messages',
     {
-      type: options.type,
-      to: options.to,
-      content: options.content,
-      topic: options.topic,
-      scheduled_delivery_timestamp: options.scheduledDeliveryTimestamp,
-      read_by_sender: options.readBySender,
+      type: raw(options.type),
+      to: json(options.to),
+      content: raw(options.content),
+      topic: raw(options.topic),
+      scheduled_delivery_timestamp: json(options.scheduledDeliveryTimestamp),
+      read_by_sender: json(options.readBySender),
     },
     call,
   );
@@ -80,16 +81,16 @@ export function updateScheduledMessage(
   options: UpdateScheduledMessageOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-scheduled-message',
     'PATCH',
     `scheduled_messages/${options.scheduledMessageId}`,
     {
-      type: options.type,
-      to: options.to,
-      content: options.content,
-      topic: options.topic,
-      scheduled_delivery_timestamp: options.scheduledDeliveryTimestamp,
+      type: raw(options.type),
+      to: json(options.to),
+      content: raw(options.content),
+      topic: raw(options.topic),
+      scheduled_delivery_timestamp: json(options.scheduledDeliveryTimestamp),
     },
     call,
   );
@@ -108,7 +109,7 @@ export function deleteScheduledMessage(
   options: DeleteScheduledMessageOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'delete-scheduled-message',
     'DELETE',
     `scheduled_messages/${options.scheduledMessageId}`,

@@ -7,5 +7,5 @@ import type { ServerSettings } from '../model/server-settings.js';
  * https://zulip.com/api/get-server-settings
  */
 export function getServerSettings(connection: ZulipConnection, call: SendOptions = {}): Promise<ServerSettings> {
-  return connection.send<ServerSettings>('get-server-settings', 'GET', 'server_settings', undefined, call);
+  return connection.request<ServerSettings>('get-server-settings', 'GET', 'server_settings', undefined, call);
 }

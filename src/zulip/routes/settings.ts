@@ -10,6 +10,7 @@ import type {
   WebHomeView,
   WebStreamUnreadsCountDisplayPolicy,
 } from '../model/settings.js';
+import { json, raw, type WireParams, type WireValue } from '../params.js';
 
 /**
  * Parameters of `PATCH /settings`, in camelCase; each is sent as its snake_case wire name only when
@@ -84,15 +85,88 @@ export interface UpdateSettingsOptions {
   webMarkReadOnScrollPolicy?: number;
 }
 
+/**
+ * How Zulip's json_change_settings reads each setting: the free-text and string-enum settings are
+ * `str` (sent raw), every number and boolean is `Json[...]`. Typed over every option, so a new
+ * option does not compile until its encoding is declared.
+ */
+const SETTING_ENCODING: { readonly [K in keyof UpdateSettingsOptions]-?: (value: UpdateSettingsOptions[K]) => WireValue | undefined } = {
+  fullName: raw,
+  email: raw,
+  oldPassword: raw,
+  newPassword: raw,
+  twentyFourHourTime: json,
+  webChannelDefaultView: json,
+  starredMessageCounts: json,
+  receivesTypingNotifications: json,
+  webSuggestUpdateTimezone: json,
+  fluidLayoutWidth: json,
+  highContrastMode: json,
+  webFontSizePx: json,
+  webLineHeightPercent: json,
+  colorScheme: json,
+  enableDraftsSynchronization: json,
+  translateEmoticons: json,
+  displayEmojiReactionUsers: json,
+  defaultLanguage: raw,
+  webHomeView: raw,
+  webEscapeNavigatesToHomeView: json,
+  leftSideUserlist: json,
+  emojiset: raw,
+  demoteInactiveStreams: json,
+  userListStyle: json,
+  webAnimateImagePreviews: raw,
+  webStreamUnreadsCountDisplayPolicy: json,
+  hideAiFeatures: json,
+  timezone: raw,
+  enableStreamDesktopNotifications: json,
+  enableStreamEmailNotifications: json,
+  enableStreamPushNotifications: json,
+  enableStreamAudibleNotifications: json,
+  notificationSound: raw,
+  enableDesktopNotifications: json,
+  enableSounds: json,
+  emailNotificationsBatchingPeriodSeconds: json,
+  enableOfflineEmailNotifications: json,
+  enableOfflinePushNotifications: json,
+  enableOnlinePushNotifications: json,
+  enableFollowedTopicDesktopNotifications: json,
+  enableFollowedTopicEmailNotifications: json,
+  enableFollowedTopicPushNotifications: json,
+  enableFollowedTopicAudibleNotifications: json,
+  enableDigestEmails: json,
+  enableMarketingEmails: json,
+  enableLoginEmails: json,
+  messageContentInEmailNotifications: json,
+  pmContentInDesktopNotifications: json,
+  wildcardMentionsNotify: json,
+  enableFollowedTopicWildcardMentionsNotify: json,
+  desktopIconCountDisplay: json,
+  realmNameInEmailNotificationsPolicy: json,
+  automaticallyFollowTopicsPolicy: json,
+  automaticallyUnmuteTopicsInMutedStreamsPolicy: json,
+  automaticallyFollowTopicsWhereMentioned: json,
+  presenceEnabled: json,
+  enterSends: json,
+  sendPrivateTypingNotifications: json,
+  sendStreamTypingNotifications: json,
+  sendReadReceipts: json,
+  webMarkReadOnScrollPolicy: json,
+};
+
 /** `twentyFourHourTime` → `twenty_four_hour_time`. */
 function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-/** The wire parameters for a settings change (exported for the deprecated aliases and for tests). */
-export function settingsParams(options: UpdateSettingsOptions): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(options)) if (value !== undefined) params[snakeCase(name)] = value;
+/** The wire parameters for a settings change (shared with the deprecated aliases). */
+export function settingsParams(options: UpdateSettingsOptions): WireParams {
+  const params: Record<string, WireValue | undefined> = {};
+  for (const name of Object.keys(options) as (keyof UpdateSettingsOptions)[]) {
+    const encode = SETTING_ENCODING[name] as ((value: unknown) => WireValue | undefined) | undefined;
+    // An unknown key (a JavaScript caller) has no declared encoding: it is not sent.
+    if (encode !== undefined) params[snakeCase(name)] = encode(options[name]);
+  }
   return params;
 }
 
@@ -106,7 +180,7 @@ export function updateSettings(
   options: UpdateSettingsOptions,
   call: SendOptions = {},
 ): Promise<SendResult<object>> {
-  return connection.send<object>('update-settings', 'PATCH', 'settings', settingsParams(options), call);
+  return connection.request<object>('update-settings', 'PATCH', 'settings', settingsParams(options), call);
 }
 
 /**
@@ -118,7 +192,7 @@ export function updateDisplaySettings(
   options: UpdateSettingsOptions,
   call: SendOptions = {},
 ): Promise<SendResult<object>> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-display-settings',
     'PATCH',
     'settings/display',
@@ -136,7 +210,7 @@ export function updateNotificationSettings(
   options: UpdateSettingsOptions,
   call: SendOptions = {},
 ): Promise<SendResult<object>> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-notification-settings',
     'PATCH',
     'settings/notifications',

@@ -1,4 +1,4 @@
-/** Bindings for channel subscriptions. */
+/** Bindings for channel subscriptions; every parameter here is `Json[...]` in Zulip (docs/zulip-parameters.md). */
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import type { GroupSettingValue, MessageRetentionDaysParam } from '../model/channels.js';
 import type {
@@ -10,6 +10,7 @@ import type {
   SubscriptionRequest,
   UnsubscribeResult,
 } from '../model/subscriptions.js';
+import { json } from '../params.js';
 
 /** User IDs (preferred; feature level 9) or API email addresses; never a mix. */
 export type Principals = number[] | string[];
@@ -23,11 +24,11 @@ export function getSubscriptions(
   options: { /** Add each channel's subscriber IDs. @default false (server side) */ includeSubscribers?: boolean } = {},
   call: SendOptions = {},
 ): Promise<SendResult<GetSubscriptionsResult>> {
-  return connection.send<GetSubscriptionsResult>(
+  return connection.request<GetSubscriptionsResult>(
     'get-subscriptions',
     'GET',
     'users/me/subscriptions',
-    { include_subscribers: options.includeSubscribers },
+    { include_subscribers: json(options.includeSubscribers) },
     call,
   );
 }
@@ -68,25 +69,26 @@ export function subscribe(
   options: SubscribeOptions,
   call: SendOptions = {},
 ): Promise<SendResult<SubscribeResult>> {
-  return connection.send<SubscribeResult>(
+  return connection.request<SubscribeResult>(
     'subscribe',
     'POST',
     'users/me/subscriptions',
     {
-      subscriptions: options.subscriptions,
-      principals: options.principals,
-      authorization_errors_fatal: options.authorizationErrorsFatal,
-      announce: options.announce,
-      invite_only: options.inviteOnly,
-      is_web_public: options.isWebPublic,
-      is_default_stream: options.isDefaultStream,
-      history_public_to_subscribers: options.historyPublicToSubscribers,
-      message_retention_days: options.messageRetentionDays,
-      can_add_subscribers_group: options.canAddSubscribersGroup,
-      can_remove_subscribers_group: options.canRemoveSubscribersGroup,
-      can_administer_channel_group: options.canAdministerChannelGroup,
-      can_send_message_group: options.canSendMessageGroup,
-      can_subscribe_group: options.canSubscribeGroup,
+      subscriptions: json(options.subscriptions),
+      principals: json(options.principals),
+      authorization_errors_fatal: json(options.authorizationErrorsFatal),
+      announce: json(options.announce),
+      invite_only: json(options.inviteOnly),
+      is_web_public: json(options.isWebPublic),
+      is_default_stream: json(options.isDefaultStream),
+      history_public_to_subscribers: json(options.historyPublicToSubscribers),
+      // Json[str] | Json[int] in add_subscriptions_backend: `"unlimited"` goes JSON-encoded.
+      message_retention_days: json(options.messageRetentionDays),
+      can_add_subscribers_group: json(options.canAddSubscribersGroup),
+      can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
+      can_administer_channel_group: json(options.canAdministerChannelGroup),
+      can_send_message_group: json(options.canSendMessageGroup),
+      can_subscribe_group: json(options.canSubscribeGroup),
     },
     call,
   );
@@ -109,11 +111,11 @@ export function unsubscribe(
   options: UnsubscribeOptions,
   call: SendOptions = {},
 ): Promise<SendResult<UnsubscribeResult>> {
-  return connection.send<UnsubscribeResult>(
+  return connection.request<UnsubscribeResult>(
     'unsubscribe',
     'DELETE',
     'users/me/subscriptions',
-    { subscriptions: options.subscriptions, principals: options.principals },
+    { subscriptions: json(options.subscriptions), principals: json(options.principals) },
     call,
   );
 }
@@ -140,11 +142,11 @@ export function updateSubscriptionSettings(
     property: c.property,
     value: c.value,
   }));
-  return connection.send<Record<string, never>>(
+  return connection.request<Record<string, never>>(
     'update-subscription-settings',
     'POST',
     'users/me/subscriptions/properties',
-    { subscription_data: subscriptionData },
+    { subscription_data: json(subscriptionData) },
     call,
   );
 }
@@ -158,7 +160,7 @@ export function getSubscribers(
   options: { streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<GetSubscribersResult>> {
-  return connection.send<GetSubscribersResult>('get-subscribers', 'GET', `streams/${options.streamId}/members`, undefined, call);
+  return connection.request<GetSubscribersResult>('get-subscribers', 'GET', `streams/${options.streamId}/members`, undefined, call);
 }
 
 /**
@@ -170,7 +172,7 @@ export function getSubscriptionStatus(
   options: { userId: number; streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<GetSubscriptionStatusResult>> {
-  return connection.send<GetSubscriptionStatusResult>(
+  return connection.request<GetSubscriptionStatusResult>(
     'get-subscription-status',
     'GET',
     `users/${options.userId}/subscriptions/${options.streamId}`,

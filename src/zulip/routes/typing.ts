@@ -1,6 +1,7 @@
 /** Bindings for typing notifications. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { TypingOp, TypingType } from '../model/typing.js';
+import { json, raw } from '../params.js';
 
 export interface SetTypingStatusOptions {
   /** Started or stopped composing. */
@@ -24,16 +25,16 @@ export function setTypingStatus(
   options: SetTypingStatusOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'set-typing-status',
     'POST',
     'typing',
     {
-      type: options.type,
-      op: options.op,
-      to: options.to,
-      stream_id: options.streamId,
-      topic: options.topic,
+      type: raw(options.type),
+      op: raw(options.op),
+      to: json(options.to),
+      stream_id: json(options.streamId),
+      topic: raw(options.topic),
     },
     call,
   );

@@ -9,6 +9,7 @@ import type {
   GroupSettingValue,
   GroupSettingValueUpdate,
 } from '../model/user-groups.js';
+import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUserGroupsOptions {
   /** Include deactivated groups. @default false (server side) */
@@ -24,11 +25,11 @@ export function getUserGroups(
   options: GetUserGroupsOptions = {},
   call: SendOptions = {},
 ): Promise<GetUserGroupsResult> {
-  return connection.send<GetUserGroupsResult>(
+  return connection.request<GetUserGroupsResult>(
     'get-user-groups',
     'GET',
     'user_groups',
-    { include_deactivated_groups: options.includeDeactivatedGroups },
+    { include_deactivated_groups: json(options.includeDeactivatedGroups) },
     call,
   );
 }
@@ -49,14 +50,14 @@ export interface UserGroupSettings<V> {
   canRemoveMembersGroup?: V;
 }
 
-function settingParams<V>(settings: UserGroupSettings<V>): Record<string, V | undefined> {
+function settingParams<V>(settings: UserGroupSettings<V>): WireParams {
   return {
-    can_add_members_group: settings.canAddMembersGroup,
-    can_join_group: settings.canJoinGroup,
-    can_leave_group: settings.canLeaveGroup,
-    can_manage_group: settings.canManageGroup,
-    can_mention_group: settings.canMentionGroup,
-    can_remove_members_group: settings.canRemoveMembersGroup,
+    can_add_members_group: json(settings.canAddMembersGroup),
+    can_join_group: json(settings.canJoinGroup),
+    can_leave_group: json(settings.canLeaveGroup),
+    can_manage_group: json(settings.canManageGroup),
+    can_mention_group: json(settings.canMentionGroup),
+    can_remove_members_group: json(settings.canRemoveMembersGroup),
   };
 }
 
@@ -78,15 +79,15 @@ export function createUserGroup(
   options: CreateUserGroupOptions,
   call: SendOptions = {},
 ): Promise<CreateUserGroupResult> {
-  return connection.send<CreateUserGroupResult>(
+  return connection.request<CreateUserGroupResult>(
     'create-user-group',
     'POST',
     'user_groups/create',
     {
-      name: options.name,
-      description: options.description,
-      members: options.members,
-      subgroups: options.subgroups,
+      name: raw(options.name),
+      description: raw(options.description),
+      members: json(options.members),
+      subgroups: json(options.subgroups),
       ...settingParams(options),
     },
     call,
@@ -108,11 +109,11 @@ export function updateUserGroup(
   options: UpdateUserGroupOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-user-group',
     'PATCH',
     `user_groups/${options.userGroupId}`,
-    { name: options.name, description: options.description, ...settingParams(options) },
+    { name: raw(options.name), description: raw(options.description), ...settingParams(options) },
     call,
   );
 }
@@ -138,15 +139,15 @@ export function updateUserGroupMembers(
   options: UpdateUserGroupMembersOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-user-group-members',
     'POST',
     `user_groups/${options.userGroupId}/members`,
     {
-      add: options.add,
-      delete: options.delete,
-      add_subgroups: options.addSubgroups,
-      delete_subgroups: options.deleteSubgroups,
+      add: json(options.add),
+      delete: json(options.delete),
+      add_subgroups: json(options.addSubgroups),
+      delete_subgroups: json(options.deleteSubgroups),
     },
     call,
   );
@@ -169,11 +170,11 @@ export function updateUserGroupSubgroups(
   options: UpdateUserGroupSubgroupsOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-user-group-subgroups',
     'POST',
     `user_groups/${options.userGroupId}/subgroups`,
-    { add: options.add, delete: options.delete },
+    { add: json(options.add), delete: json(options.delete) },
     call,
   );
 }
@@ -193,11 +194,11 @@ export function getUserGroupMembers(
   options: GetUserGroupMembersOptions,
   call: SendOptions = {},
 ): Promise<GetUserGroupMembersResult> {
-  return connection.send<GetUserGroupMembersResult>(
+  return connection.request<GetUserGroupMembersResult>(
     'get-user-group-members',
     'GET',
     `user_groups/${options.userGroupId}/members`,
-    { direct_member_only: options.directMemberOnly },
+    { direct_member_only: json(options.directMemberOnly) },
     call,
   );
 }
@@ -217,11 +218,11 @@ export function getUserGroupSubgroups(
   options: GetUserGroupSubgroupsOptions,
   call: SendOptions = {},
 ): Promise<GetUserGroupSubgroupsResult> {
-  return connection.send<GetUserGroupSubgroupsResult>(
+  return connection.request<GetUserGroupSubgroupsResult>(
     'get-user-group-subgroups',
     'GET',
     `user_groups/${options.userGroupId}/subgroups`,
-    { direct_subgroup_only: options.directSubgroupOnly },
+    { direct_subgroup_only: json(options.directSubgroupOnly) },
     call,
   );
 }
@@ -242,11 +243,11 @@ export function getIsUserGroupMember(
   options: GetIsUserGroupMemberOptions,
   call: SendOptions = {},
 ): Promise<GetIsUserGroupMemberResult> {
-  return connection.send<GetIsUserGroupMemberResult>(
+  return connection.request<GetIsUserGroupMemberResult>(
     'get-is-user-group-member',
     'GET',
     `user_groups/${options.userGroupId}/members/${options.userId}`,
-    { direct_member_only: options.directMemberOnly },
+    { direct_member_only: json(options.directMemberOnly) },
     call,
   );
 }

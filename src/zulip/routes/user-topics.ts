@@ -1,6 +1,7 @@
 /** Bindings for personal topic preferences. */
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import type { VisibilityPolicy } from '../model/user-topics.js';
+import { json, raw } from '../params.js';
 
 export interface UpdateUserTopicOptions {
   streamId: number;
@@ -20,11 +21,11 @@ export function updateUserTopic(
   options: UpdateUserTopicOptions,
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.send<Record<string, never>>(
+  return connection.request<Record<string, never>>(
     'update-user-topic',
     'POST',
     'user_topics',
-    { stream_id: options.streamId, topic: options.topic, visibility_policy: options.visibilityPolicy },
+    { stream_id: json(options.streamId), topic: raw(options.topic), visibility_policy: json(options.visibilityPolicy) },
     call,
   );
 }

@@ -1,6 +1,7 @@
 /** Bindings for users: listing, lookup, administrative update and deactivation. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { GetUserResult, GetUsersResult, OwnUser, ProfileDataUpdate, UserRole } from '../model/users.js';
+import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUsersOptions {
   /**
@@ -11,12 +12,15 @@ export interface GetUsersOptions {
   clientGravatar?: boolean;
   /** Include `profile_data` for non-bot users. @default false (server side) */
   includeCustomProfileFields?: boolean;
+  /** `GET /users` only: return just these users (feature level 384; older servers ignore it). */
+  userIds?: number[];
 }
 
-function userQuery(options: GetUsersOptions): Record<string, unknown> {
+function userQuery(options: GetUsersOptions): WireParams {
   return {
-    client_gravatar: options.clientGravatar,
-    include_custom_profile_fields: options.includeCustomProfileFields,
+    client_gravatar: json(options.clientGravatar),
+    include_custom_profile_fields: json(options.includeCustomProfileFields),
+    user_ids: json(options.userIds),
   };
 }
 
@@ -29,7 +33,7 @@ export function getUsers(
   options: GetUsersOptions = {},
   call: SendOptions = {},
 ): Promise<GetUsersResult> {
-  return connection.send<GetUsersResult>('get-users', 'GET', 'users', userQuery(options), call);
+  return connection.request<GetUsersResult>('get-users', 'GET', 'users', userQuery(options), call);
 }
 
 export interface GetUserOptions extends GetUsersOptions {
@@ -41,7 +45,7 @@ export interface GetUserOptions extends GetUsersOptions {
  * https://zulip.com/api/get-user
  */
 export function getUser(connection: ZulipConnection, options: GetUserOptions, call: SendOptions = {}): Promise<GetUserResult> {
-  return connection.send<GetUserResult>('get-user', 'GET', `users/${options.userId}`, userQuery(options), call);
+  return connection.request<GetUserResult>('get-user', 'GET', `users/${options.userId}`, userQuery(options), call);
 }
 
 export interface GetUserByEmailOptions extends GetUsersOptions {
@@ -61,7 +65,7 @@ export function getUserByEmail(
   options: GetUserByEmailOptions,
   call: SendOptions = {},
 ): Promise<GetUserResult> {
-  return connection.send<GetUserResult>(
+  return connection.request<GetUserResult>(
     'get-user-by-email',
     'GET',
     `users/${encodeURIComponent(options.email)}`,
@@ -75,7 +79,7 @@ export function getUserByEmail(
  * https://zulip.com/api/get-own-user
  */
 export function getOwnUser(connection: ZulipConnection, call: SendOptions = {}): Promise<OwnUser> {
-  return connection.send<OwnUser>('get-own-user', 'GET', 'users/me', undefined, call);
+  return connection.request<OwnUser>('get-own-user', 'GET', 'users/me', undefined, call);
 }
 
 /** What `PATCH /users/{user_id}` may change; only the fields given are sent. */
@@ -92,12 +96,12 @@ export interface UserChanges {
   newEmail?: string;
 }
 
-function changeParams(changes: UserChanges): Record<string, unknown> {
+function changeParams(changes: UserChanges): WireParams {
   return {
-    full_name: changes.fullName,
-    role: changes.role,
-    profile_data: changes.profileData,
-    new_email: changes.newEmail,
+    full_name: raw(changes.fullName),
+    role: json(changes.role),
+    profile_data: json(changes.profileData),
+    new_email: raw(changes.newEmail),
   };
 }
 
@@ -110,7 +114,7 @@ export interface UpdateUserOptions extends UserChanges {
  * https://zulip.com/api/update-user
  */
 export function updateUser(connection: ZulipConnection, options: UpdateUserOptions, call: SendOptions = {}): Promise<object> {
-  return connection.send<object>('update-user', 'PATCH', `users/${options.userId}`, changeParams(options), call);
+  return connection.request<object>('update-user', 'PATCH', `users/${options.userId}`, changeParams(options), call);
 }
 
 export interface UpdateUserByEmailOptions extends UserChanges {
@@ -127,7 +131,7 @@ export function updateUserByEmail(
   options: UpdateUserByEmailOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'update-user-by-email',
     'PATCH',
     `users/${encodeURIComponent(options.email)}`,
@@ -154,11 +158,11 @@ export function deactivateUser(
   options: DeactivateUserOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.send<object>(
+  return connection.request<object>(
     'deactivate-user',
     'DELETE',
     `users/${options.userId}`,
-    { deactivation_notification_comment: options.deactivationNotificationComment },
+    { deactivation_notification_comment: raw(options.deactivationNotificationComment) },
     call,
   );
 }

@@ -18,14 +18,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A sleep that records what was asked and waits only a token time. */
+/** A backoff sleep in virtual time: records what was asked and only yields to the event loop. */
 function fastSleep() {
   const delays: number[] = [];
   const sleep = async (ms: number, signal?: AbortSignal) => {
     delays.push(ms);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, 5);
-      signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+      const tick = setImmediate(resolve);
+      signal?.addEventListener('abort', () => (clearImmediate(tick), reject(signal.reason)), { once: true });
     });
   };
   return { delays, sleep };
@@ -132,7 +132,7 @@ describe('EventHub', () => {
     const ids = [pushMessage(emulator, userId(emulator, 'hamlet')), pushMessage(emulator, userId(emulator, 'hamlet'))];
     expect(messageIds(await take(a, 2))).toEqual(ids);
     expect(messageIds(await take(b, 2))).toEqual(ids);
-    expect(hub.stats()).toEqual({ sessions: 1, subscribers: 2 });
+    expect(hub.stats()).toEqual({ sessions: 1, subscribers: 2, lingering: 0 });
 
     // Another user gets a queue of their own.
     await hub.subscribe(connect('othello'));
@@ -151,7 +151,8 @@ describe('EventHub', () => {
     const seqs = items.map((i) => (i.type === 'event' ? decodeCursor(i.delivery.cursor)!.seq : -1));
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     expect(new Set(seqs).size).toBe(20);
-    expect(await take(sub, 1, 200)).toEqual([]); // nothing more, no duplicate
+    const sentinel = pushMessage(emulator, me);
+    expect(messageIds(await take(sub, 1))).toEqual([sentinel]); // nothing in between: no duplicate
     // Everything delivered was acknowledged: the queue holds nothing older than the last poll.
     await until(() => emulator.queues.queuesOf(me)[0]!.events.every((e) => e.type === 'heartbeat'));
   });
@@ -202,7 +203,8 @@ describe('EventHub', () => {
     expect(messageIds(await take(sub, 1))).toEqual(more);
     expect(delays.length).toBe(4);
     delays.forEach((d, i) => expect(d).toBeLessThanOrEqual(100 * 2 ** i));
-    expect(await take(sub, 1, 100)).toEqual([]);
+    const sentinel = pushMessage(emulator, me);
+    expect(messageIds(await take(sub, 1))).toEqual([sentinel]); // nothing repeated by the retries
   });
 
   test('a 429 waits at least Retry-After', async () => {
@@ -261,14 +263,15 @@ describe('EventHub', () => {
     const me = userId(emulator, 'hamlet');
     const sub = await hub.subscribe(connect('hamlet'));
     await sub.return();
-    await new Promise((r) => setTimeout(r, 50));
+    expect(hub.stats()).toEqual({ sessions: 1, subscribers: 0, lingering: 1 }); // in its grace period
     const again = await hub.subscribe(connect('hamlet'));
     expect(registers(emulator)).toBe(1);
+    expect(hub.stats()).toEqual({ sessions: 1, subscribers: 1, lingering: 0 });
     await again.return();
     await until(() => emulator.queues.size() === 0, 3000);
     expect(emulator.requests.filter((r) => r.method === 'DELETE' && r.path === '/events')).toHaveLength(1);
     expect(emulator.queues.queuesOf(me)).toEqual([]);
-    expect(hub.stats()).toEqual({ sessions: 0, subscribers: 0 });
+    expect(hub.stats()).toEqual({ sessions: 0, subscribers: 0, lingering: 0 });
   });
 
   test('resuming with a cursor replays what was missed while away; a stale or foreign cursor yields RESYNC', async () => {
@@ -284,7 +287,8 @@ describe('EventHub', () => {
     const resumed = await hub.subscribe(connect('hamlet'), { after: cursor });
     const live = pushMessage(emulator, me);
     expect(messageIds(await take(resumed, 4))).toEqual([...missed, live]);
-    expect(await take(resumed, 1, 100)).toEqual([]);
+    const sentinel = pushMessage(emulator, me);
+    expect(messageIds(await take(resumed, 1))).toEqual([sentinel]); // nothing replayed twice
 
     // The buffer holds 5 entries: a cursor from before them cannot be served.
     for (let i = 0; i < 6; i++) pushMessage(emulator, me);
@@ -307,6 +311,29 @@ describe('EventHub', () => {
     }
     expect(await take(slow, 10)).toEqual([expect.objectContaining({ type: 'end', reason: 'SLOW_CONSUMER' })]);
     expect(hub.stats().subscribers).toBe(1);
+  });
+
+  test('an in-process listener sees every registration and raw batch of the shared queue, with no queue of its own', async () => {
+    const { emulator, hub, connect } = setup();
+    const me = userId(emulator, 'hamlet');
+    const sub = await hub.subscribe(connect('hamlet'), { filter: { kinds: ['TYPING_STARTED'] } });
+    const seen: string[] = [];
+    const stopListening = await hub.withSession(connect('hamlet'), async (session) =>
+      session.listen({
+        registered: (result, reason) => seen.push(`registered ${result.queue_id === null ? 'null' : 'queue'} ${reason ?? 'first'}`),
+        events: (events) => seen.push(...events.map((e) => e.type)),
+      }),
+    );
+    expect(registers(emulator)).toBe(1);
+    pushMessage(emulator, me); // filtered out for the subscriber, not for the listener
+    emulator.queues.notify([me], { type: 'typing', op: 'start', message_type: 'direct', sender: { user_id: 5, email: 'x' }, recipients: [] });
+    expect((await take(sub, 1)).map((i) => i.type === 'event' && i.delivery.event.kind)).toEqual(['TYPING_STARTED']);
+    expect(seen).toEqual(['message', 'typing']);
+    emulator.queues.expire(emulator.queues.queuesOf(me)[0]!.id);
+    await until(() => seen.length === 3);
+    expect(seen[2]).toBe('registered queue QUEUE_EXPIRED');
+    stopListening();
+    expect(registers(emulator)).toBe(2);
   });
 
   test('closing the hub ends subscriptions and deletes queues', async () => {

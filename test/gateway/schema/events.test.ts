@@ -116,6 +116,21 @@ describe('subscriptions over graphql-ws', () => {
     sse.close();
   });
 
+  test('subscriptions of one credential resolve an upstream batch with the same loaders: one user fetch, not one each', async () => {
+    const live = await start();
+    const client = live.client('hamlet');
+    const a = collect(client, 'subscription { events { ... on MessageEvent { message { id sender { fullName } } } } }');
+    const b = collect(client, 'subscription { messages { ... on MessageEvent { message { sender { fullName } } } } }');
+    await until(() => live.hub.stats().subscribers === 2);
+    const userFetches = () => live.emulator.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/users')).length;
+    const before = userFetches();
+    await send(live, 'othello', 'general', 'loaders', 'one batch');
+    const sender = { fullName: 'Othello, the Moor of Venice' };
+    expect((await a.waitFor(1))[0]!.data).toMatchObject({ events: { message: { sender } } });
+    expect((await b.waitFor(1))[0]!.data).toEqual({ messages: { message: { sender } } });
+    expect(userFetches() - before).toBe(1);
+  });
+
   test('expiring the queue mid-subscription yields RESYNC, then new events', async () => {
     const live = await start();
     const sub = collect(live.client('hamlet'), ALL_EVENTS);
@@ -132,7 +147,9 @@ describe('subscriptions over graphql-ws', () => {
   });
 
   test('a client away for 5 seconds resumes with its last cursor and gets every missed message exactly once', async () => {
-    const live = await start({ hub: { graceMs: 10_000 } });
+    // The replay buffer's clock is virtual: the client is away 5 s of it, without waiting them.
+    let now = 1_000_000;
+    const live = await start({ hub: { graceMs: 10_000, replay: { now: () => now } } });
     const client = live.client('hamlet');
     const sub = collect(client, ALL_EVENTS);
     await until(() => live.hub.stats().subscribers === 1);
@@ -141,22 +158,23 @@ describe('subscriptions over graphql-ws', () => {
     await client.dispose();
     await until(() => live.hub.stats().subscribers === 0);
 
-    const away = Date.now();
     const missed: number[] = [];
-    while (Date.now() - away < 5000) {
-      missed.push(await send(live, 'othello', 'general', 'resume', `missed ${missed.length}`));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let i = 0; i < 10; i++) {
+      missed.push(await send(live, 'othello', 'general', 'resume', `missed ${i}`));
+      now += 500;
     }
+    // Every missed message reached the hub (the queue acknowledged them) before the client is back.
+    const queue = () => live.emulator.queues.queuesOf(live.userId('hamlet'))[0]!;
+    await until(() => queue().events.length === 0 && queue().parked !== null, 5000, 'the hub to take the missed messages');
     const resumed = collect(live.client('hamlet'), ALL_EVENTS, { after: seen!.cursor });
     const replayed = events(await resumed.waitFor(missed.length));
     expect(replayed.map((e) => e.message?.id)).toEqual(missed);
     const live2 = await send(live, 'othello', 'general', 'resume', 'live again');
-    const all = events(await resumed.waitFor(missed.length + 1));
-    expect(all.at(-1)!.message.id).toBe(live2);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(resumed.results).toHaveLength(missed.length + 1); // nothing twice
+    const sentinel = await send(live, 'othello', 'general', 'resume', 'sentinel');
+    const all = events(await resumed.waitFor(missed.length + 2));
+    expect(all.map((e) => e.message?.id)).toEqual([...missed, live2, sentinel]); // nothing twice
     expect(registersOf(live, 'hamlet')).toBe(1); // the grace period kept the queue
-  }, 20_000);
+  });
 
   test('an upstream restart is survived on the same queue, with nothing lost or repeated', async () => {
     const live = await start();
@@ -207,12 +225,14 @@ describe('subscriptions over graphql-ws', () => {
     expect(live.emulator.queues.size()).toBe(1);
     a.dispose();
     await until(() => live.hub.stats().subscribers === 1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(live.emulator.queues.size()).toBe(1); // one subscription still holds it
+    // One subscription still holds the session: no grace period runs, so nothing can delete the queue.
+    expect(live.hub.stats()).toEqual({ sessions: 1, subscribers: 1, lingering: 0 });
+    expect(live.emulator.queues.size()).toBe(1);
     b.dispose();
+    await until(() => live.hub.stats().lingering === 1, 3000, 'the grace period to start');
     await until(() => live.emulator.queues.size() === 0, 3000, 'the queue to be deleted');
     expect(live.emulator.requests.filter((r) => r.method === 'DELETE' && r.path === '/events')).toHaveLength(1);
-    expect(live.hub.stats()).toEqual({ sessions: 0, subscribers: 0 });
+    expect(live.hub.stats()).toEqual({ sessions: 0, subscribers: 0, lingering: 0 });
   });
 
   test('a credential revoked mid-stream ends the subscription with UNAUTHENTICATED', async () => {
@@ -254,9 +274,14 @@ describe('subscriptions over graphql-ws', () => {
       { __typename: 'MessageEvent', message: { id: inNarrow } },
     ]);
     expect((await typingOnly.waitFor(1))[0]!.data).toEqual({ events: { kind: 'TYPING_STARTED' } });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(narrowed.results).toHaveLength(2);
-    expect(typingOnly.results).toHaveLength(1);
+    // Sentinels: the next result of each is the one sent last, so nothing else came in between.
+    const sentinel = await send(live, 'othello', 'general', 'narrowed', 'sentinel');
+    await gql(live, 'othello', 'mutation($c: Long!) { startTyping(to: { channelId: $c, topic: "y" }) }', { c: general });
+    expect((await narrowed.waitFor(3)).map((r) => (r.data as { messages: Ev }).messages).slice(2)).toEqual([
+      { __typename: 'MessageEvent', message: { id: sentinel } },
+    ]);
+    expect(narrowed.results).toHaveLength(3);
+    expect((await typingOnly.waitFor(2)).map((r) => r.data)).toEqual([{ events: { kind: 'TYPING_STARTED' } }, { events: { kind: 'TYPING_STARTED' } }]);
   });
 
   test('typing(conversation) reports who is typing as it changes, including expiry', async () => {

@@ -82,7 +82,8 @@ describe('messages connection', () => {
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(pages + 1).fill('GET messages'));
     // The window asks for one extra message on each side, so the flags are exact.
     expect(h.upstreamRequests[0]!.query).toMatchObject({ anchor: 'newest', num_before: '4', num_after: '1' });
-    expect(h.upstreamRequests[1]!.query).toMatchObject({ include_anchor: 'false' });
+    // The cursor message is fetched and dropped: Zulip only excludes the anchor at an end of the range.
+    expect(h.upstreamRequests[1]!.query).toMatchObject({ include_anchor: 'true', num_before: '4', num_after: '1' });
   });
 
   it('walks forward from the oldest message', async () => {
@@ -591,8 +592,17 @@ describe('mutations', () => {
   });
 
   it('updateMessageFlagsForNarrow validates its window locally', async () => {
+    const before = h.upstreamRequests.length;
     const { errors } = await h.gql('mutation { updateMessageFlagsForNarrow(anchor: { named: NEWEST }, numBefore: -1, numAfter: 0, op: ADD, flag: READ) { updatedCount } }', {}, AS_HAMLET);
     expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    // Zulip only excludes the anchor at an end of the range: refused here, not upstream.
+    const middle = await h.gql(
+      'mutation { updateMessageFlagsForNarrow(anchor: { messageId: 1 }, includeAnchor: false, numBefore: 1, numAfter: 1, op: ADD, flag: READ) { updatedCount } }',
+      {},
+      AS_HAMLET,
+    );
+    expect(middle.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'includeAnchor' });
+    expect(h.upstreamRequests.length).toBe(before);
   });
 });
 
@@ -654,7 +664,7 @@ describe('scripted servers', () => {
       c: first.data!.messages.pageInfo.startCursor,
     });
     expect(second.errors).toBeUndefined();
-    expect(fetch.requests[1]!.query).toMatchObject({ anchor: String(big), include_anchor: 'false', num_before: '6', num_after: '1' });
+    expect(fetch.requests[1]!.query).toMatchObject({ anchor: String(big), include_anchor: 'true', num_before: '6', num_after: '1' });
     // Nothing follows the cursor strictly (Relay: the `before` edge itself does not count).
     expect(second.data!.messages).toEqual({ nodes: [{ id: big - 1 }], pageInfo: { hasPreviousPage: false, hasNextPage: false } });
     expect(fetch.remaining).toBe(0);

@@ -1,0 +1,36 @@
+/**
+ * The resource modules whose state `POST /register` assembles (events.ts adds its own). Kept apart
+ * from index.ts so events.ts can read this list without importing itself back.
+ */
+import type { ResourceModule } from '../context.js';
+import * as channels from './channels.js';
+import * as dev from './dev.js';
+import * as drafts from './drafts.js';
+import * as messages from './messages/index.js';
+import * as presence from './presence.js';
+import * as reactions from './reactions.js';
+import * as scheduledMessages from './scheduled-messages.js';
+import * as serverSettings from './server-settings.js';
+import * as settings from './settings.js';
+import * as subscriptions from './subscriptions.js';
+import * as typing from './typing.js';
+import * as userGroups from './user-groups.js';
+import * as userTopics from './user-topics.js';
+import * as users from './users/index.js';
+
+export const stateModules: ResourceModule[] = [
+  serverSettings,
+  dev,
+  messages,
+  reactions,
+  channels,
+  subscriptions,
+  userTopics,
+  users,
+  userGroups,
+  drafts,
+  scheduledMessages,
+  presence,
+  typing,
+  settings,
+];

@@ -1,0 +1,195 @@
+/**
+ * The lease that makes one instance the poller of a credential's upstream queue.
+ *
+ * Taken with `SET key token NX PX ttl`; renewed and released only by its holder, with Lua
+ * check-and-set scripts that compare the token first. The token is a fencing value: a counter
+ * from Redis (so later holders have larger tokens) and a random part (so two holders never share
+ * one, even after Redis lost the counter). Every write of the holder (stream.ts) carries it and is
+ * refused once the lease belongs to someone else, so a paused or partitioned ex-holder can never
+ * write after the new holder started.
+ *
+ * {@link LeaseKeeper} runs the cycle for one credential: try to take the lease every `retryMs`
+ * while someone else holds it, renew every `retryMs` while holding it, and report the loss as soon
+ * as a renewal is refused, or when Redis stayed unreachable until the lease may have expired.
+ * With the defaults derived from the failover time F (TTL 0.8 F, retries every 0.2 F) a dead
+ * holder's lease expires within 0.8 F and a waiting instance takes it within F.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ClusterRedis } from './redis.js';
+
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+/** Fencing counter and lease in one step; the counter lives beside the lease, in the same slot. */
+const ACQUIRE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local n = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], 86400000)
+local token = n .. '.' .. ARGV[1]
+redis.call('SET', KEYS[1], token, 'PX', ARGV[2])
+return token`;
+
+export interface LeaseTimes {
+  /** Lifetime of the lease without renewal. */
+  ttlMs: number;
+  /** Interval of renewals by the holder and of attempts by the others. */
+  retryMs: number;
+}
+
+/** Lease timings for a failover time: a dead holder is replaced within `failoverMs`. */
+export function leaseTimes(failoverMs: number): LeaseTimes {
+  return { ttlMs: Math.round(failoverMs * 0.8), retryMs: Math.max(10, Math.round(failoverMs * 0.2)) };
+}
+
+/** Lease commands on one key; every method may throw RedisUnavailableError or RedisCommandError. */
+export class Lease {
+  constructor(
+    private readonly redis: ClusterRedis,
+    /** The lease key (keys.ts `lease`). */
+    readonly key: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Takes the lease if free: its fencing token, or undefined when someone holds it. */
+  async acquire(): Promise<string | undefined> {
+    const token = await this.redis.run((c) =>
+      c.eval(ACQUIRE, 2, this.key, `${this.key}:fence`, randomBytes(9).toString('base64url'), this.ttlMs),
+    );
+    return typeof token === 'string' ? token : undefined;
+  }
+
+  /** Extends the lease; false when `token` no longer holds it (lost). */
+  async renew(token: string): Promise<boolean> {
+    return (await this.redis.run((c) => c.eval(RENEW, 1, this.key, token, this.ttlMs))) === 1;
+  }
+
+  /** Gives the lease up at once if `token` still holds it (others need not wait for the TTL). */
+  async release(token: string): Promise<boolean> {
+    return (await this.redis.run((c) => c.eval(RELEASE, 1, this.key, token))) === 1;
+  }
+
+  /** The current holder's token, if any. */
+  async holder(): Promise<string | undefined> {
+    return (await this.redis.run((c) => c.get(this.key))) ?? undefined;
+  }
+}
+
+export interface LeaseKeeperHandler {
+  /** This instance now holds the lease: start polling, fencing every write with `token`. */
+  acquired(token: string): void;
+  /** The lease is lost (taken over, or unverifiable for too long): stop polling at once. */
+  lost(token: string): void;
+  /** An attempt found the lease held by another instance (its holder polls the queue). */
+  held?(): void;
+}
+
+export interface LeaseKeeperOptions extends LeaseTimes {
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * Keeps trying to hold one lease while started. One attempt (or renewal) at a time; timers are
+ * unref'd so a keeper never holds the process open.
+ */
+export class LeaseKeeper {
+  #token: string | undefined;
+  /** When the lease held may have expired in Redis, by our clock (renewal sent time + TTL). */
+  #validUntil = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
+  #busy: Promise<void> = Promise.resolve();
+  readonly #now: () => number;
+
+  constructor(
+    private readonly lease: Lease,
+    private readonly handler: LeaseKeeperHandler,
+    private readonly options: LeaseKeeperOptions,
+  ) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The fencing token while this keeper holds the lease. */
+  get token(): string | undefined {
+    return this.#token;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule(0);
+  }
+
+  /** Stops trying; releases the lease if held (so another instance takes over at once). */
+  async stop(): Promise<void> {
+    this.#running = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#busy;
+    const token = this.#token;
+    if (token === undefined) return;
+    this.#token = undefined;
+    this.handler.lost(token);
+    try {
+      await this.lease.release(token);
+    } catch {
+      // Redis unreachable: the lease expires on its own within the TTL
+    }
+  }
+
+  /** Runs one attempt or renewal now (tests; also after a holder learns its write was refused). */
+  tick(): Promise<void> {
+    this.#busy = this.#busy.then(() => this.#cycle());
+    return this.#busy;
+  }
+
+  #schedule(delayMs: number): void {
+    if (!this.#running) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.tick().then(() => this.#schedule(this.options.retryMs));
+    }, delayMs);
+    this.#timer.unref?.();
+  }
+
+  async #cycle(): Promise<void> {
+    if (!this.#running) return;
+    const sentAt = this.#now();
+    const token = this.#token;
+    try {
+      if (token === undefined) {
+        const acquired = await this.lease.acquire();
+        if (acquired === undefined || !this.#running) {
+          if (acquired !== undefined) await this.lease.release(acquired).catch(() => undefined);
+          else this.handler.held?.();
+          return;
+        }
+        this.#token = acquired;
+        this.#validUntil = sentAt + this.options.ttlMs;
+        this.handler.acquired(acquired);
+      } else if (await this.lease.renew(token)) {
+        this.#validUntil = sentAt + this.options.ttlMs;
+      } else {
+        this.#drop(token);
+      }
+    } catch {
+      // Unreachable: keep polling while the lease is surely ours, give it up before it may lapse.
+      if (token !== undefined && this.#now() + this.options.retryMs >= this.#validUntil) this.#drop(token);
+    }
+  }
+
+  #drop(token: string): void {
+    if (this.#token !== token) return;
+    this.#token = undefined;
+    this.handler.lost(token);
+  }
+}

@@ -1,0 +1,13 @@
+/** The live directory (issue 10): per-credential users, channels, subscriptions and groups kept by events. */
+export { Directory, type DirectoryStatus, type InvalidateReason, type WaitOutcome } from './directory.js';
+export { DirectoryRegistry, type DirectoryRegistryOptions, type DirectoryStats, type DropReason } from './registry.js';
+export type { DirectoryClock, DirectoryCounters } from './counters.js';
+export type { DirectoryEvent } from './data.js';
+export {
+  DIRECTORY_CLIENT_CAPABILITIES,
+  DIRECTORY_EVENT_TYPES,
+  DIRECTORY_FETCH_EVENT_TYPES,
+  DIRECTORY_REGISTER_OPTIONS,
+  snapshotFromRegister,
+  type DirectorySnapshot,
+} from './register.js';

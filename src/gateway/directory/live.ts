@@ -1,0 +1,268 @@
+/**
+ * The live directories of one gateway instance, wired to its event hub: each credential's
+ * directory is loaded by the registration of that credential's one hub queue (the queue its
+ * subscriptions use) and kept current by the same queue's events.
+ *
+ * - Every session the hub creates gets a directory (a {@link SessionTap}), so the directory sees the
+ *   queue's first registration. The registration fetches the directory's state
+ *   (DIRECTORY_REGISTER_OPTIONS, merged into the hub's own).
+ * - The first lookup of a credential (`forRequest`) opens a session for it if none exists and does
+ *   not wait: until the registration is loaded, reads return undefined and the loaders take the
+ *   per-request path, so a first query is never slower than without the directory.
+ * - The directory holds a lease on the session while it exists, so the queue lives as long as the
+ *   directory is used (idle time), not just the subscriber grace period.
+ * - A lost queue (BAD_EVENT_QUEUE_ID) re-registers in the hub, and its registration reloads the
+ *   directory. When the directory stops trusting itself (restart event, an event it cannot apply)
+ *   or was dropped while subscribers kept the queue alive, the queue is deleted upstream: the hub
+ *   then registers a new one exactly as after an expiry (subscribers get the QUEUE_EXPIRED resync
+ *   they would need anyway), and that registration reloads the directory.
+ * - Writes through the gateway fence the directory (writes.ts): reads bypass it until the write's
+ *   event is applied, so the writer's next query sees the write.
+ */
+import type { ZulipConnection } from '../../zulip/connection.js';
+import { deleteQueue } from '../../zulip/routes/events.js';
+import { sessionKey, type EventHub } from '../events/hub.js';
+import type { RawEvent } from '../events/model.js';
+import type { EventSession } from '../events/session.js';
+import { systemDirectoryClock, type DirectoryClock } from './counters.js';
+import type { DirectoryEvent } from './data.js';
+import type { Directory } from './directory.js';
+import { DIRECTORY_CLIENT_CAPABILITIES, DIRECTORY_EVENT_TYPES, DIRECTORY_FETCH_EVENT_TYPES } from './register.js';
+import { DirectoryRegistry, type DirectoryStats } from './registry.js';
+
+export interface LiveDirectoryOptions {
+  /** Drop a credential's directory (and release its queue) after this long unused. @default 300_000 */
+  idleMs?: number;
+  /** Estimated memory cap of all directories; least recently used ones go first. @default 512 MiB */
+  maxBytes?: number;
+  /** Longest a write fences its credential's directory while waiting for its event. @default 3000 */
+  writeFenceMs?: number;
+  clock?: DirectoryClock;
+}
+
+/** What a write through the gateway waits for: an event of one of these types, newer than `mark`. */
+interface Fence {
+  types: ReadonlySet<string>;
+  mark: number;
+  timer: unknown;
+}
+
+/** One credential's session as the directories follow it. */
+interface Entry {
+  session: EventSession;
+  /** A connection without the request's counters, to delete the queue when a reload is due. */
+  connection: ZulipConnection;
+  queueId: string | undefined;
+  /** Ends the directory's lease on the session; undefined while no lease is held. */
+  release: (() => void) | undefined;
+  /** Set when the directory needs a fresh registration that the queue will not send by itself. */
+  reloadWanted: boolean;
+  fences: Set<Fence>;
+  unlisten: () => void;
+}
+
+export class LiveDirectories {
+  readonly registry: DirectoryRegistry;
+  private readonly entries = new Map<string, Entry>();
+  private readonly removeTap: () => void;
+  private readonly writeFenceMs: number;
+  private readonly clock: DirectoryClock | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly hub: EventHub,
+    /** The gateway's upstream connection (no credentials, no per-request counters). */
+    private readonly base: ZulipConnection,
+    options: LiveDirectoryOptions = {},
+  ) {
+    this.writeFenceMs = options.writeFenceMs ?? 3000;
+    this.clock = options.clock;
+    this.registry = new DirectoryRegistry({
+      ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
+      ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
+      ...(options.clock && { clock: options.clock }),
+      onDrop: (key) => this.dropped(key),
+      onInvalidate: (key) => this.requestReload(key),
+    });
+    this.removeTap = hub.addTap({
+      register: {
+        eventTypes: DIRECTORY_EVENT_TYPES,
+        fetchEventTypes: DIRECTORY_FETCH_EVENT_TYPES,
+        clientCapabilities: DIRECTORY_CLIENT_CAPABILITIES,
+      },
+      opened: (key, session, connection) => this.attach(key, session, connection),
+    });
+    this.registry.startSweeping();
+  }
+
+  /**
+   * The directory to read for this request's credential, or undefined (anonymous, still loading,
+   * fenced by a write, stale): the caller then takes the per-request path. Starts the credential's
+   * session on first use without waiting for it.
+   */
+  forRequest(connection: ZulipConnection): Directory | undefined {
+    if (this.closed || !connection.credentials) return undefined;
+    const key = sessionKey(connection);
+    let entry = this.entries.get(key);
+    if (entry?.session.stopped) {
+      // Its queue is gone for good (refused, or stopped without a lease): never serve what it fed.
+      this.forget(key);
+      this.registry.drop(key, 'closed');
+      entry = undefined;
+    }
+    if (!entry?.release) entry = this.lease(connection, key);
+    if (!entry) return undefined;
+    if (entry.reloadWanted) this.reload(key, entry);
+    const directory = this.registry.open(key); // marks it used
+    if (entry.fences.size > 0) {
+      this.registry.counters.misses++;
+      return undefined;
+    }
+    return directory;
+  }
+
+  /**
+   * A write as `connection` that may change the directory begins: until an event of one of
+   * `types` newer than what the directory holds now is applied (or `writeFenceMs` after `done`),
+   * reads bypass the directory. `done(false)` (the write failed) lifts the fence at once.
+   */
+  fence(connection: ZulipConnection, types: readonly string[]): { done(ok: boolean): void } {
+    const entry = connection.credentials && !this.closed ? this.entries.get(sessionKey(connection)) : undefined;
+    if (!entry) return { done: () => undefined };
+    const directory = this.registry.get(sessionKey(connection));
+    const fence: Fence = { types: new Set(types), mark: directory?.lastEventId ?? -1, timer: undefined };
+    entry.fences.add(fence);
+    const clock = this.clock ?? systemDirectoryClock;
+    return {
+      done: (ok) => {
+        if (!entry.fences.has(fence)) return;
+        if (!ok) return void entry.fences.delete(fence);
+        fence.timer = clock.setTimeout(() => entry.fences.delete(fence), this.writeFenceMs);
+      },
+    };
+  }
+
+  /** Counters and sizes for metrics (see DirectoryStats), plus sessions followed. */
+  stats(): DirectoryStats & { sessions: number; fences: number } {
+    let fences = 0;
+    for (const entry of this.entries.values()) fences += entry.fences.size;
+    return { ...this.registry.stats(), sessions: this.entries.size, fences };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.removeTap();
+    this.registry.close();
+    for (const key of [...this.entries.keys()]) this.forget(key);
+  }
+
+  // ---- following sessions --------------------------------------------------------------------------
+
+  /** A new hub session: follow it from its first registration. */
+  private attach(key: string, session: EventSession, connection: ZulipConnection): void {
+    if (this.closed) return;
+    this.forget(key); // a stopped session of the same credential, replaced by this one
+    this.registry.drop(key, 'closed');
+    this.registry.open(key);
+    const entry: Entry = {
+      session,
+      connection: this.base.withCredentials(connection.credentials),
+      queueId: undefined,
+      release: undefined,
+      reloadWanted: false,
+      fences: new Set(),
+      unlisten: () => undefined,
+    };
+    entry.unlisten = session.listen({
+      registered: (result, reason) => {
+        entry.queueId = result.queue_id ?? undefined;
+        entry.reloadWanted = false;
+        const current = this.registry.get(key);
+        if (!current) return; // dropped while the session lives on: reloaded on the next lookup
+        if (reason) current.reset();
+        try {
+          current.loadRegisterResponse(result);
+        } catch {
+          // A registration without the directory's keys: serve per request until the next one.
+          return;
+        }
+        for (const fence of entry.fences) fence.mark = current.lastEventId;
+      },
+      events: (events) => {
+        this.registry.get(key)?.applyAll(events as unknown as DirectoryEvent[]);
+        if (entry.fences.size > 0) liftFences(entry, events);
+      },
+    });
+    this.entries.set(key, entry);
+  }
+
+  /** Holds a lease on the credential's session for as long as its directory exists. */
+  private lease(connection: ZulipConnection, key: string): Entry | undefined {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const queueConnection = this.base.withCredentials(connection.credentials);
+    // Runs synchronously up to its first await: the session (and, through the tap, the entry) exists on return.
+    this.hub
+      .withSession(queueConnection, () => held)
+      .catch(() => {
+        // Refused, or no registration in time: forget it; the next lookup tries again.
+        if (this.entries.get(key)?.release === release) {
+          this.forget(key);
+          this.registry.drop(key, 'closed');
+        }
+      });
+    const entry = this.entries.get(key);
+    if (!entry) {
+      release();
+      return undefined;
+    }
+    entry.release = release;
+    // The session existed before (a subscription's) but its directory was dropped: it needs a registration.
+    if (!this.registry.get(key)) entry.reloadWanted = true;
+    return entry;
+  }
+
+  /** The registry dropped the directory (idle, memory, closed): release the queue, keep following the session. */
+  private dropped(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    const release = entry.release;
+    entry.release = undefined;
+    release?.();
+    // Without a lease the hub may stop the session; the next lookup leases it again (or a new one).
+  }
+
+  /** The directory asked to be loaded again (restart, an event it could not apply, a write timeout). */
+  private requestReload(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry) this.reload(key, entry);
+  }
+
+  /** Deletes the queue upstream; the hub re-registers as after an expiry and that registration loads the directory. */
+  private reload(key: string, entry: Entry): void {
+    entry.reloadWanted = false;
+    const queueId = entry.queueId;
+    if (queueId === undefined || entry.session.stopped) return;
+    entry.queueId = undefined;
+    deleteQueue(entry.connection, { queueId }, { retry: false }).catch(() => {
+      // Gone already (it expired): the hub registers a new one anyway.
+      if (this.entries.get(key) === entry) entry.reloadWanted = true;
+    });
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    entry.unlisten();
+    entry.release?.();
+    entry.release = undefined;
+    entry.fences.clear();
+  }
+}
+
+function liftFences(entry: Entry, events: readonly RawEvent[]): void {
+  for (const fence of [...entry.fences]) {
+    if (events.some((e) => e.id > fence.mark && fence.types.has(e.type))) entry.fences.delete(fence);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * What the directory needs from `POST /register` (https://zulip.com/api/register-queue), and the
+ * loader that turns a register response into a {@link DirectorySnapshot}.
+ *
+ * The queue that feeds the directory is the credential's one hub queue: its registration must
+ * include these fetch types, event types and payload options (the hub merges them into its own).
+ */
+import { MalformedResponseError } from '../../zulip/errors.js';
+import type { Channel } from '../../zulip/model/channels.js';
+import type { ClientCapabilities, RegisterQueueResult } from '../../zulip/model/events.js';
+import type { Subscription } from '../../zulip/model/subscriptions.js';
+import type { UserGroup } from '../../zulip/model/user-groups.js';
+import type { User } from '../../zulip/model/users.js';
+import type { RegisterQueueOptions } from '../../zulip/routes/events.js';
+
+/** Initial-state keys: users, channels, the caller's subscriptions, groups, realm limits. */
+export const DIRECTORY_FETCH_EVENT_TYPES: readonly string[] = ['realm_user', 'stream', 'subscription', 'realm_user_groups', 'realm'];
+
+/** Event types that keep that state current (`restart` tells the directory to reload). */
+export const DIRECTORY_EVENT_TYPES: readonly string[] = ['realm_user', 'stream', 'subscription', 'user_group', 'realm', 'restart'];
+
+/**
+ * Payload shape that makes the state equal to what the per-request path (GET /users, GET /streams,
+ * GET /users/me/subscriptions, GET /user_groups) returns:
+ * - `user_list_incomplete`: users the caller cannot access are left out, not sent as placeholders;
+ * - `archived_channels`: archived channels stay in `streams` (GET /streams?exclude_archived=false);
+ * - `notification_settings_null`: inherited notification settings are null, as over REST;
+ * - no `include_deactivated_groups`: GET /user_groups leaves deactivated groups out by default.
+ */
+export const DIRECTORY_CLIENT_CAPABILITIES: ClientCapabilities = {
+  notification_settings_null: true,
+  user_list_incomplete: true,
+  archived_channels: true,
+};
+
+/** The register options the directory depends on (avatar URLs as the loaders ask for them, no subscriber lists). */
+export const DIRECTORY_REGISTER_OPTIONS: RegisterQueueOptions = {
+  eventTypes: [...DIRECTORY_EVENT_TYPES],
+  fetchEventTypes: [...DIRECTORY_FETCH_EVENT_TYPES],
+  clientGravatar: false,
+  includeSubscribers: false,
+  clientCapabilities: DIRECTORY_CLIENT_CAPABILITIES,
+};
+
+/** Realm keys kept from the `realm` fetch type: the limits and names resolvers check against. */
+export const REALM_KEYS = [
+  'max_message_length',
+  'max_topic_length',
+  'max_stream_name_length',
+  'max_stream_description_length',
+  'realm_empty_topic_display_name',
+  'realm_name',
+  'realm_can_access_all_users_group',
+] as const;
+
+/** The directory's part of one register response, validated. */
+export interface DirectorySnapshot {
+  lastEventId: number;
+  featureLevel: number;
+  selfId: number;
+  /** Active and deactivated users (`realm_users` + `realm_non_active_users`), as GET /users lists them. */
+  users: User[];
+  /** Bots of the server's internal realm: not in GET /users, so not served as users. */
+  crossRealmBots: User[];
+  channels: Channel[];
+  subscriptions: Subscription[];
+  userGroups: UserGroup[];
+  realm: Record<string, unknown>;
+}
+
+function list<T>(result: RegisterQueueResult, key: string): T[] {
+  const value = result[key];
+  if (!Array.isArray(value)) throw new MalformedResponseError('register-queue', 200);
+  return value as T[];
+}
+
+/**
+ * Reads the directory's state from a register response made with {@link DIRECTORY_REGISTER_OPTIONS}.
+ * Throws `MalformedResponseError` when a fetched key is missing: a half-loaded directory is never trusted.
+ */
+export function snapshotFromRegister(result: RegisterQueueResult): DirectorySnapshot {
+  const selfId = result.user_id;
+  if (typeof selfId !== 'number') throw new MalformedResponseError('register-queue', 200);
+  const realm: Record<string, unknown> = {};
+  for (const key of REALM_KEYS) if (key in result) realm[key] = result[key];
+  return {
+    lastEventId: result.last_event_id,
+    featureLevel: result.zulip_feature_level,
+    selfId,
+    users: [...list<User>(result, 'realm_users'), ...list<User>(result, 'realm_non_active_users')],
+    crossRealmBots: list<User>(result, 'cross_realm_bots'),
+    channels: list<Channel>(result, 'streams'),
+    subscriptions: list<Subscription>(result, 'subscriptions'),
+    userGroups: list<UserGroup>(result, 'realm_user_groups'),
+    realm,
+  };
+}

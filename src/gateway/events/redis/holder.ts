@@ -1,0 +1,130 @@
+/**
+ * The lease holder's side of a credential in cluster mode: polls the upstream queue (queue.ts) and
+ * writes each batch to the credential's Redis log (cluster/stream.ts) before acknowledging it.
+ *
+ * - Each write stores the queue position (`queue_id`, `last_event_id`) with the events, in one
+ *   script fenced by the lease token: whoever takes the lease next continues the same queue from
+ *   exactly the last event logged, so a failover neither repeats nor skips one.
+ * - While Redis is unreachable the write is retried and the batch stays unacknowledged upstream;
+ *   the lease keeper gives the lease up before it may lapse and stops this holder (`stop`).
+ * - A write refused because the lease moved (LeaseLostError) stops polling at once, leaving the
+ *   queue to the new holder; a queue registered but never logged is deleted instead (nobody else
+ *   knows it).
+ * - A registration that replaces a queue (or that starts after the log lost track of the queue)
+ *   logs a RESYNC entry first, ahead of the new queue's events.
+ */
+import { defaultSleep, type BackoffOptions } from '../../../zulip/backoff.js';
+import type { ZulipConnection } from '../../../zulip/connection.js';
+import type { ZulipApiError } from '../../../zulip/errors.js';
+import type { RegisterQueueResult } from '../../../zulip/model/events.js';
+import { LeaseLostError, type EventStream, type QueuePosition } from '../../cluster/stream.js';
+import type { ResyncReason } from '../model.js';
+import { QueuePoller, type RegisterExtras } from '../queue.js';
+import { encodeEvents, encodeResync } from './codec.js';
+
+export interface StreamHolderOptions {
+  connection: ZulipConnection;
+  eventTypes: readonly string[];
+  register?: RegisterExtras;
+  stream: EventStream;
+  /** The fencing token of the lease held. */
+  token: string;
+  /** The queue to continue, as the log (or this instance) last recorded it. */
+  resume?: { queueId: string; lastEventId: number };
+  /** Log a RESYNC before the first registration's events (the previous queue is unknown). */
+  resyncFirst: boolean;
+  /** Wait between attempts of a write while Redis is unreachable. */
+  retryMs: number;
+  longpollTimeoutMs?: number;
+  backoff?: BackoffOptions;
+  unexpectedBackoff?: BackoffOptions;
+  /** A queue was registered (for the session's listeners and readiness). */
+  onRegistered(result: RegisterQueueResult, reason: ResyncReason | undefined): void;
+  /** Every position logged. */
+  onLogged(position: { queueId: string; lastEventId: number }): void;
+  /** A write was refused: the lease moved. The holder has stopped. */
+  onLost(): void;
+  /** The credential was refused (401). The holder has stopped. */
+  onRefused(error: ZulipApiError): void;
+}
+
+export class StreamHolder {
+  readonly poller: QueuePoller;
+  readonly #abort = new AbortController();
+  /** The queue id of the latest successful write. */
+  #loggedQueueId: string | undefined;
+  #resyncFirst: boolean;
+
+  constructor(private readonly options: StreamHolderOptions) {
+    this.#resyncFirst = options.resyncFirst;
+    this.#loggedQueueId = options.resume?.queueId;
+    this.poller = new QueuePoller({
+      connection: options.connection,
+      eventTypes: options.eventTypes,
+      ...(options.register && { register: options.register }),
+      ...(options.resume && { resume: options.resume }),
+      ...(options.longpollTimeoutMs !== undefined && { longpollTimeoutMs: options.longpollTimeoutMs }),
+      ...(options.backoff && { backoff: options.backoff }),
+      ...(options.unexpectedBackoff && { unexpectedBackoff: options.unexpectedBackoff }),
+      handler: {
+        events: (events) => {
+          const last = events[events.length - 1]!;
+          return this.#write(encodeEvents(events), { queueId: this.poller.queueId!, lastEventId: last.id });
+        },
+        registered: (result, reason) => this.#registered(result, reason),
+        failed: (error) => {
+          this.#abort.abort();
+          options.onRefused(error);
+        },
+      },
+    });
+  }
+
+  get stopped(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  start(): void {
+    this.poller.start();
+  }
+
+  /** Stops polling; the queue stays for the next holder unless it was never logged. */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    const logged = this.poller.queueId !== undefined && this.poller.queueId === this.#loggedQueueId;
+    await this.poller.stop(!logged);
+  }
+
+  async #registered(result: RegisterQueueResult, reason: ResyncReason | undefined): Promise<void> {
+    this.options.onRegistered(result, reason);
+    const resync = reason ?? (this.#resyncFirst ? 'QUEUE_EXPIRED' : undefined);
+    this.#resyncFirst = false;
+    const entries = resync ? [encodeResync(resync, this.poller.featureLevel)] : [];
+    await this.#write(entries, { queueId: result.queue_id!, lastEventId: result.last_event_id });
+  }
+
+  /** Logs a batch with its queue position; retried until it is written, the lease is lost, or the holder stops. */
+  async #write(entries: string[], position: Exclude<QueuePosition, null>): Promise<void> {
+    for (;;) {
+      if (this.stopped) throw new Error('the stream holder stopped');
+      try {
+        await this.options.stream.append(this.options.token, entries, position);
+        this.#loggedQueueId = position.queueId;
+        this.options.onLogged(position);
+        return;
+      } catch (error) {
+        if (error instanceof LeaseLostError) {
+          void this.stop();
+          this.options.onLost();
+          throw error;
+        }
+        // Unreachable (or refusing): the batch stays unacknowledged upstream until it is logged.
+        try {
+          await defaultSleep(this.options.retryMs, this.#abort.signal);
+        } catch {
+          // stopped meanwhile
+        }
+      }
+    }
+  }
+}

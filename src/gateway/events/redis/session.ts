@@ -1,0 +1,347 @@
+/**
+ * One credential's event stream in cluster mode: the {@link EventSession} of an instance whose
+ * source and replay log are the credential's Redis log, shared by every gateway instance.
+ *
+ * - Every instance with subscribers for the credential follows its log (the instance's one
+ *   StreamTailer) from the newest entry, and fans each entry out to its own subscribers by filter.
+ * - Each such instance also runs a LeaseKeeper: the one holding the lease polls the upstream queue
+ *   and writes the log (holder.ts); the others take over within the failover time if it dies,
+ *   continuing the same queue from the position stored in Redis.
+ * - A cursor is `{ log generation, entry sequence number }`, the same on every instance: a
+ *   resuming subscriber is attached to live delivery first and then replayed from the log through
+ *   a ResumeGate, so it gets what it missed exactly once and in order, whichever instance issued
+ *   the cursor.
+ * - Redis unreachable: every subscriber gets a RESYNC (`UPSTREAM_ERROR`) and delivery resumes by
+ *   itself when Redis is back; a log Redis lost (restart) is announced the same way.
+ */
+import type { ZulipApiError } from '../../../zulip/errors.js';
+import type { RegisterQueueResult } from '../../../zulip/model/events.js';
+import { RedisUnavailableError } from '../../cluster/redis.js';
+import type { CredentialKeys } from '../../cluster/keys.js';
+import { Lease, LeaseKeeper, type LeaseTimes } from '../../cluster/lease.js';
+import type { ClusterRedis } from '../../cluster/redis.js';
+import { ResumeGate } from '../../cluster/resume.js';
+import { EventStream, type EventStreamOptions, type StreamEntry } from '../../cluster/stream.js';
+import type { StreamTailer, TailListener } from '../../cluster/tail.js';
+import { encodeCursor, type Cursor } from '../buffer.js';
+import { FanOut } from '../fanout.js';
+import type { EventFilter, FilterSpec } from '../filters.js';
+import type { GatewayEvent, RawEvent, ResyncReason } from '../model.js';
+import type { EventSession, QueueEventSessionOptions, SessionListener } from '../session.js';
+import type { Delivery, SessionScope, Subscriber } from '../subscriber.js';
+import { decodeEntry } from './codec.js';
+import { StreamHolder } from './holder.js';
+
+/** What every session of one instance shares (cluster.ts). */
+export interface ClusterShared {
+  redis: ClusterRedis;
+  tailer: StreamTailer;
+  lease: LeaseTimes;
+  stream: EventStreamOptions;
+  /** Wait between Redis attempts of one session (reads at start, writes of the holder). */
+  retryMs: number;
+}
+
+interface Gated {
+  seq: number;
+  delivery: Delivery;
+}
+
+function deferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+/** Cursor generation of a log that does not exist (yet): resuming from it is CURSOR_UNKNOWN. */
+const NO_LOG = 'none';
+
+export class ClusterEventSession implements EventSession {
+  readonly #groups: FanOut;
+  readonly #stream: EventStream;
+  readonly #keeper: LeaseKeeper;
+  readonly #listeners = new Set<SessionListener>();
+  readonly #gates = new Map<Subscriber, ResumeGate<Gated>>();
+  readonly #following: Promise<void>;
+  readonly #ready = deferred();
+  #readyDone = false;
+  #holder: StreamHolder | undefined;
+  #unfollow: (() => void) | undefined;
+  #stopped = false;
+  /** The last entry delivered (or the follow's starting point). */
+  #position: { generation: string | undefined; seq: number } = { generation: undefined, seq: 0 };
+  /** True from a RESYNC sent by this session until the next entry: one RESYNC covers an outage. */
+  #resynced = false;
+  /** The queue position this instance last logged, to continue the queue if Redis lost the log. */
+  #ownPosition: { queueId: string; lastEventId: number } | undefined;
+  #sawLog = false;
+  #batch: { n: number; object: object } = { n: -1, object: {} };
+  #featureLevel: number | null = null;
+  #typingExpiryMs = 15_000;
+  #lastError: unknown;
+
+  constructor(
+    readonly keys: CredentialKeys,
+    private readonly shared: ClusterShared,
+    private readonly options: QueueEventSessionOptions,
+  ) {
+    this.#ready.promise.catch(() => undefined);
+    this.#groups = new FanOut((subscriber, delivery, seq) => {
+      const gate = this.#gates.get(subscriber);
+      if (gate) gate.live({ seq, delivery });
+      else subscriber.push(delivery);
+    });
+    this.#stream = new EventStream(shared.redis, keys, shared.stream);
+    this.#keeper = new LeaseKeeper(
+      new Lease(shared.redis, keys.lease, shared.lease.ttlMs),
+      {
+        acquired: (token) => void this.#hold(token),
+        lost: () => this.#dropHolder(),
+        held: () => this.#markReady(),
+      },
+      shared.lease,
+    );
+    // The keeper starts once the log is followed, so nothing this instance logs is missed.
+    this.#following = this.#follow().then(() => {
+      if (!this.#stopped) this.#keeper.start();
+    });
+  }
+
+  get scope(): SessionScope {
+    return this.#groups.scope;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  get typingExpiryMs(): number {
+    return this.#typingExpiryMs;
+  }
+
+  get subscriberCount(): number {
+    return this.#groups.size;
+  }
+
+  /** Whether this instance polls the credential's upstream queue now. */
+  get holding(): boolean {
+    return this.#holder !== undefined;
+  }
+
+  whenReady(timeoutMs: number): Promise<void> {
+    if (this.#readyDone) return this.#ready.promise;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(this.#lastError ?? new RedisUnavailableError('The event log in Redis was not ready in time.')),
+        timeoutMs,
+      );
+      this.#ready.promise.then(
+        () => (clearTimeout(timer), resolve()),
+        (error: unknown) => (clearTimeout(timer), reject(error)),
+      );
+    });
+  }
+
+  attach(subscriber: Subscriber, spec: FilterSpec, after?: Cursor): void {
+    const filter = this.#groups.add(subscriber, spec);
+    if (!after) return;
+    const gate = new ResumeGate<Gated>((item) => subscriber.push(item.delivery));
+    this.#gates.set(subscriber, gate);
+    void this.#resume(subscriber, filter, after, gate);
+  }
+
+  detach(subscriber: Subscriber): void {
+    this.#groups.remove(subscriber);
+    this.#gates.delete(subscriber);
+  }
+
+  listen(listener: SessionListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async stop(message: string): Promise<void> {
+    if (this.#stopped) return;
+    this.#groups.endAll('SHUTDOWN', message);
+    await this.#shutdown();
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#stopped = true;
+    this.#ready.reject(new Error('the event session stopped'));
+    this.#unfollow?.();
+    this.#unfollow = undefined;
+    const holder = this.#holder;
+    // Releases the lease (another instance with subscribers takes over at once) and stops polling;
+    // the upstream queue is left to that instance, or to expire.
+    await this.#keeper.stop();
+    await holder?.stop();
+  }
+
+  /** Reads where the log is now (retrying while Redis is unreachable), then follows it from there. */
+  async #follow(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        const state = await this.#stream.state();
+        if (this.#stopped) return;
+        this.#position = { generation: state?.generation, seq: state?.lastSeq ?? 0 };
+        if (state) this.#sawLog = true;
+        this.#unfollow = this.shared.tailer.follow(this.keys, this.#position, this.#tailListener());
+        return;
+      } catch (error) {
+        this.#lastError = error;
+        await new Promise((resolve) => setTimeout(resolve, this.shared.retryMs).unref?.());
+      }
+    }
+  }
+
+  #tailListener(): TailListener {
+    return {
+      entries: (entries) => this.#deliver(entries),
+      interrupted: (error) => {
+        this.#lastError = error;
+        this.#resync('UPSTREAM_ERROR');
+      },
+      resumed: () => undefined,
+      restarted: (generation) => {
+        this.#position = { generation, seq: 0 };
+        this.#resync('UPSTREAM_ERROR');
+      },
+    };
+  }
+
+  /** Live entries from the log, in order. */
+  #deliver(entries: StreamEntry[]): void {
+    const raws: RawEvent[] = [];
+    for (const entry of entries) {
+      this.#sawLog = true;
+      this.#position = { generation: entry.generation, seq: entry.seq };
+      this.#resynced = false;
+      const decoded = decodeEntry(entry.data);
+      if (!decoded) continue;
+      if (decoded.raw) raws.push(decoded.raw);
+      const cursor = encodeCursor({ generation: entry.generation, seq: entry.seq });
+      this.#groups.publish(decoded.event, cursor, entry.seq, this.#batchObject(entry.batch));
+    }
+    if (raws.length > 0) for (const listener of this.#listeners) listener.events?.(raws);
+  }
+
+  /** One object per logged batch (the scope keeps the loaders of the latest batch). */
+  #batchObject(n: number): object {
+    if (this.#batch.n !== n) this.#batch = { n, object: {} };
+    return this.#batch.object;
+  }
+
+  /** A RESYNC to every subscriber, at the current position, unless one was sent since the last entry. */
+  #resync(reason: ResyncReason): void {
+    if (this.#resynced) return;
+    this.#resynced = true;
+    const event: GatewayEvent = { kind: 'RESYNC', reason, featureLevel: this.#featureLevel };
+    this.#groups.publish(event, this.#cursorNow(), this.#position.seq, {});
+  }
+
+  #cursorNow(): string {
+    return encodeCursor({ generation: this.#position.generation ?? NO_LOG, seq: this.#position.seq });
+  }
+
+  /** Replays the log after `after` to a resuming subscriber, joined to its live entries by the gate. */
+  async #resume(subscriber: Subscriber, filter: EventFilter, after: Cursor, gate: ResumeGate<Gated>): Promise<void> {
+    await this.#following;
+    if (this.#stopped || subscriber.closed) return;
+    let replay: Awaited<ReturnType<EventStream['since']>>;
+    try {
+      replay = await this.#stream.since(after);
+    } catch {
+      replay = { resync: 'CURSOR_UNKNOWN' };
+    }
+    if (subscriber.closed) return;
+    if ('resync' in replay) {
+      // Its cursor is "now": the live entries held so far are at or before it.
+      const event: GatewayEvent = { kind: 'RESYNC', reason: replay.resync, featureLevel: this.#featureLevel };
+      subscriber.push({ cursor: this.#cursorNow(), event, batch: {}, scope: this.scope, verdict: true });
+      return gate.skip(this.#position.seq);
+    }
+    const items: Gated[] = [];
+    let batch: { n: number; object: object } = { n: -1, object: {} };
+    for (const entry of replay.entries) {
+      const decoded = decodeEntry(entry.data);
+      if (!decoded) continue;
+      const verdict = filter.test(decoded.event, this.#groups.index);
+      if (verdict === false) continue;
+      if (batch.n !== entry.batch) batch = { n: entry.batch, object: {} };
+      const cursor = encodeCursor({ generation: entry.generation, seq: entry.seq });
+      items.push({ seq: entry.seq, delivery: { cursor, event: decoded.event, batch: batch.object, scope: this.scope, verdict } });
+    }
+    gate.open(items, replay.lastSeq);
+  }
+
+  /** This instance took the lease: continue the queue the log names (or start one) and log it. */
+  async #hold(token: string): Promise<void> {
+    let state: Awaited<ReturnType<EventStream['state']>>;
+    for (;;) {
+      if (this.#stopped || this.#keeper.token !== token) return;
+      try {
+        state = await this.#stream.state();
+        break;
+      } catch (error) {
+        this.#lastError = error;
+        await new Promise((resolve) => setTimeout(resolve, this.shared.retryMs).unref?.());
+      }
+    }
+    if (this.#stopped || this.#keeper.token !== token) return;
+    const logged = state?.queueId !== undefined && state.lastEventId !== undefined ? { queueId: state.queueId, lastEventId: state.lastEventId } : undefined;
+    // Redis lost the log (restart): this instance's own last position still names a live queue.
+    const resume = logged ?? (state === undefined ? this.#ownPosition : undefined);
+    const { connection, eventTypes, register, longpollTimeoutMs, backoff, unexpectedBackoff } = this.options;
+    const holder = new StreamHolder({
+      connection,
+      eventTypes,
+      stream: this.#stream,
+      token,
+      resyncFirst: !resume && ((state?.lastSeq ?? 0) > 0 || this.#sawLog),
+      retryMs: this.shared.retryMs,
+      ...(register && { register }),
+      ...(resume && { resume }),
+      ...(longpollTimeoutMs !== undefined && { longpollTimeoutMs }),
+      ...(backoff && { backoff }),
+      ...(unexpectedBackoff && { unexpectedBackoff }),
+      onRegistered: (result, reason) => this.#registered(result, reason),
+      onLogged: (position) => (this.#ownPosition = position),
+      onLost: () => void this.#keeper.tick(),
+      onRefused: (error) => void this.#refused(error),
+    });
+    this.#holder = holder;
+    holder.start();
+    // A queue continued was registered (so its credential accepted) by whoever logged it.
+    if (resume) this.#markReady();
+  }
+
+  async #dropHolder(): Promise<void> {
+    const holder = this.#holder;
+    this.#holder = undefined;
+    await holder?.stop();
+  }
+
+  #registered(result: RegisterQueueResult, reason: ResyncReason | undefined): void {
+    if (typeof result.zulip_feature_level === 'number') this.#featureLevel = result.zulip_feature_level;
+    const typingExpiry = result.server_typing_started_expiry_period_milliseconds;
+    if (typeof typingExpiry === 'number' && typingExpiry > 0) this.#typingExpiryMs = typingExpiry;
+    for (const listener of this.#listeners) listener.registered?.(result, reason);
+    this.#markReady();
+  }
+
+  #markReady(): void {
+    if (this.#readyDone || this.#stopped) return;
+    this.#readyDone = true;
+    this.#ready.resolve();
+  }
+
+  async #refused(error: ZulipApiError): Promise<void> {
+    this.options.onRefused?.();
+    this.#ready.reject(error);
+    const message = `The chat server refused the credentials (${error.code}); the subscription has ended.`;
+    this.#groups.endAll('UNAUTHENTICATED', message);
+    await this.#shutdown();
+  }
+}

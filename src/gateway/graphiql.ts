@@ -1,0 +1,63 @@
+/**
+ * GraphiQL, served from the installed @graphql-yoga/render-graphiql package: its page inlines the
+ * editor, workers and styles (about 9 MB), so nothing is loaded from a CDN (yoga's built-in page
+ * pulls everything from unpkg). The page is rendered once per gateway and then reused.
+ *
+ * Opens on the README's dashboard query; in demo mode the demo Authorization header is pre-filled.
+ * Every request it sends carries the CSRF header (`additionalHeaders`), so its SSE subscriptions
+ * pass the CSRF rule whatever content type the browser picks.
+ */
+import { renderGraphiQL as renderPackagedGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { GraphiQLOptions } from 'graphql-yoga';
+
+/** The README's "Messages" dashboard query (test/gateway/observability/graphiql.test.ts checks it is there verbatim). */
+export const DASHBOARD_QUERY = `query Dashboard {
+  messages(last: 100) {
+    edges {
+      cursor
+      node {
+        id timestamp content
+        sender { fullName avatarUrl role }
+        channel { name description }          # null for direct messages
+        reactions { emojiName user { fullName } }
+      }
+    }
+    pageInfo { hasPreviousPage startCursor }
+  }
+}
+`;
+
+export const GRAPHIQL_TITLE = 'chatgraph';
+
+export interface GraphiQLSetup {
+  /** Authorization header value to pre-fill (demo mode only). */
+  demoAuthorization?: string;
+  /** The header the CSRF rule looks for. */
+  csrfHeader: string;
+}
+
+/** yoga's `graphiql` option. */
+export function graphiqlOptions(setup: GraphiQLSetup): GraphiQLOptions {
+  return {
+    title: GRAPHIQL_TITLE,
+    defaultQuery: DASHBOARD_QUERY,
+    ...(setup.demoAuthorization && { headers: JSON.stringify({ Authorization: setup.demoAuthorization }, null, 2) }),
+    additionalHeaders: { [setup.csrfHeader]: '1' },
+    subscriptionsProtocol: 'SSE',
+    // Headers hold credentials: never persisted to the browser's local storage.
+    shouldPersistHeaders: false,
+  };
+}
+
+/**
+ * yoga's `renderGraphiQL` option: the packaged page, rendered once per distinct options (one in
+ * practice), since rendering copies the 9 MB bundle into a new string.
+ */
+export function packagedGraphiQLRenderer(): (options: GraphiQLOptions) => string {
+  let last: { key: string; html: string } | undefined;
+  return (options) => {
+    const key = JSON.stringify(options);
+    if (last?.key !== key) last = { key, html: renderPackagedGraphiQL(options) };
+    return last.html;
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Per-request DataLoaders over Zulip's bulk endpoints. A new set is built for every request from
+ * that request's connection (context.ts), so cached records never cross credentials
+ * (dataloader README, "Creating a new DataLoader per request").
+ *
+ * Each batch function returns values aligned with its keys and an Error for each key the server
+ * did not return, so one missing record fails one field and not the whole list.
+ *
+ * Cost: with the caller's live directory ready (directory/live.ts), `users`, `channels` and
+ * `userGroups` cost no upstream call. Without it, `channels` and `userGroups` make one bulk call
+ * each per request however many keys are loaded, and `users` picks by feature level and batch size
+ * (users.ts): `GET /users?user_ids=` per batch, a few `GET /users/{id}`, or one `GET /users`.
+ * `messages` makes one `GET /messages?message_ids=` per batch; the content loaders (content.ts) one
+ * per page. `memo` holds the other per-request values (memo.ts).
+ */
+import DataLoader from 'dataloader';
+import type { GraphQLError } from 'graphql';
+import type { ZulipConnection } from '../../zulip/connection.js';
+import { ZulipApiError } from '../../zulip/errors.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
+import type { Channel } from '../../zulip/model/channels.js';
+import type { Message } from '../../zulip/model/messages.js';
+import type { UserGroup } from '../../zulip/model/user-groups.js';
+import type { User } from '../../zulip/model/users.js';
+import { getStreamById, getStreams } from '../../zulip/routes/channels.js';
+import { getMessages } from '../../zulip/routes/messages.js';
+import { getUserGroups } from '../../zulip/routes/user-groups.js';
+import type { UpstreamServer } from '../context.js';
+import type { Directory } from '../directory/directory.js';
+import { notFoundError } from '../errors.js';
+import { requireFeatureLevel, type FeatureLevelSource } from '../feature-level.js';
+import { ContentLoaders, MESSAGES_PER_REQUEST } from './content.js';
+import { RequestMemo } from './memo.js';
+import { perRequestUsers } from './users.js';
+
+export { ContentLoaders, type ContentFormat } from './content.js';
+export { RequestMemo, SharedValue, memoKey, type MemoKey } from './memo.js';
+export { DEFAULT_USER_IDS_THRESHOLD } from './users.js';
+
+export interface Loaders {
+  /** Users by user ID: the live directory, else per request (users.ts). */
+  users: DataLoader<number, User>;
+  /** Channels by channel ID, from one `GET /streams` covering every visible channel. */
+  channels: DataLoader<number, Channel>;
+  /** User groups by group ID, from one `GET /user_groups`. */
+  userGroups: DataLoader<number, UserGroup>;
+  /** Messages by message ID, batched into `GET /messages?message_ids=[...]` (feature level 300). */
+  messages: DataLoader<number, Message>;
+  /** Message content in the other format than a page was fetched in (content.ts). */
+  content: ContentLoaders;
+  /** Other values computed at most once per request (memo.ts). */
+  memo: RequestMemo;
+}
+
+/** Error for a key the server did not return: the record does not exist or the caller cannot see it. */
+export function notFound(what: string, id: number): GraphQLError {
+  return notFoundError(`No ${what} with ID ${id} exists or is visible to you.`);
+}
+
+/** Aligns fetched records with the requested keys. */
+function alignById<T>(keys: readonly number[], byId: Map<number, T>, what: string): (T | Error)[] {
+  return keys.map((id) => byId.get(id) ?? notFound(what, id));
+}
+
+/** Records aligned with `keys` (undefined: not there or not visible) as loader values. */
+function found<T>(keys: readonly number[], records: readonly (T | undefined | Error)[], what: string): (T | Error)[] {
+  return keys.map((id, i) => records[i] ?? notFound(what, id));
+}
+
+function byIds<T>(keys: readonly number[], records: Map<number, T> | readonly (T | undefined)[]): (T | undefined)[] {
+  return records instanceof Map ? keys.map((id) => records.get(id)) : [...records];
+}
+
+/** Runs `fetchAll` at most once per request (the first batch), then serves every batch from it. */
+function once<T>(fetchAll: () => Promise<Map<number, T>>): () => Promise<Map<number, T>> {
+  let all: Promise<Map<number, T>> | undefined;
+  return () => (all ??= fetchAll());
+}
+
+/**
+ * The loaders of one request (or of one event batch, see schema/events) as `connection`'s caller;
+ * `server` is the gateway's shared state about the chat server (its feature level).
+ */
+export function createLoaders(connection: ZulipConnection, server: UpstreamServer): Loaders {
+  const levels: FeatureLevelSource = { anonymousConnection: connection, server };
+  // The caller's live directory, asked at each batch (not before: a request that looks nothing up
+  // starts no queue). Undefined (off, anonymous, loading, fenced by a write) means per request.
+  const directory = (): Directory | undefined => server.directories?.forRequest(connection);
+  const usersPerRequest = perRequestUsers(connection, levels, server.userIdsThreshold);
+  const allChannels = once(async () => {
+    // include_all covers every channel with metadata access (feature level 356); the other flags
+    // cover older servers, which report include_all in ignored_parameters_unsupported.
+    const { streams } = await getStreams(connection, {
+      includeAll: true,
+      includePublic: true,
+      includeSubscribed: true,
+      includeWebPublic: true,
+      excludeArchived: false,
+    });
+    return new Map(streams.map((channel) => [channel.stream_id, channel]));
+  });
+  const allUserGroups = once(async () => {
+    const { user_groups } = await getUserGroups(connection);
+    return new Map(user_groups.map((group) => [group.id, group]));
+  });
+
+  return {
+    users: new DataLoader(async (ids) =>
+      found(ids, directory()?.usersById(ids) ?? (await usersPerRequest(ids)), 'user'),
+    ),
+    channels: new DataLoader(async (ids) => {
+      const known = directory()?.channelsById(ids);
+      return loadChannels(connection, ids, known ? byIds(ids, known) : await allChannels());
+    }),
+    userGroups: new DataLoader(async (ids) =>
+      found(ids, directory()?.userGroupsById(ids) ?? byIds(ids, await allUserGroups()), 'user group'),
+    ),
+    messages: new DataLoader((ids) => loadMessages(connection, levels, ids), { maxBatchSize: MESSAGES_PER_REQUEST }),
+    content: new ContentLoaders(connection, levels),
+    memo: new RequestMemo(),
+  };
+}
+
+/**
+ * Channels missing from the bulk list (e.g. a private channel the caller was removed from, whose
+ * old messages they can still see) are asked for one by one; they are rare.
+ */
+async function loadChannels(
+  connection: ZulipConnection,
+  ids: readonly number[],
+  listed: Map<number, Channel> | readonly (Channel | undefined)[],
+): Promise<(Channel | Error)[]> {
+  return Promise.all(
+    ids.map(async (id, i) => {
+      const channel = listed instanceof Map ? listed.get(id) : listed[i];
+      if (channel) return channel;
+      try {
+        return (await getStreamById(connection, id)).stream;
+      } catch (error) {
+        // BAD_REQUEST is how the server says "invalid channel ID"; anything else is a real failure.
+        return error instanceof ZulipApiError && error.code === 'BAD_REQUEST' ? notFound('channel', id) : toError(error);
+      }
+    }),
+  );
+}
+
+async function loadMessages(
+  connection: ZulipConnection,
+  levels: FeatureLevelSource,
+  ids: readonly number[],
+): Promise<(Message | Error)[]> {
+  await requireFeatureLevel(levels, featureLevels.messageIds, 'Loading messages by ID');
+  const { messages } = await getMessages(connection, {
+    messageIds: [...ids],
+    narrow: [],
+    clientGravatar: false,
+    applyMarkdown: true,
+  });
+  return alignById(ids, new Map(messages.map((message) => [message.id, message])), 'message');
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,86 @@
+/**
+ * Readiness: the gateway is ready when the chat server answers `GET /api/v1/server_settings`
+ * (https://zulip.com/api/get-server-settings, no credentials needed), it is not shutting down and,
+ * in cluster mode, Redis is connected. The upstream check is cached for a few seconds and shared by
+ * concurrent probes, so a load balancer probing every second costs the chat server little.
+ */
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface ReadinessOptions {
+  /** Chat server origin. */
+  zulipUrl: string;
+  /** How long a check result is reused. @default 5000 */
+  cacheMs?: number;
+  /** Timeout of the upstream check. @default 2000 */
+  timeoutMs?: number;
+  fetch?: FetchLike;
+  now?: () => number;
+  /** Cluster mode: the Redis connection's state (ioredis `status`, e.g. 'ready'). */
+  redisState?: () => string;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  /** Why not ready, for operators (no secrets, no upstream body). */
+  reason?: string;
+  upstream: 'ok' | 'unavailable' | 'unchecked';
+  redis?: string;
+}
+
+interface Cached {
+  at: number;
+  problem: string | undefined;
+}
+
+export class Readiness {
+  #shuttingDown = false;
+  #cached: Cached | undefined;
+  #inFlight: Promise<Cached> | undefined;
+  readonly #url: string;
+
+  constructor(private readonly options: ReadinessOptions) {
+    this.#url = `${options.zulipUrl.replace(/\/+$/, '')}/api/v1/server_settings`;
+  }
+
+  /** From now on, readiness answers 503 (the load balancer stops sending new requests). */
+  shutdown(): void {
+    this.#shuttingDown = true;
+  }
+
+  async check(): Promise<ReadinessReport> {
+    const redis = this.options.redisState?.();
+    if (this.#shuttingDown) return { ready: false, reason: 'shutting down', upstream: 'unchecked', ...(redis && { redis }) };
+    const upstream = await this.#upstream();
+    if (upstream.problem) return { ready: false, reason: upstream.problem, upstream: 'unavailable', ...(redis && { redis }) };
+    if (redis !== undefined && redis !== 'ready') return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
+    return { ready: true, upstream: 'ok', ...(redis && { redis }) };
+  }
+
+  #upstream(): Promise<Cached> {
+    const now = (this.options.now ?? Date.now)();
+    if (this.#cached && now - this.#cached.at < (this.options.cacheMs ?? 5000)) return Promise.resolve(this.#cached);
+    this.#inFlight ??= this.#probe().then((problem) => {
+      this.#inFlight = undefined;
+      return (this.#cached = { at: (this.options.now ?? Date.now)(), problem });
+    });
+    return this.#inFlight;
+  }
+
+  /** undefined when the chat server answered as a Zulip server does, else what went wrong. */
+  async #probe(): Promise<string | undefined> {
+    const fetch = this.options.fetch ?? globalThis.fetch;
+    try {
+      const response = await fetch(this.#url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 2000), headers: { accept: 'application/json' } });
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return `chat server answered GET /server_settings with HTTP ${response.status}`;
+      }
+      const body = (await response.json().catch(() => undefined)) as { result?: unknown } | undefined;
+      return body?.result === 'success' ? undefined : 'chat server answered GET /server_settings with something that is not a Zulip response';
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      return timedOut ? 'chat server did not answer GET /server_settings in time' : 'chat server unreachable';
+    }
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * graphql-ws on the gateway's `/graphql` path (the `graphql-transport-ws` protocol), wired to yoga
+ * through `gateway.getEnveloped` as in yoga's graphql-ws example, so that WebSocket operations get
+ * the same context, plugins, limits, error masking and subscription sharing as HTTP and SSE.
+ *
+ * Credentials travel in the `connection_init` payload, as `{ authorization: "Basic base64(email:apiKey)" }`
+ * or `{ email, apiKey }`; a payload without any credential field falls back to the upgrade
+ * request's Authorization header, then to the gateway's default credentials if configured (as for
+ * HTTP). A payload with a credential field that is not usable as it is (`{ authorization: null }`,
+ * an email without its key, a key that is not a string, both forms at once) is refused, never
+ * taken as "no credentials". They are checked once, in `onConnect`, by registering the
+ * credential's event queue (the call its first subscription needs anyway; the queue then waits
+ * out the hub's grace period). Close codes:
+ *
+ * - 4403 Forbidden: no usable credentials, or the chat server refused them. graphql-ws clients
+ *   retry 4403 by default; give them a `shouldRetry` that stops on it.
+ * - 1013 Try Again Later: the chat server could not be reached to check them.
+ * - graphql-ws's own: 4408 no `connection_init` in time, 4409 duplicate operation id, 4429 second
+ *   `connection_init`, 4401 subscribe before ack, 4400 malformed message; and keep-alive pings,
+ *   terminating peers that stop answering.
+ *
+ * Frames are sent by graphql-ws through ws's `send`; sharing identical subscriptions and the
+ * slow-consumer policy are the gateway's (plugins/share-subscriptions.ts), the same as for SSE.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import type { Context as WsContext } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { isAuthError } from '../../zulip/errors.js';
+import type { Context } from '../context.js';
+import type { Gateway } from '../yoga.js';
+
+export interface GraphQLWsOptions {
+  /** Where to accept upgrades. @default '/graphql' */
+  path?: string;
+  /** Close with 4408 when no `connection_init` arrives within this time. @default 3_000 */
+  connectionInitWaitTimeoutMs?: number;
+  /** WebSocket ping interval; a peer that misses a pong for as long is terminated. 0 disables. @default 12_000 */
+  keepAliveMs?: number;
+}
+
+export interface GraphQLWsServer {
+  readonly wss: WebSocketServer;
+  /** Open sockets. */
+  stats(): { sockets: number };
+  /** Closes every socket with 1001 Going Away and stops accepting upgrades. */
+  close(): Promise<void>;
+}
+
+type Extra = { socket: WebSocket; request: IncomingMessage };
+type Params = Record<string, unknown>;
+
+/** What onSubscribe puts in `rootValue` for the execute/subscribe hooks below (yoga's recipe). */
+interface Root {
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+}
+
+const CLOSE_FORBIDDEN = 4403;
+const CLOSE_TRY_AGAIN_LATER = 1013;
+
+/** Fields of a `connection_init` payload that carry credentials. */
+const CREDENTIAL_FIELDS = ['authorization', 'Authorization', 'email', 'apiKey', 'api_key'] as const;
+
+/**
+ * The credentials of a `connection_init` payload as the `{ authorization }` form the gateway's
+ * context reads: `{}` means none were sent (the default identity may apply), a string problem
+ * means the payload's credential fields are unusable. Never logs or echoes values.
+ */
+export function credentialsOfPayload(payload: unknown, request: Pick<IncomingMessage, 'headers'>): { authorization?: string } | string {
+  const params: Params = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Params) : {};
+  const present = CREDENTIAL_FIELDS.filter((field) => Object.hasOwn(params, field));
+  if (present.length === 0) {
+    const header = request.headers.authorization;
+    return typeof header === 'string' ? { authorization: header } : {};
+  }
+  const { authorization, Authorization, email, apiKey } = params;
+  if (present.length === 1 && (present[0] === 'authorization' || present[0] === 'Authorization')) {
+    const value = authorization ?? Authorization;
+    return typeof value === 'string' && value !== '' ? { authorization: value } : 'Unusable credentials: authorization must be a non-empty string';
+  }
+  if (present.length === 2 && present.includes('email') && present.includes('apiKey')) {
+    if (typeof email === 'string' && email !== '' && typeof apiKey === 'string' && apiKey !== '') {
+      return { authorization: `Basic ${Buffer.from(`${email}:${apiKey}`, 'utf8').toString('base64')}` };
+    }
+    return 'Unusable credentials: email and apiKey must be non-empty strings';
+  }
+  return 'Unusable credentials: send either authorization or both email and apiKey';
+}
+
+/** Closes the socket with a reason the client can read; graphql-ws's own close then does nothing. */
+function refuse(socket: WebSocket, code: number, reason: string): false {
+  socket.close(code, reason.slice(0, 120)); // close reasons are limited to 123 bytes
+  return false;
+}
+
+export function attachGraphQLWs(server: Server, gateway: Gateway, options: GraphQLWsOptions = {}): GraphQLWsServer {
+  // No compression (ws's default for servers, stated): a deflate per frame would cost more than the write.
+  const wss = new WebSocketServer({ server, path: options.path ?? '/graphql', perMessageDeflate: false });
+
+  // The checked credentials of each socket (graphql-ws keeps the raw payload as connectionParams).
+  const paramsOf = new WeakMap<object, { authorization?: string }>();
+
+  /** The gateway context for a socket's operations (and for the credential check). */
+  const contextOf = (ctx: WsContext<Params, Extra>, params?: unknown) =>
+    gateway.getEnveloped({
+      ...ctx,
+      connectionParams: paramsOf.get(ctx) ?? {},
+      req: ctx.extra.request,
+      socket: ctx.extra.socket,
+      params,
+    });
+
+  const handle = useServer<Params, Extra>(
+    {
+      connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs ?? 3_000,
+      execute: (args) => (args.rootValue as Root).execute(args) as never,
+      subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
+      onConnect: async (ctx) => {
+        const socket = ctx.extra.socket;
+        const credentials = credentialsOfPayload(ctx.connectionParams, ctx.extra.request);
+        if (typeof credentials === 'string') return refuse(socket, CLOSE_FORBIDDEN, `${credentials}.`);
+        paramsOf.set(ctx, credentials);
+        const context = (await contextOf(ctx).contextFactory()) as unknown as Context;
+        if (!context.credentials) {
+          const problem = context.credentialsProblem ?? 'Missing credentials';
+          return refuse(socket, CLOSE_FORBIDDEN, `${problem.replace(/\.$/, '')}: send {authorization: "Basic ..."} in connection_init.`);
+        }
+        try {
+          await context.events!.validate(context.connection);
+          return true;
+        } catch (error) {
+          if (isAuthError(error)) return refuse(socket, CLOSE_FORBIDDEN, `The chat server refused the credentials (${error.code}).`);
+          return refuse(socket, CLOSE_TRY_AGAIN_LATER, 'The chat server could not be reached to check the credentials; try again later.');
+        }
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = contextOf(ctx, payload);
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          // A syntax error is the client's, not a reason to drop the socket: answer with an error message.
+          return [error instanceof GraphQLError ? error : new GraphQLError('The query could not be parsed.')];
+        }
+        const errors = validate(schema, document);
+        if (errors.length > 0) return errors;
+        const rootValue: Root = { execute, subscribe };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue: await contextFactory(),
+          rootValue,
+        };
+      },
+    },
+    wss,
+    options.keepAliveMs ?? 12_000,
+  );
+
+  return {
+    wss,
+    stats: () => ({ sockets: wss.clients.size }),
+    close: async () => {
+      await handle.dispose();
+    },
+  };
+}

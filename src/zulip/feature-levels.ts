@@ -1,0 +1,88 @@
+/**
+ * Named Zulip API feature levels: the first level at which the server has an API change the
+ * gateway or client depends on. One table so a level is spelled (and checked against the
+ * changelog) once; each entry names the release and the changelog line.
+ *
+ * Releases: Zulip 5.0 ends at level 122, 6.0 at 156, 7.0 at 185, 8.0 at 237, 9.0 at 277,
+ * 10.0 at 371; later levels are Zulip 11.0. https://zulip.com/api/changelog
+ */
+export const featureLevels = {
+  /** Zulip 3.0 (2): reactions carry `user_id` (before, only the deprecated `user` object). */
+  reactionUserId: 2,
+  /** Zulip 3.0 (9): `principals` of (un)subscribe may be user IDs instead of emails. */
+  principalIds: 9,
+  /** Zulip 5.0 (87): the drafts API (`GET/POST/PATCH/DELETE /drafts`). */
+  drafts: 87,
+  /** Zulip 5.0 (89): `user_settings` object in `POST /register` replaces the legacy keys. */
+  userSettingsObject: 89,
+  /** Zulip 5.0 (98): `is_web_public` on `PATCH /streams/{stream_id}`. */
+  channelWebPublic: 98,
+  /** Zulip 6.0 (136): `history_public_to_subscribers` accepted alone on `PATCH /streams/{stream_id}`. */
+  channelHistoryAlone: 136,
+  /** Zulip 6.0 (155): `POST /messages/flags/narrow` and `include_anchor`. */
+  flagsForNarrow: 155,
+  /** Zulip 7.0 (164): `server_presence_offline_threshold_seconds` in `POST /register`. */
+  presenceOfflineThreshold: 164,
+  /** Zulip 7.0 (170): `POST /user_topics`. */
+  userTopics: 170,
+  /** Zulip 7.0 (174): `type: "direct"` on `POST /messages` (was `private`). */
+  directMessageType: 174,
+  /** Zulip 7.0 (177): narrow operators `dm`, `dm-including`, `is:dm` (were `pm-with`, `group-pm-with`, `is:private`). */
+  dmNarrowOperators: 177,
+  /** Zulip 7.0 (184): `PATCH /scheduled_messages/{scheduled_message_id}`. */
+  editScheduledMessage: 184,
+  /** Zulip 8.0 (193): `REACTION_ALREADY_EXISTS` / `REACTION_DOES_NOT_EXIST` error codes. */
+  reactionErrorCodes: 193,
+  /** Zulip 8.0 (194): the narrow `id` operand may be an integer (a string before). */
+  integerIdOperand: 194,
+  /** Zulip 8.0 (200): `is_default_stream` on `PATCH /streams/{stream_id}`. */
+  channelDefault: 200,
+  /** Zulip 8.0 (208): (un)subscribe answer BAD_REQUEST for a deactivated or unknown user in `principals`. */
+  principalsBadRequest: 208,
+  /** Zulip 8.0 (215): channel typing notifications with `stream_id` and `topic`. */
+  channelTyping: 215,
+  /** Zulip 8.0 (219): visibility policy FOLLOWED for `POST /user_topics`. */
+  followedTopics: 219,
+  /** Zulip 9.0 (248): `type: "channel"` on `POST /messages` and `POST /typing` (was `stream`). */
+  channelMessageType: 248,
+  /** Zulip 9.0 (250): narrow operators `channel` / `channels` (were `stream` / `streams`). */
+  channelNarrowOperators: 250,
+  /** Zulip 9.0 (263): incremental presence with `last_update_id`. */
+  presenceLastUpdateId: 263,
+  /** Zulip 10.0 (289): `POST /users/me/subscriptions` results identify users by ID (were emails). */
+  subscribeResultUserIds: 289,
+  /** Zulip 10.0 (300): `message_ids` parameter of `GET /messages`. */
+  messageIds: 300,
+  /** Zulip 10.0 (302): `GET /users/{email}` looks users up by the addresses email visibility allows (the real one). */
+  userByRealEmail: 302,
+  /** Zulip 10.0 (311): `add_subgroups` / `delete_subgroups` on `POST /user_groups/{user_group_id}/members`. */
+  groupSubgroupsOnMembers: 311,
+  /** Zulip 10.0 (313): `PATCH /users/{email}`, and `new_email` on `PATCH /users/{user_id}`. */
+  updateUserByEmail: 313,
+  /** Zulip 10.0 (315): archived channels (`is_archived`, `exclude_archived`). */
+  archivedChannels: 315,
+  /** Zulip 10.0 (325): `can_administer_channel_group`. */
+  canAdministerChannelGroup: 325,
+  /** Zulip 10.0 (330): default channels in `POST /register` and events as channel IDs only. */
+  defaultChannelIds: 330,
+  /** Zulip 10.0 (333): `can_send_message_group`. */
+  canSendMessageGroup: 333,
+  /** Zulip 10.0 (334): `allow_empty_topic_name`, the empty topic. */
+  emptyTopicName: 334,
+  /** Zulip 10.0 (342): `can_add_subscribers_group`. */
+  canAddSubscribersGroup: 342,
+  /** Zulip 10.0 (343): `stream_ids` replaces `streams` in the channel `delete` event. */
+  channelDeleteStreamIds: 343,
+  /** Zulip 10.0 (356): `include_all` on `GET /streams` (renamed from `include_all_active`). */
+  includeAllChannels: 356,
+  /** Zulip 10.0 (357): `can_subscribe_group`. */
+  canSubscribeGroup: 357,
+  /** Zulip 10.0 (362): privacy changes of archived channels. */
+  archivedChannelEdits: 362,
+  /** Zulip 11.0 (378): archiving sends `update` events to clients with the `archived_channels` capability. */
+  archivedChannelEvents: 378,
+  /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
+  userIdsParameter: 384,
+} as const;
+
+export type FeatureLevelName = keyof typeof featureLevels;

@@ -1,0 +1,249 @@
+/**
+ * The gateway over node:http (transport/http.ts), as `npm start` serves it, on loopback ports:
+ * request bodies bounded so that refused input costs about what reading it costs, CSRF refusals,
+ * masking, credential isolation, and subscriptions over SSE.
+ */
+import { connect } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoUser } from '../../../src/emulator/seed.js';
+import { EventHub } from '../../../src/gateway/events/hub.js';
+import { createGatewayServer } from '../../../src/gateway/transport/http.js';
+import { CSRF_HEADER, createGateway, MAX_REQUEST_BODY_BYTES } from '../../../src/gateway/yoga.js';
+import type { FetchLike } from '../../../src/zulip/connection.js';
+import { basicAuth, createHarness } from '../../helpers/harness.js';
+import { until } from '../../helpers/ws-client.js';
+
+const hamlet = demoUser('hamlet');
+const othello = demoUser('othello');
+
+const json = (auth: string | null, extra: Record<string, string> = {}) => ({
+  'content-type': 'application/json',
+  ...(auth === null ? {} : { authorization: auth }),
+  ...extra,
+});
+
+interface Exchanged {
+  /** Status line and headers. */
+  head: string;
+  status: number;
+  body: string;
+  /** Milliseconds from the first byte sent to the connection's close. */
+  ms: number;
+}
+
+/**
+ * A raw HTTP/1.1 exchange on a new connection: sends `head`, then `body` in 64 kB pieces (as far
+ * as the server reads them), and resolves with what arrived once the server closed the connection.
+ */
+function exchange(url: string, head: string, body: Buffer = Buffer.alloc(0), timeoutMs = 10_000): Promise<Exchanged> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect(Number(port), '127.0.0.1');
+    const received: Buffer[] = [];
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no complete answer after ${timeoutMs} ms`))), timeoutMs);
+    socket.on('data', (data) => received.push(data));
+    socket.on('error', () => undefined); // a reset while we still send; what arrived is checked
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(received).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      resolve({ head: text.slice(0, split), status: Number(text.slice(9, 12)), body: text.slice(split + 4), ms: performance.now() - started });
+    });
+    socket.write(head);
+    let offset = 0;
+    const pump = () => {
+      while (offset < body.length && !socket.destroyed) {
+        const piece = body.subarray(offset, offset + 65_536);
+        offset += piece.length;
+        if (!socket.write(piece)) return void socket.once('drain', pump);
+      }
+    };
+    pump();
+  });
+}
+
+function postHead(url: string, headers: Record<string, string>): string {
+  const { host, pathname } = new URL(url);
+  const lines = Object.entries({ host, connection: 'close', ...headers });
+  return `POST ${pathname} HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+}
+
+/** A chunked body sent as one chunk (and, with `last`, the terminating chunk). */
+function chunked(body: Buffer, last = true): Buffer {
+  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from(last ? '\r\n0\r\n\r\n' : '\r\n')]);
+}
+
+/** Invalid JSON of `size` bytes: an unterminated object full of short keys (the worst case for a parser that gives up late). */
+function invalidJson(size: number): Buffer {
+  const body = Buffer.alloc(size, '"k":1,');
+  body.write('{', 0);
+  return body;
+}
+
+describe('request bodies', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+  const tooLarge = { errors: [{ message: 'Request body too large', extensions: { code: 'REQUEST_ENTITY_TOO_LARGE' } }] };
+
+  it('has a limit of a few MB by default', () => {
+    expect(MAX_REQUEST_BODY_BYTES).toBeGreaterThanOrEqual(1_000_000);
+    expect(MAX_REQUEST_BODY_BYTES).toBeLessThanOrEqual(5_000_000);
+  });
+
+  it('refuses big bodies at the cost of reading them: a concurrent small query answers well under a second', async () => {
+    await h.ready;
+    const big = invalidJson(12_000_000);
+    const small = async () => {
+      const started = performance.now();
+      const answer = await h.gql('{ __typename }', {}, { as: null });
+      expect(answer.data).toEqual({ __typename: 'Query' });
+      return performance.now() - started;
+    };
+    // Announced: refused from Content-Length; then the same bytes chunked, refused once past the limit.
+    const announced = exchange(h.url, postHead(h.url, json(null, { 'content-length': String(big.length) })), big);
+    const streamed = exchange(h.url, postHead(h.url, json(null, { 'transfer-encoding': 'chunked' })), chunked(big));
+    const smallMs: number[] = [];
+    for (let i = 0; i < 5; i++) smallMs.push(await small());
+    for (const refused of await Promise.all([announced, streamed])) {
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.body)).toEqual(tooLarge);
+    }
+    expect(Math.max(...smallMs)).toBeLessThan(1000);
+    // Invalid JSON under the limit is read and refused quickly.
+    const underLimit = invalidJson(MAX_REQUEST_BODY_BYTES - 1000);
+    const invalid = await exchange(h.url, postHead(h.url, json(null, { 'content-length': String(underLimit.length) })), underLimit);
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.body).errors[0].message).toBe('POST body sent invalid JSON.');
+    expect(invalid.ms).toBeLessThan(1000);
+    expect(await small()).toBeLessThan(1000);
+  });
+
+  it('stops reading a chunked body at the limit and closes the connection after the answer', async () => {
+    const gateway = createGateway({ zulipUrl: h.zulipUrl, fetch: () => Promise.reject(new Error('no upstream call expected')), logging: false, maxRequestBodyBytes: 1000 });
+    const served = createGatewayServer(gateway, { drainMs: 0 });
+    try {
+      const url = await served.listen(0, '127.0.0.1');
+      const piece = Buffer.from(`{"query":"{ __typename }","variables":{"pad":"${'x'.repeat(2000)}"}}`);
+      const head = postHead(url, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', connection: 'keep-alive' });
+      const answer = await exchange(url, head, chunked(piece, false)); // ... and never the last chunk
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toEqual(tooLarge);
+      const small = await fetch(url, { method: 'POST', headers: json(null), body: JSON.stringify({ query: '{ __typename }' }) });
+      expect((await small.json()).data).toEqual({ __typename: 'Query' });
+    } finally {
+      await served.close();
+      await gateway.dispose();
+    }
+  });
+});
+
+describe('CSRF prevention', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  it('refuses form posts as possible cross-site requests, with CSRF_REFUSED', async () => {
+    await h.ready;
+    const answer = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D' });
+    expect(answer.status).toBe(403);
+    expect((await answer.json()).errors[0].extensions.code).toBe('CSRF_REFUSED');
+  });
+
+  it('answers a GET with the CSRF header, and refuses one without it', async () => {
+    await h.ready;
+    const search = `?query=${encodeURIComponent('{ serverSettings { realmName } }')}`;
+    const allowed = await fetch(h.url + search, { headers: { [CSRF_HEADER]: '1' } });
+    expect((await allowed.json()).data.serverSettings.realmName).toBeTruthy();
+    expect((await fetch(h.url + search)).status).toBe(403);
+  });
+});
+
+describe('masking', () => {
+  it('turns a bug into "Unexpected error." without the message, key or upstream URL', async () => {
+    const buggy: FetchLike = async () =>
+      ({
+        get status(): number {
+          throw new Error(`boom with ${hamlet.apiKey} at http://10.9.8.7/api/v1`);
+        },
+        text: async () => '{}',
+        headers: new Headers(),
+      }) as unknown as Response;
+    const gateway = createGateway({ zulipUrl: 'http://buggy.localhost', fetch: buggy, logging: false });
+    const served = createGatewayServer(gateway, { drainMs: 0 });
+    try {
+      const url = await served.listen(0, '127.0.0.1');
+      const response = await fetch(url, { method: 'POST', headers: json(basicAuth(hamlet)), body: JSON.stringify({ query: '{ serverSettings { realmName } }' }) });
+      const text = await response.text();
+      expect(JSON.parse(text).errors).toEqual([
+        { message: 'Unexpected error.', locations: [{ line: 1, column: 3 }], path: ['serverSettings'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      ]);
+      expect(text).not.toMatch(/boom|10\.9\.8\.7|buggy\.localhost/);
+      expect(text).not.toContain(hamlet.apiKey);
+    } finally {
+      await served.close();
+      await gateway.dispose();
+    }
+  });
+});
+
+describe('isolation and streaming', () => {
+  const hub = new EventHub({ graceMs: 100 });
+  const h = createHarness({ gateway: { eventHub: hub } });
+  afterAll(() => h.close());
+
+  it('never serves one credential’s data to another, however interleaved', async () => {
+    const users = [hamlet, othello];
+    for (const user of users) {
+      const created = await h.gql('mutation($c: String!) { createDrafts(drafts: [{ type: UNADDRESSED, content: $c }]) { ids } }', { c: `draft of ${user.email}` }, { as: user.email });
+      expect(created.errors).toBeUndefined();
+    }
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => users[i % 2]!).map(async (user) => ({
+        user,
+        body: await h.gql<{ me: { user: unknown }; drafts: { content: string }[] }>('{ me { user { email fullName } } drafts { content } }', {}, { as: user.email }),
+      })),
+    );
+    for (const { user, body } of answers) {
+      expect(body.errors).toBeUndefined();
+      expect(body.data!.me.user).toEqual({ email: user.email, fullName: user.fullName });
+      expect(body.data!.drafts.map((d) => d.content).filter((content) => content.startsWith('draft of '))).toEqual([`draft of ${user.email}`]);
+    }
+  });
+
+  it('serves subscriptions over SSE, fed by a mutation', async () => {
+    const stream = await h.sse('subscription { events { ... on MessageEvent { message { content } } } }', {}, { as: hamlet.email });
+    try {
+      await until(() => hub.stats().subscribers === 1, 5000, 'the SSE subscriber');
+      const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "sse", content: "over SSE") { id } }', {}, { as: othello.email });
+      expect(sent.errors).toBeUndefined();
+      const [first] = await stream.waitFor(1);
+      expect(stream.status).toBe(200);
+      expect(first!.data).toEqual({ events: { message: { content: '<p>over SSE</p>' } } });
+    } finally {
+      stream.close();
+    }
+    await until(() => hub.stats().subscribers === 0, 5000, 'the subscription to end with the request');
+  });
+
+  it('answers a subscription POSTed with fetch’s default Accept as an event stream', async () => {
+    const abort = new AbortController();
+    const response = await fetch(h.url, {
+      method: 'POST',
+      headers: json(basicAuth(hamlet)),
+      body: JSON.stringify({ query: 'subscription { events { __typename } }' }),
+      signal: abort.signal,
+    });
+    try {
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      await until(() => hub.stats().subscribers === 1, 5000, 'the subscriber');
+    } finally {
+      abort.abort();
+    }
+    await until(() => hub.stats().subscribers === 0, 5000, 'the subscription to end with the request');
+  });
+
+  it('answers 406 to a subscription asked for as plain JSON', async () => {
+    const response = await fetch(h.url, { method: 'POST', headers: json(basicAuth(hamlet), { accept: 'application/json' }), body: JSON.stringify({ query: 'subscription { events { __typename } }' }) });
+    expect(response.status).toBe(406);
+  });
+});

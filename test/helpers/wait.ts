@@ -1,0 +1,10 @@
+/** Waiting without fixed sleeps: poll a condition, bounded. */
+
+/** Waits until `condition` holds, polling every 10 ms; throws after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
