@@ -1,25 +1,23 @@
 /**
- * `npm start`: reads the environment, builds the gateway and serves it on node:http; without
- * ZULIP_URL it first starts the demo emulator. The one place outside the tests that wires the
- * emulator to the gateway (nothing under src/gateway imports src/emulator).
+ * The entry point (`npm start`, `node dist/main.js`): reads and checks the configuration
+ * (gateway/config: every variable, `--help`), builds the gateway with its logs, metrics, tracing and
+ * readiness, serves it on node:http, and shuts down cleanly on SIGTERM/SIGINT. Without ZULIP_URL it
+ * first starts the demo emulator. The one place outside the tests that wires the emulator to the
+ * gateway (nothing under src/gateway imports src/emulator).
  *
- * | variable        | default     | meaning                                                        |
- * |-----------------|-------------|----------------------------------------------------------------|
- * | PORT            | 4000        | port to listen on (0 picks a free one)                         |
- * | HOST            | 127.0.0.1   | interface to listen on                                         |
- * | ZULIP_URL       | (none)      | chat server origin; unset starts the embedded demo emulator    |
- * | ZULIP_EMAIL     | (none)      | default identity for requests without Authorization, with...   |
- * | ZULIP_API_KEY   | (none)      | ...its API key (both or neither)                               |
- * | MAX_BODY_BYTES  | 2000000     | largest request body accepted                                  |
- * | NODE_ENV        | production  | graphql-js development checks when not `production`            |
- *
- * Without ZULIP_URL the emulator serves the demo organization on an ephemeral loopback port in
- * this process, and a ready-to-paste demo credential is printed.
+ * Shutdown, in order: /readiness answers 503; WebSockets close with 1001 and the listener stops
+ * accepting; every subscription ends (SSE streams with `complete`) and its upstream queue is
+ * deleted; requests in flight finish within DRAIN_MS, then what is left is cut; the gateway, the
+ * metrics port and the trace exporter are closed last.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
+import type { DestinationStream } from 'pino';
 import { createEmulator } from './emulator/app.js';
 import { DEMO_USERS } from './emulator/seed.js';
-import type { Credentials } from './zulip/connection.js';
+import { ConfigError, configOrExit, loadConfig, type GatewayConfig } from './gateway/config/index.js';
 
 const isEntryPoint = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 
@@ -27,84 +25,159 @@ const isEntryPoint = process.argv[1] !== undefined && fileURLToPath(import.meta.
 // development checks it makes on every failed type test during execution (README, Performance),
 // and graphql-ws no longer puts internal error messages in close reasons. graphql reads NODE_ENV
 // once, when it is loaded, so the gateway's modules (all of which load it) are imported by
-// `start()`, after this line; the emulator does not load graphql.
+// `start()`, after this line; neither the emulator nor the configuration loads graphql.
 if (isEntryPoint) process.env.NODE_ENV ??= 'production';
 
 /** The gateway's own modules (see above). */
 function loadGateway() {
-  return Promise.all([import('./gateway/yoga.js'), import('./gateway/transport/http.js')]);
+  return Promise.all([
+    import('./gateway/yoga.js'),
+    import('./gateway/transport/http.js'),
+    import('./gateway/observability/index.js'),
+    import('./gateway/plugins/persisted-operations.js'),
+  ]);
 }
 
 export interface Started {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
   url: string;
-  /** Stops accepting, lets requests in flight finish, then releases everything. */
+  /** The metrics port's origin, when METRICS_PORT is set. */
+  metricsOrigin?: string;
+  /**
+   * Shuts down as on SIGTERM: readiness 503, stop accepting, end subscriptions, drain requests in
+   * flight (DRAIN_MS), then release everything. Idempotent.
+   */
   close(): Promise<void>;
+  /** Flushes the structured logs (before the process exits). */
+  flushLogs(): Promise<void>;
 }
 
-function fail(message: string): never {
-  throw new Error(`Configuration error: ${message}`);
+export interface StartOptions {
+  /** The configuration, when the caller already loaded it. @default loadConfig(env) */
+  config?: GatewayConfig;
+  /** Where the JSON logs go (tests capture them). @default stdout */
+  logDestination?: DestinationStream;
+  /** Replaces the configured trace exporter (tests pass an InMemorySpanExporter). */
+  traceExporter?: SpanExporter;
 }
 
-function portFrom(value: string | undefined): number {
-  if (value === undefined || value === '') return 4000;
-  const port = Number(value);
-  return Number.isInteger(port) && port >= 0 && port < 65536 ? port : fail(`PORT must be a port number, got "${value}".`);
-}
+/**
+ * Starts the gateway (and, without ZULIP_URL, the demo emulator) from `env`. A bad configuration
+ * rejects with a ConfigError naming every problem, before anything is started.
+ */
+export async function start(
+  env: NodeJS.ProcessEnv = process.env,
+  log: (line: string) => void = console.log,
+  options: StartOptions = {},
+): Promise<Started> {
+  const config = options.config ?? loadConfig(env);
+  const [{ createGateway }, { createGatewayServer }, ops, { loadTrustedDocuments }] = await loadGateway();
+  let documents;
+  if (config.persistedOperations.mode === 'trusted') {
+    try {
+      documents = loadTrustedDocuments(config.persistedOperations.file!);
+    } catch (error) {
+      throw new ConfigError([`PERSISTED_OPERATIONS_FILE: ${error instanceof Error ? error.message : String(error)}`]);
+    }
+  }
 
-function bodyLimitFrom(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const bytes = Number(value);
-  return Number.isInteger(bytes) && bytes > 0 ? bytes : fail(`MAX_BODY_BYTES must be a positive integer, got "${value}".`);
-}
-
-function defaultCredentialsFrom(env: NodeJS.ProcessEnv): Credentials | undefined {
-  const { ZULIP_EMAIL: email, ZULIP_API_KEY: apiKey } = env;
-  if (!email && !apiKey) return undefined;
-  if (!email || !apiKey) fail('set both ZULIP_EMAIL and ZULIP_API_KEY, or neither.');
-  return { email, apiKey };
-}
-
-/** Starts the gateway (and, without ZULIP_URL, the demo emulator) from `env`. */
-export async function start(env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = console.log): Promise<Started> {
-  const port = portFrom(env.PORT);
-  const host = env.HOST || '127.0.0.1';
-  const maxRequestBodyBytes = bodyLimitFrom(env.MAX_BODY_BYTES);
-  const defaultCredentials = defaultCredentialsFrom(env);
-  const [{ createGateway }, { createGatewayServer }] = await loadGateway();
-  const emulator = env.ZULIP_URL ? undefined : createEmulator({ seed: 'demo' });
+  const logger = ops.createLogger({ level: config.logLevel, ...(options.logDestination && { destination: options.logDestination }) });
+  const metrics = config.metrics.enabled ? new ops.GatewayMetrics() : undefined;
+  const tracing = new ops.GatewayTracing(config.tracing, options.traceExporter);
+  const emulator = config.zulipUrl ? undefined : createEmulator({ seed: 'demo' });
   const upstream = emulator ? await emulator.listen({ host: '127.0.0.1', port: 0 }) : undefined;
-  const zulipUrl = upstream?.url ?? env.ZULIP_URL!;
+  const zulipUrl = upstream?.url ?? config.zulipUrl!;
+  // Cluster mode: readiness and metrics follow the Redis connection; its changes are logged.
+  let redisState: string | undefined = config.cluster ? 'connecting' : undefined;
+  const onRedisState = (state: string) => {
+    redisState = state;
+    metrics?.redisUp(state === 'connected');
+    logger[state === 'connected' ? 'info' : 'warn']({ redis: state }, 'redis connection');
+  };
+  const readiness = new ops.Readiness({ zulipUrl, cacheMs: config.readinessCacheMs, ...(config.cluster && { redisState: () => redisState! }) });
+  const endpoints = ops.opsEndpoints({ ...(metrics && { metrics }), metricsPath: config.metrics.path, readiness });
+  const demoAuthorization = emulator ? basicAuthorization(DEMO_USERS[0]!) : undefined;
 
   const gateway = createGateway({
     zulipUrl,
-    ...(defaultCredentials && { defaultCredentials }),
-    ...(maxRequestBodyBytes !== undefined && { maxRequestBodyBytes }),
+    ...(config.defaultCredentials && { defaultCredentials: config.defaultCredentials }),
+    timeoutMs: config.upstreamDeadlineMs,
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
+    graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
+    logger,
+    ...(metrics && { metrics }),
+    ...(tracing.enabled && { tracing }),
+    // With METRICS_PORT, health, readiness and metrics are served there only.
+    ...(config.metrics.port === undefined && { endpoints }),
+    corsOrigins: config.corsOrigins,
+    subgraph: config.subgraph,
+    persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
+    liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
+    userIdsThreshold: config.userIdsBatchThreshold,
+    ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
-  const served = createGatewayServer(gateway);
-  const url = await served.listen(port, host).catch(async (error: unknown) => {
+  const served = createGatewayServer(gateway, { drainMs: config.drainMs });
+  let opsServer: Server | undefined;
+  const release = async () => {
     await gateway.dispose();
+    if (opsServer?.listening) await new Promise((resolve) => opsServer!.close(resolve));
+    await tracing.shutdown();
     await emulator?.close();
+  };
+
+  let url: string;
+  let metricsOrigin: string | undefined;
+  try {
+    url = await served.listen(config.port, config.host);
+    if (config.metrics.port !== undefined) {
+      opsServer = createServer(ops.nodeHandler(endpoints));
+      metricsOrigin = await listen(opsServer, config.metrics.port, config.host);
+    }
+  } catch (error) {
+    await served.close();
+    await release();
     throw error;
-  });
+  }
 
-  log(`chatgraph: GraphQL on ${url} (GraphiQL in a browser)`);
-  if (emulator) printDemoHelp(log, url, upstream!.url);
-  else log(`chatgraph: upstream chat server ${zulipUrl}${defaultCredentials ? ' (default credentials configured)' : ''}`);
+  logger.info({ url, upstream: emulator ? 'demo emulator' : zulipUrl, ...(metricsOrigin && { metrics: metricsOrigin }) }, 'listening');
+  log(`chatgraph: GraphQL on ${url}${config.graphiql ? ' (GraphiQL in a browser)' : ''}`);
+  if (emulator) printDemoHelp(log, url, upstream!.url, demoAuthorization!);
+  else log(`chatgraph: upstream chat server ${zulipUrl}${config.defaultCredentials ? ' (default credentials configured)' : ''}`);
 
+  let closing: Promise<void> | undefined;
   return {
     url,
-    async close() {
-      await served.close();
-      await gateway.dispose();
-      await emulator?.close();
+    ...(metricsOrigin && { metricsOrigin }),
+    close() {
+      closing ??= (async () => {
+        readiness.shutdown();
+        // Ending subscriptions lets their SSE responses complete, so the drain is not held by them.
+        await Promise.all([served.close(), gateway.hub.close()]);
+        await release();
+      })();
+      return closing;
     },
+    flushLogs: () => new Promise((resolve) => logger.flush(() => resolve())),
   };
 }
 
-function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: string): void {
+function listen(server: Server, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const { port: actual } = server.address() as AddressInfo;
+      resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
+    });
+  });
+}
+
+function basicAuthorization(user: { email: string; apiKey: string }): string {
+  return `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
+}
+
+function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: string, authorization: string): void {
   const demo = DEMO_USERS[0]!;
-  const authorization = `Basic ${Buffer.from(`${demo.email}:${demo.apiKey}`).toString('base64')}`;
   const body = JSON.stringify({ query: '{ serverSettings { realmName featureLevel } }' });
   log(`chatgraph: no ZULIP_URL set; serving the demo organization from the embedded emulator at ${emulatorUrl}`);
   log(`chatgraph: demo credential for ${demo.fullName} (${demo.email}), the organization owner:`);
@@ -113,26 +186,39 @@ function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: st
   log(`  curl -s ${url} -H 'content-type: application/json' -H 'authorization: ${authorization}' -d '${body}'`);
 }
 
-/** Runs until SIGINT/SIGTERM, then drains and exits. */
+/** Runs until SIGTERM/SIGINT, then shuts down and exits 0 (a second signal exits at once). */
 async function main(): Promise<void> {
-  const started = await start();
+  const config = configOrExit(process.env, process.argv.slice(2));
+  let started: Started;
+  try {
+    started = await start(process.env, console.log, { config });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`chatgraph: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.error(`chatgraph: ${signal} again, exiting without waiting`);
+      process.exit(1);
+    }
     stopping = true;
     console.log(`chatgraph: ${signal}, shutting down`);
     started.close().then(
-      () => process.exit(0),
+      () => started.flushLogs().finally(() => process.exit(0)),
       (error: unknown) => (console.error('chatgraph: shutdown failed', error), process.exit(1)),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 if (isEntryPoint) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   });
 }

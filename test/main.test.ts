@@ -1,16 +1,25 @@
 /**
- * `npm start` (src/main.ts) without ZULIP_URL: the embedded demo emulator, a printed credential
- * that works (over HTTP and graphql-ws on one server), and a clean close. Everything listens on
- * 127.0.0.1 ephemeral ports.
+ * The entry point: `start()` in demo mode (src/main.ts without ZULIP_URL), then real processes:
+ * `npm start` stopped with SIGTERM sent to the npm process (no orphan left), `--help` and a bad
+ * configuration (exit 2 at once), and the production build (`npm run build`, then `node` on the
+ * compiled entry with no tsx, in demo mode and against an emulator). Everything on 127.0.0.1.
  */
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmulator } from '../src/emulator/app.js';
+import { VARIABLES } from '../src/gateway/config/index.js';
 import { start } from '../src/main.js';
+import { until } from './helpers/wait.js';
 import { rawSocket } from './helpers/ws-client.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 describe('start', () => {
   it('serves the demo organization and prints a working credential and curl example', async () => {
     const lines: string[] = [];
-    const started = await start({ PORT: '0', HOST: '127.0.0.1' }, (line) => lines.push(line));
+    const started = await start({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, (line) => lines.push(line));
     try {
       expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
       const authorization = lines.map((l) => /^\s+Authorization: (Basic \S+)$/.exec(l)?.[1]).find(Boolean);
@@ -38,6 +47,11 @@ describe('start', () => {
       socket.send({ type: 'connection_init', payload: { authorization } });
       await socket.waitForMessage((m) => m.type === 'connection_ack');
       socket.close();
+
+      // Demo mode serves GraphiQL (even with NODE_ENV=production) with the demo credential pre-filled.
+      const page = await (await fetch(started.url, { headers: { accept: 'text/html' } })).text();
+      expect(page).toContain('<title>chatgraph</title>');
+      expect(page).toContain(authorization!);
     } finally {
       await started.close();
     }
@@ -46,9 +60,138 @@ describe('start', () => {
 
   it.each([
     [{ ZULIP_URL: 'http://127.0.0.1:9', ZULIP_EMAIL: 'a@b.c' }, /ZULIP_EMAIL and ZULIP_API_KEY/],
-    [{ PORT: 'eighty' }, /PORT must be a port number/],
-    [{ MAX_BODY_BYTES: '-1' }, /MAX_BODY_BYTES must be a positive integer/],
+    [{ PORT: 'eighty' }, /PORT must be an integer from 0 to 65535/],
+    [{ MAX_BODY_BYTES: '-1' }, /MAX_BODY_BYTES must be an integer/],
+    [{ ZULIP_URL: 'notaurl' }, /ZULIP_URL must be an http\(s\) URL/],
   ])('refuses an inconsistent configuration %o', async (env, message) => {
     await expect(start(env, () => undefined)).rejects.toThrow(message);
+  });
+});
+
+/** Pids of `pid` and all its descendants (from /proc). */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
+  return tree;
+}
+
+const alive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+
+/** Spawns a command, collecting its output; resolves the GraphQL URL once it prints it. */
+function spawnGateway(command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = (async () => {
+    await until(() => /GraphQL on (http:\S+)/.test(output) || child.exitCode !== null, 60_000, 'the gateway to print its URL');
+    const match = /GraphQL on (http:\S+)/.exec(output);
+    if (!match) throw new Error(`the gateway did not start:\n${output}`);
+    return match[1]!;
+  })();
+  return { child, url, exited, output: () => output };
+}
+
+const spawned: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of spawned) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('npm start as a process', () => {
+  it('stops on SIGTERM sent to the npm process: the port closes, exit 0, no process left behind', { timeout: 90_000 }, async () => {
+    const gateway = spawnGateway('npm', ['start', '--silent'], { PORT: '0', LOG_LEVEL: 'warn' });
+    spawned.push(gateway.child);
+    const url = await gateway.url;
+    const origin = new URL(url).origin;
+    expect((await fetch(`${origin}/health`)).status).toBe(200);
+    const tree = processTree(gateway.child.pid!);
+    expect(tree.length).toBeGreaterThan(1); // npm and the gateway under it
+
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    await until(() => tree.every((pid) => !alive(pid)), 15_000, 'every process of the tree to exit');
+    await expect(fetch(`${origin}/health`)).rejects.toThrow();
+    expect(gateway.output()).toContain('SIGTERM, shutting down');
+  });
+
+  it('prints the variables with `npm start -- --help`, and exits 2 at once on a bad configuration', { timeout: 60_000 }, () => {
+    const help = spawnSync('npm', ['start', '--silent', '--', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 45_000 });
+    expect(help.status).toBe(0);
+    for (const variable of VARIABLES) expect(help.stdout).toContain(variable.name);
+
+    const bad = spawnSync('npm', ['start', '--silent'], { cwd: ROOT, encoding: 'utf8', timeout: 45_000, env: { ...process.env, ZULIP_URL: 'notaurl', UPSTREAM_DEADLINE_MS: '-1' } });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('ZULIP_URL must be an http(s) URL');
+    expect(bad.stderr).toContain('UPSTREAM_DEADLINE_MS must be an integer');
+    expect(bad.stdout).not.toContain('GraphQL on');
+  });
+});
+
+describe('the production build', () => {
+  // Inside the repository, so that the compiled files resolve node_modules as dist/ does.
+  const outDir = 'node_modules/.cache/chatgraph-build-test';
+  afterAll(() => rmSync(`${ROOT}/${outDir}`, { recursive: true, force: true }));
+
+  it('compiles with `npm run build` and runs with node alone, in demo mode and against a chat server', { timeout: 240_000 }, async () => {
+    const build = spawnSync('npm', ['run', 'build', '--silent', '--', '--outDir', outDir], { cwd: ROOT, encoding: 'utf8', timeout: 200_000 });
+    expect(build.stderr + build.stdout).not.toMatch(/error TS/);
+    expect(build.status).toBe(0);
+    const entry = `${ROOT}/${outDir}/main.js`;
+    expect(existsSync(entry)).toBe(true);
+    // tsx is a development dependency: nothing compiled refers to it.
+    const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+    expect(pkg.dependencies.tsx).toBeUndefined();
+    expect(pkg.devDependencies.tsx).toBeDefined();
+    expect(pkg.scripts['start:prod']).toBe('node dist/main.js');
+
+    // Demo mode: the embedded emulator.
+    const demo = spawnGateway(process.execPath, [entry], { PORT: '0', LOG_LEVEL: 'warn' });
+    spawned.push(demo.child);
+    const demoUrl = await demo.url;
+    await until(() => /Authorization: Basic \S+\n/.test(demo.output()), 10_000, 'the demo credential');
+    const authorization = /Authorization: (Basic \S+)/.exec(demo.output())![1]!;
+    const answer = await fetch(demoUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ query: '{ messages(last: 1) { edges { cursor } } }' }) });
+    expect((await answer.json()).data.messages.edges).toHaveLength(1);
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+
+    // Against a chat server (the emulator on a loopback port).
+    const emulator = createEmulator({ seed: 'demo' });
+    const { url: zulipUrl } = await emulator.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const real = spawnGateway(process.execPath, [entry], { PORT: '0', ZULIP_URL: zulipUrl, LOG_LEVEL: 'info', NODE_ENV: 'production' });
+      spawned.push(real.child);
+      const url = await real.url;
+      const ready = await fetch(`${new URL(url).origin}/readiness`);
+      expect(await ready.json()).toEqual({ ready: true, upstream: 'ok' });
+      const { DEMO_USERS } = await import('../src/emulator/seed.js');
+      const owner = DEMO_USERS[0]!;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'built-1', authorization: `Basic ${Buffer.from(`${owner.email}:${owner.apiKey}`).toString('base64')}` },
+        body: JSON.stringify({ query: '{ messages(last: 1) { edges { cursor } } }' }),
+      });
+      expect((await response.json()).errors).toBeUndefined();
+      expect(emulator.requests.some((r) => r.path === '/messages' && r.requestId === 'built-1')).toBe(true);
+      real.child.kill('SIGTERM');
+      expect(await real.exited).toBe(0);
+      const logLines = real.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(logLines.some((l) => l.msg === 'request' && l.requestId === 'built-1')).toBe(true);
+      expect(real.output()).not.toContain(owner.apiKey);
+    } finally {
+      await emulator.close();
+    }
   });
 });

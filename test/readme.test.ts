@@ -1,26 +1,90 @@
 /**
- * Every ```graphql operation in README.md must parse and validate against the schema, so the docs
- * cannot drift from the code.
+ * README.md's examples run as written against the organization `npm start` serves (the embedded
+ * emulator, seed 'demo'), as its first demo user (the owner, whose Authorization header
+ * `npm start` prints):
+ *
+ * - every ```graphql operation validates against the schema and executes without errors, in the
+ *   README's order (examples that change data come after those that read it), with the variables
+ *   of the ```json block right after it, if any;
+ * - the graphql-ws snippet runs as written on this Node (in a child process, with only the URL
+ *   and the credentials replaced) and prints a message sent after it subscribed.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Kind, parse, validate } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_USERS } from '../src/emulator/seed.js';
 import { buildSchema } from '../src/gateway/schema/index.js';
+import { createHarness } from './helpers/harness.js';
+import { until } from './helpers/wait.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const blocks = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+interface Example {
+  source: string;
+  variables: Record<string, unknown>;
+}
+
+// A ```json block right after a ```graphql block holds its variables.
+const blocks: Example[] = [...readme.matchAll(/```graphql\n([\s\S]*?)```(?:\s*```json\n([\s\S]*?)```)?/g)].map((m) => ({
+  source: m[1]!,
+  variables: m[2] ? (JSON.parse(m[2]) as Record<string, unknown>) : {},
+}));
 // Operations only: the supergraph section also shows SDL for other subgraphs to copy.
-const examples = blocks.filter((source) =>
+const examples = blocks.filter(({ source }) =>
   parse(source).definitions.every((d) => d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION),
 );
 
+const h = createHarness();
+afterAll(() => h.close());
+
 describe('README GraphQL examples', () => {
-  it('has examples', () => {
+  it('has examples, among them sending a message', () => {
     expect(examples.length).toBeGreaterThan(10);
+    expect(examples.some(({ source }) => /\bsendMessage\(/.test(source))).toBe(true);
   });
 
-  it.each(examples.map((source, i) => [i + 1, source] as const))('example %i validates against the schema', (_, source) => {
+  it.each(examples.map((example, i) => [i + 1, example] as const))('example %i validates against the schema', (_, { source }) => {
     const errors = validate(buildSchema(), parse(source)).map((e) => e.message);
     expect(errors).toEqual([]);
+  });
+
+  // In order, on one demo organization: each example sees what the ones before it changed.
+  it('every example runs against the demo organization without errors', async () => {
+    for (const [i, { source, variables }] of examples.entries()) {
+      const { status, errors, data } = await h.gql(source, variables);
+      expect({ example: i + 1, status, errors }).toEqual({ example: i + 1, status: 200, errors: undefined });
+      expect(data).toBeTruthy();
+    }
+  });
+});
+
+describe('README graphql-ws snippet', () => {
+  const snippet = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((js) => js.includes('createClient'));
+  let child: ChildProcess | undefined;
+  afterAll(() => void child?.kill());
+
+  it('runs as written on this Node and prints the messages it receives', async () => {
+    expect(snippet).toBeDefined();
+    await h.ready;
+    const owner = DEMO_USERS[0]!;
+    const source = snippet!
+      .replace("'ws://127.0.0.1:4000/graphql'", JSON.stringify(h.url.replace(/^http/, 'ws')))
+      .replace("'me@example.com:API_KEY'", JSON.stringify(`${owner.email}:${owner.apiKey}`));
+    expect(source).not.toBe(snippet);
+    // Evaluated as a module from the repository, so that its imports resolve as a user's would.
+    child = spawn(process.execPath, ['--input-type=module', '--eval', source], { cwd: new URL('..', import.meta.url).pathname });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    let exited = false;
+    child.on('exit', () => void (exited = true));
+
+    await until(() => h.gateway.subscriptions.clients > 0 || exited, 10_000, 'the snippet to subscribe');
+    expect(output).toBe('');
+    const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "readme", content: "snippet check") { id } }');
+    expect(sent.errors).toBeUndefined();
+    await until(() => output.includes('snippet check') || exited, 10_000, 'the snippet to print the message');
+    expect(output).toContain('snippet check');
   });
 });

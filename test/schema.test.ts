@@ -3,7 +3,7 @@
  * change shows up in review. On failure run `npm run schema:print` and commit the result.
  */
 import { readFileSync } from 'node:fs';
-import { assertValidSchema, GraphQLScalarType, parseConstValue } from 'graphql';
+import { assertValidSchema, type GraphQLScalarType, parseConstValue } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { renderSchema, SCHEMA_FILE } from '../scripts/print-schema.js';
 import { buildSchema } from '../src/gateway/schema/index.js';

@@ -26,6 +26,9 @@ export interface RequestRecord {
   method: string;
   path: string;
   email?: string;
+  /** The `x-request-id` and W3C `traceparent` headers, when sent (tests follow a request upstream). */
+  requestId?: string;
+  traceparent?: string;
 }
 
 export interface Emulator {
@@ -61,6 +64,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/api\/v1(?=\/)/, '');
     const record: RequestRecord = { method: request.method, path };
+    const requestId = request.headers.get('x-request-id');
+    const traceparent = request.headers.get('traceparent');
+    if (requestId !== null) record.requestId = requestId;
+    if (traceparent !== null) record.traceparent = traceparent;
     requests.push(record);
     const fault = faults.take(request.method, path);
     if (fault) {

@@ -101,6 +101,8 @@ export function generateLargeOrganization(options: LargeOrganizationOptions = {}
     );
   }
   const humans = users.filter((u) => !u.is_bot);
+  const staff = humans.filter((u) => u.role !== Role.GUEST);
+  const guests = humans.filter((u) => u.role === Role.GUEST);
 
   // ---- channels, with power-law subscriber counts.
   const subscribers: number[][] = [];
@@ -124,8 +126,9 @@ export function generateLargeOrganization(options: LargeOrganizationOptions = {}
     let fraction = Math.min(1, 1.1 / Math.pow(c + 1, 0.85));
     if (isPrivate) fraction *= 0.3;
     const count = c === 0 ? users.length : Math.max(3, Math.round(fraction * humans.length));
-    const pool = c === 0 ? users : humans.filter((u) => u.role !== Role.GUEST || rand() < 0.2);
-    const chosen = sample(pool, Math.min(count, pool.length), rand);
+    // Guests join a fifth of the channels; the pool is members plus those guests, not copied per channel.
+    const pool = c === 0 ? [users] : [staff, guests.filter(() => rand() < 0.2)];
+    const chosen = sample(pool, Math.min(count, pool[0]!.length + (pool[1]?.length ?? 0)), rand);
     for (const u of chosen) subscribe(store, channel.stream_id, u.user_id, { subscribed_after_message_id: 0, is_muted: rand() < 0.03 });
     subscribers.push(chosen.map((u) => u.user_id));
   }
@@ -266,9 +269,24 @@ function addReactions(message: Message, rand: () => number, audience: number[]):
   }
 }
 
-/** `count` distinct items, in random order (partial Fisher–Yates). */
-function sample<T>(items: readonly T[], count: number, rand: () => number): T[] {
-  const copy = [...items];
+/**
+ * `count` distinct items of the concatenated `parts`, in random order: a partial Fisher–Yates over
+ * a copy when most are wanted, rejection sampling when few are (a 100,000-user organization has a
+ * thousand channels, most of them small: copying everyone for each would dominate).
+ */
+function sample<T>(parts: readonly (readonly T[])[], count: number, rand: () => number): T[] {
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const at = (i: number): T => (i < parts[0]!.length ? parts[0]![i]! : parts[1]![i - parts[0]!.length]!);
+  if (count * 4 < total) {
+    const picked = new Set<number>();
+    const out: T[] = [];
+    while (out.length < count) {
+      const i = Math.floor(rand() * total);
+      if (!picked.has(i)) out.push(at((picked.add(i), i)));
+    }
+    return out;
+  }
+  const copy = parts.flat();
   for (let i = 0; i < count; i++) {
     const j = i + Math.floor(rand() * (copy.length - i));
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];

@@ -10,8 +10,9 @@
  * is present but unusable never falls back to another identity.
  */
 import { GraphQLError } from 'graphql';
-import { ZulipConnection, type Credentials, type FetchLike, type ResponseInfo } from '../zulip/connection.js';
+import { ZulipConnection, type Credentials, type FetchLike, type ObservedCall, type ResponseInfo } from '../zulip/connection.js';
 import { GatewayErrorCode } from './errors.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 import type { LiveDirectories } from './directory/live.js';
 import { createLoaders, DEFAULT_USER_IDS_THRESHOLD, SharedValue, type Loaders } from './loaders/index.js';
 import type { EventHub } from './events/hub.js';
@@ -47,6 +48,16 @@ export class UpstreamServer {
   directories: LiveDirectories | undefined;
   /** Below feature level 384, user batches up to this size are fetched by ID (loaders/users.ts). */
   userIdsThreshold = DEFAULT_USER_IDS_THRESHOLD;
+  /** Whether `GET /users` honours `user_ids` (feature level 384), learned from its first answer. */
+  userIdsSupported: boolean | undefined = undefined;
+  /** The server's length limits (input-limits.ts), learnt from its registration responses. */
+  readonly inputLimits: InputLimits = { ...DEFAULT_INPUT_LIMITS };
+  /**
+   * Observes each upstream call of a request (metrics, trace span, request id; observability/upstream.ts).
+   * `observation` is the GraphQL context object, read when the call is made: the request id and the
+   * operation's trace context are put on it after the context is built. Set by createGateway.
+   */
+  observe: ((observation: object, route: string, method: string) => ObservedCall) | undefined;
 
   constructor(readonly config: UpstreamConfig) {
     this.connection = new ZulipConnection({
@@ -77,8 +88,13 @@ export interface Context {
   ignoredParameters: Set<string>;
   /** The caller's credentials, when there are usable ones. */
   credentials?: Credentials;
-  /** Why the request's Authorization header was refused, when it was. */
+  /** Why the request's Authorization header was refused, when it was (plugins/credentials.ts refuses the operation). */
   credentialsProblem?: string;
+  /**
+   * When this operation's upstream calls must all have ended (`performance.now()` time), shared by
+   * every call; set as a query or mutation starts (plugins/deadline.ts), never for a subscription.
+   */
+  deadline: { expiresAt: number | undefined };
   /** The gateway's event hub, for subscriptions (added by `useEventHub` in yoga.ts). */
   events?: EventHub;
 }
@@ -106,8 +122,8 @@ export function parseAuthorization(value: string): ParsedAuthorization {
  * Builds the context of one HTTP request: a fetch `Request` from yoga, or the request-like object
  * of http.ts's fast path (only the headers are read).
  */
-export function createContext({ request, upstream }: { request: { headers: Pick<Headers, 'get'> }; upstream: UpstreamServer }): Context {
-  return contextFromAuthorization(upstream, request.headers.get('authorization'));
+export function createContext({ request, upstream, observation }: { request: { headers: Pick<Headers, 'get'> }; upstream: UpstreamServer; observation?: object }): Context {
+  return contextFromAuthorization(upstream, request.headers.get('authorization'), observation);
 }
 
 /**
@@ -115,12 +131,12 @@ export function createContext({ request, upstream }: { request: { headers: Pick<
  * graphql-ws `connection_init` payload (see `authorizationFromConnectionParams`). `null` (none
  * sent) selects the default credentials; anything else must parse.
  */
-export function contextFromAuthorization(upstream: UpstreamServer, authorization: string | null): Context {
-  if (authorization === null) return contextFromCredentials(upstream, upstream.config.defaultCredentials);
+export function contextFromAuthorization(upstream: UpstreamServer, authorization: string | null, observation?: object): Context {
+  if (authorization === null) return contextFromCredentials(upstream, upstream.config.defaultCredentials, undefined, observation);
   const parsed = parseAuthorization(authorization);
   return 'credentials' in parsed
-    ? contextFromCredentials(upstream, parsed.credentials)
-    : contextFromCredentials(upstream, undefined, parsed.problem);
+    ? contextFromCredentials(upstream, parsed.credentials, undefined, observation)
+    : contextFromCredentials(upstream, undefined, parsed.problem, observation);
 }
 
 /**
@@ -143,16 +159,20 @@ export function contextFromCredentials(
   upstream: UpstreamServer,
   credentials: Credentials | undefined,
   credentialsProblem?: string,
+  observation?: object,
 ): Context {
   const counters = { baseUrl: upstream.config.baseUrl, requests: 0 };
   const ignoredParameters = new Set<string>();
+  const deadline: Context['deadline'] = { expiresAt: undefined };
   // Counted per attempt, so attempts that never got a response (timeouts) count too.
   const anonymousConnection = upstream.connection.derive({
     credentials: undefined,
     onRequest: () => void counters.requests++,
+    sharedDeadline: () => deadline.expiresAt,
     onResponse: (info: ResponseInfo) => {
       for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
     },
+    onCall: upstream.observe && ((route, method) => upstream.observe!(observation ?? context, route, method)),
   });
   const connection = credentials ? anonymousConnection.withCredentials(credentials) : anonymousConnection;
   const context: Context = {
@@ -162,6 +182,7 @@ export function contextFromCredentials(
     loaders: createLoaders(connection, upstream),
     upstream: counters,
     ignoredParameters,
+    deadline,
   };
   if (credentials) context.credentials = credentials;
   if (credentialsProblem !== undefined) context.credentialsProblem = credentialsProblem;

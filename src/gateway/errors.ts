@@ -46,8 +46,18 @@ export const GatewayErrorCode = {
   badUserInput: 'BAD_USER_INPUT',
   /** A record that does not exist or that the caller cannot see. */
   notFound: 'NOT_FOUND',
-  /** An operation over the gateway's limits (depth, aliases, tokens, cost): yoga's validation code. */
+  /** An operation graphql-js finds invalid for the schema: yoga's validation code. */
   validationFailed: 'GRAPHQL_VALIDATION_FAILED',
+  /** An operation of more tokens than the gateway parses (`limit`). */
+  maxTokensExceeded: 'MAX_TOKENS_EXCEEDED',
+  /** An operation nested deeper than the gateway's limit (`limit`). */
+  maxDepthExceeded: 'MAX_DEPTH_EXCEEDED',
+  /** An operation with more aliases than the gateway's limit (`limit`). */
+  maxAliasesExceeded: 'MAX_ALIASES_EXCEEDED',
+  /** An operation with more directives than the gateway's limit (`limit`). */
+  maxDirectivesExceeded: 'MAX_DIRECTIVES_EXCEEDED',
+  /** An operation whose estimated cost is over the gateway's budget (`limit`). */
+  maxCostExceeded: 'MAX_COST_EXCEEDED',
   /** A request body over the size limit (HTTP 413). */
   requestEntityTooLarge: 'REQUEST_ENTITY_TOO_LARGE',
   /** A request a browser could have sent cross-site without a preflight (HTTP 403). */

@@ -3,7 +3,7 @@
  * schema, per-request context and the plugins below. The plugin order and the disposal order are
  * stated here, once (see `createGateway`).
  */
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type GraphQLParams, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
 import {
   authorizationFromConnectionParams,
@@ -15,11 +15,37 @@ import {
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import { directoryWrites } from './directory/writes.js';
 import { EventHub } from './events/hub.js';
-import { csrfPrevention } from './plugins/csrf.js';
+import { graphiqlOptions, packagedGraphiQLRenderer } from './graphiql.js';
+import { YOGA_HEALTH_CHECK_ENDPOINT, type OpsEndpoints } from './observability/endpoints.js';
+import { collectGatewayStats } from './observability/gateway-stats.js';
+import { yogaLogger, type Logger } from './observability/logger.js';
+import type { GatewayMetrics } from './observability/metrics.js';
+import type { GatewayTracing } from './observability/tracing.js';
+import { upstreamObserver, type RequestObservation } from './observability/upstream.js';
+import { EventCluster, type EventClusterOptions } from './events/redis/cluster.js';
+import { CSRF_HEADER, csrfPrevention } from './plugins/csrf.js';
 import { useEventHub } from './plugins/event-hub.js';
+import { learnInputLimits } from './input-limits.js';
+import { refuseUnusableCredentials } from './plugins/credentials.js';
+import { operationDeadline } from './plugins/deadline.js';
+import { boundInputs } from './plugins/input-bounds.js';
 import { operationLimits } from './plugins/limits.js';
+import { limitVariablesDepth } from './plugins/variables-depth.js';
+import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './plugins/masking.js';
+import { useMetrics } from './plugins/metrics.js';
+import {
+  loadTrustedDocuments,
+  PersistedQueryStore,
+  resolveApq,
+  resolveTrusted,
+  useAutomaticPersistedQueries,
+  useTrustedDocuments,
+  type TrustedDocuments,
+} from './plugins/persisted-operations.js';
+import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
+import { useTracing } from './plugins/tracing.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 
@@ -35,10 +61,31 @@ export interface GatewayOptions {
   defaultCredentials?: Credentials;
   /** Per-attempt upstream timeout in milliseconds. @default 10_000 */
   timeoutMs?: number;
-  /** Serve GraphiQL on GET /graphql from a browser. @default true */
-  graphiql?: boolean;
-  /** yoga logging: false, true, or a level. @default true */
+  /**
+   * Serve GraphiQL on GET /graphql from a browser, from the installed package (graphiql.ts); with
+   * `demoAuthorization`, that header value is pre-filled. @default true
+   */
+  graphiql?: boolean | { demoAuthorization?: string };
+  /** yoga logging: false, true, or a level; ignored when `logger` is given. @default true */
   logging?: boolean | 'debug' | 'info' | 'warn' | 'error';
+  /** Structured logs (observability/logger.ts): access lines, failures by cause, yoga's own messages. */
+  logger?: Logger;
+  /** Prometheus metrics of this instance (observability/metrics.ts). */
+  metrics?: GatewayMetrics;
+  /** OpenTelemetry tracing of this instance (observability/tracing.ts). */
+  tracing?: GatewayTracing;
+  /** /health, /readiness and the metrics path, answered on the GraphQL port (observability/endpoints.ts). */
+  endpoints?: OpsEndpoints;
+  /**
+   * Browser origins allowed cross-origin: a list (with credentials), `*` (any origin, never with
+   * credentials) or none. @default [] (no CORS headers: browsers refuse cross-origin reads)
+   */
+  corsOrigins?: string[] | '*';
+  /**
+   * Persisted operations: `apq` (automatic persisted queries, in-memory store of `apqMaxEntries`),
+   * `trusted` (only the documents of `documents` or of the manifest `file`), or `off`. @default off
+   */
+  persistedOperations?: { mode: 'off' | 'apq' | 'trusted'; file?: string; documents?: TrustedDocuments; apqMaxEntries?: number };
   /**
    * Serve the Apollo Federation 2 subgraph schema instead of the plain one, on the same path: the
    * plain schema plus `_entities` and `_service` (schema/federation.ts), for a supergraph router.
@@ -50,6 +97,12 @@ export interface GatewayOptions {
    * period, and observe it). @default a new EventHub with its defaults
    */
   eventHub?: EventHub;
+  /**
+   * Cluster mode (when `eventHub` is not given): subscriptions share upstream queues and event logs
+   * with the other instances through Redis (README, "Running several instances"). Throws at once
+   * without a usable secret. @default none: everything stays in this process
+   */
+  cluster?: EventClusterOptions;
   /**
    * Largest request body accepted, in bytes; a larger one gets 413 `REQUEST_ENTITY_TOO_LARGE`,
    * from its Content-Length alone or as soon as that many bytes arrived. @default MAX_REQUEST_BODY_BYTES
@@ -64,8 +117,13 @@ export interface GatewayOptions {
    * lookups cost no upstream call (directory/live.ts). false: every lookup goes upstream. @default true
    */
   liveDirectory?: boolean | LiveDirectoryOptions;
-  /** Below feature level 384, batches of at most this many users are fetched one by one. @default 10 */
+  /** Below feature level 384, batches of at most this many users are fetched one by one. @default 5 */
   userIdsThreshold?: number;
+  /**
+   * The one deadline every upstream call of a query or mutation shares, in milliseconds: past it
+   * the operation's pending and later calls fail with UPSTREAM_TIMEOUT. @default 10_000
+   */
+  upstreamDeadlineMs?: number;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -73,6 +131,15 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly subscriptions: SubscriptionSharing;
   /** The live directories (`stats()` for metrics); undefined when `liveDirectory: false`. */
   readonly directories: LiveDirectories | undefined;
+  /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
+  readonly hub: EventHub;
+  /** What transports outside yoga's HTTP pipeline (graphql-ws) need to behave the same. */
+  readonly transport: {
+    metrics: GatewayMetrics | undefined;
+    logger: Logger | undefined;
+    /** The persisted-operations rule (`apq`/`trusted`): the params to run, or a GraphQLError thrown. */
+    resolveParams: ((params: GraphQLParams) => GraphQLParams) | undefined;
+  };
 };
 
 /**
@@ -91,10 +158,34 @@ function gatewayContext(
   initial: { request?: { headers: Pick<Headers, 'get'> }; connectionParams?: unknown },
   upstream: UpstreamServer,
 ): Context {
+  // `initial` is the GraphQL context object itself (envelop extends it in place): upstream calls
+  // read the request id and the operation's trace context from it when they are made.
   if ('connectionParams' in initial) {
-    return contextFromAuthorization(upstream, authorizationFromConnectionParams(initial.connectionParams));
+    return contextFromAuthorization(upstream, authorizationFromConnectionParams(initial.connectionParams), initial);
   }
-  return createContext({ request: initial.request!, upstream });
+  return createContext({ request: initial.request!, upstream, observation: initial });
+}
+
+/** The persisted-operations plugin and the same rule for graphql-ws. */
+function persistedOperations(options: GatewayOptions['persistedOperations']): { plugin: Plugin; resolve: (params: GraphQLParams) => GraphQLParams } | undefined {
+  if (!options || options.mode === 'off') return undefined;
+  if (options.mode === 'apq') {
+    const store = new PersistedQueryStore(options.apqMaxEntries ?? 1000);
+    return { plugin: useAutomaticPersistedQueries(store), resolve: (params) => resolveApq(params, store) };
+  }
+  const documents = options.documents ?? loadTrustedDocuments(options.file!);
+  return { plugin: useTrustedDocuments(documents), resolve: (params) => resolveTrusted(params, documents) };
+}
+
+/** yoga's `cors` option: none unless origins are listed; `*` never with credentials. */
+function corsOption(origins: string[] | '*' = []) {
+  if (origins !== '*' && origins.length === 0) return false;
+  return {
+    origin: origins,
+    credentials: origins !== '*',
+    allowedHeaders: ['authorization', 'content-type', CSRF_HEADER, 'x-request-id', 'traceparent', 'tracestate'],
+    methods: ['GET', 'POST'],
+  };
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -109,17 +200,27 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.subscriptionBacklog !== undefined && { backlog: options.subscriptionBacklog }),
   });
   if (options.userIdsThreshold !== undefined) upstream.userIdsThreshold = options.userIdsThreshold;
-  const hub = options.eventHub ?? new EventHub();
+  const hub = options.eventHub ?? new EventHub(options.cluster ? { cluster: new EventCluster(options.cluster) } : {});
   const directories =
     options.liveDirectory === false
       ? undefined
       : new LiveDirectories(hub, upstream.connection, options.liveDirectory === true ? {} : options.liveDirectory);
   upstream.directories = directories;
+  if (directories) directories.onRegistered = (response) => learnInputLimits(upstream.inputLimits, response);
+  const { logger, metrics, tracing } = options;
+  upstream.observe = (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method);
+  if (metrics) collectGatewayStats(metrics, { hub, directories });
+  const persisted = persistedOperations(options.persistedOperations);
+  const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
     context: (initial) => gatewayContext(initial, upstream),
-    graphiql: options.graphiql ?? true,
-    logging: options.logging ?? true,
+    graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
+    renderGraphiQL: packagedGraphiQLRenderer(),
+    logging: logger ? yogaLogger(logger) : (options.logging ?? true),
+    cors: corsOption(options.corsOrigins),
+    // yoga would answer /health itself (an empty 200) before any plugin: ours is observability/endpoints.ts.
+    healthCheckEndpoint: YOGA_HEALTH_CHECK_ENDPOINT,
     landingPage: false,
     maxRequestBodySize: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
     maskedErrors: MASKED_ERRORS,
@@ -128,8 +229,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     // keep-alive pool, which those deletions still need.
     plugins: [
       { onDispose: () => upstream.close() },
+      // First: every later hook (and every log line) has the request id.
+      useRequestId(logger),
+      // Before yoga's masking (added after these plugins): bugs are logged with their stacks.
+      ...(logger ? [useLogging(logger)] : []),
+      ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
+      ...(tracing ? [useTracing(tracing)] : []),
+      ...(persisted ? [persisted.plugin] : []),
       csrfPrevention(),
+      // Before anything walks the variables (graphql's coercion recurses), then the document limits,
+      // then what refuses an operation before it runs: nothing upstream for any of them.
+      limitVariablesDepth(),
       operationLimits(),
+      refuseUnusableCredentials(),
+      boundInputs(),
+      operationDeadline(options.upstreamDeadlineMs),
       upstreamReport(),
       useEventHub(hub),
       // After the hub in the list, so disposed before it: directories release their queues first.
@@ -138,5 +252,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       sharing,
     ],
   });
-  return Object.assign(yoga, { subscriptions: sharing.sharing, directories });
+  return Object.assign(yoga, {
+    subscriptions: sharing.sharing,
+    directories,
+    hub,
+    transport: { metrics, logger, resolveParams: persisted?.resolve },
+  });
 }

@@ -38,6 +38,24 @@ export interface ResponseInfo {
   ignoredParametersUnsupported?: string[];
 }
 
+/** What `onCall` reports once per call, after its last attempt (retries included). */
+export interface CallInfo {
+  /** HTTP status of the last response; undefined when none came (network error, timeout). */
+  status?: number;
+  /** The whole call, retry waits included. */
+  durationMs: number;
+  /** Attempts after the first. */
+  retries: number;
+  /** The call ended because its deadline passed. */
+  timedOut: boolean;
+}
+
+/** A call as an observer sees it: headers to add (request id, traceparent), and its end. */
+export interface ObservedCall {
+  headers?: Record<string, string>;
+  end(info: CallInfo): void;
+}
+
 /** The default deadline of one call, all its attempts and retry waits included. */
 export const DEFAULT_DEADLINE_MS = 10_000;
 
@@ -62,6 +80,18 @@ export interface ConnectionOptions {
   onRequest?: () => void;
   /** Observation hook, called once per HTTP response received. @default none */
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * Observation hook, called once per call before its first attempt: the headers it returns are
+   * sent with every attempt (never replacing the connection's own), and `end` is called once,
+   * after the last attempt. How the gateway reports metrics, trace spans and request ids. @default none
+   */
+  onCall?: (routeName: string, method: Method) => ObservedCall | undefined;
+  /**
+   * A deadline shared by every call of this connection (the gateway's: one per GraphQL operation),
+   * as a `performance.now()` time, or undefined for none: a call ends at the earlier of it and its
+   * own deadline, and one made after it fails at once with NetworkError 'timeout'. @default none
+   */
+  sharedDeadline?: () => number | undefined;
   /** @default 'chatgraph/0.1' */
   userAgent?: string;
 }
@@ -151,11 +181,13 @@ export class ZulipConnection {
    * The same server, transport and options with other hooks (and credentials, when given): how a
    * gateway gives each request its own counters over one shared keep-alive pool.
    */
-  derive(overrides: Pick<ConnectionOptions, 'credentials' | 'onRequest' | 'onResponse'>): ZulipConnection {
+  derive(overrides: Pick<ConnectionOptions, 'credentials' | 'onRequest' | 'onResponse' | 'onCall' | 'sharedDeadline'>): ZulipConnection {
     const credentials = 'credentials' in overrides ? overrides.credentials : this.#credentials;
     const options = { ...this.options }; // every key present (withoutCredentials): a cheap copy
     if ('onRequest' in overrides) options.onRequest = overrides.onRequest;
     if ('onResponse' in overrides) options.onResponse = overrides.onResponse;
+    if ('onCall' in overrides) options.onCall = overrides.onCall;
+    if ('sharedDeadline' in overrides) options.sharedDeadline = overrides.sharedDeadline;
     return new ZulipConnection(options, this.family, credentials);
   }
 
@@ -180,20 +212,36 @@ export class ZulipConnection {
   ): Promise<SendResult<T>> {
     const prepared = this.buildRequest(method, path, params);
     const policy = method === 'GET' && options.retry !== false ? this.retryPolicy() : undefined;
-    const deadline = new Deadline(this.deadlineMs(options), options.signal);
+    const deadline = new Deadline(this.callDeadlineMs(routeName, options), options.signal);
+    const observed = this.options.onCall?.(routeName, method);
+    if (observed?.headers) for (const [name, value] of Object.entries(observed.headers)) prepared.headers[name] ??= value;
+    const progress: { status?: number; attempts: number; failure?: unknown } = { attempts: 0 };
+    const started = observed ? performance.now() : 0;
     try {
       for (let attempt = 0; ; attempt++) {
+        progress.attempts = attempt + 1;
         try {
-          return (await this.attempt(routeName, method, path, prepared, deadline)) as SendResult<T>;
+          return (await this.attempt(routeName, method, path, prepared, deadline, progress)) as SendResult<T>;
         } catch (error) {
+          progress.failure = error;
           const delay = policy && attempt < policy.maxRetries ? retryDelayMs(error, attempt, policy) : undefined;
           // No retry once the deadline leaves no room for the wait: the caller gets the real failure.
           if (delay === undefined || delay >= deadline.remainingMs) throw error;
           if (!(await deadline.pause(delay))) throw deadline.callerAborted ? new NetworkError(routeName, 'aborted') : error;
+          progress.failure = undefined;
         }
       }
     } finally {
       deadline.dispose();
+      if (observed) {
+        const failure = progress.failure;
+        observed.end({
+          ...(progress.status !== undefined && { status: progress.status }),
+          durationMs: performance.now() - started,
+          retries: progress.attempts - 1,
+          timedOut: failure instanceof NetworkError && failure.reason === 'timeout',
+        });
+      }
     }
   }
 
@@ -216,6 +264,16 @@ export class ZulipConnection {
     return this.options.retry ?? DEFAULT_RETRY;
   }
 
+  /** The call's own deadline, cut to what the shared one leaves; throws once the shared one passed. */
+  private callDeadlineMs(routeName: string, options: SendOptions): number {
+    const own = this.deadlineMs(options);
+    const shared = this.options.sharedDeadline?.();
+    if (shared === undefined) return own;
+    const left = shared - performance.now();
+    if (left <= 0) throw new NetworkError(routeName, 'timeout');
+    return Math.min(own, left);
+  }
+
   private deadlineMs(options: SendOptions): number {
     return options.deadlineMs ?? options.timeoutMs ?? this.options.deadlineMs ?? this.options.timeoutMs ?? DEFAULT_DEADLINE_MS;
   }
@@ -227,6 +285,7 @@ export class ZulipConnection {
     path: string,
     { url, headers, body }: PreparedRequest,
     deadline: Deadline,
+    progress: { status?: number },
   ): Promise<Record<string, unknown>> {
     const started = performance.now();
     this.options.onRequest?.();
@@ -234,8 +293,10 @@ export class ZulipConnection {
     try {
       response = await this.family.transport.call(url, { method, headers, body, deadline });
     } catch (error) {
+      progress.status = undefined;
       throw networkError(routeName, error, deadline);
     }
+    progress.status = response.status;
     const outcome = await readOutcome(routeName, response, deadline, this.#credentials);
     this.report(routeName, method, path, response.status, started, outcome);
     if (outcome instanceof ZulipError) throw outcome;
@@ -312,6 +373,8 @@ function withoutCredentials(o: ConnectionOptions): Omit<ConnectionOptions, 'cred
     retry: o.retry,
     onRequest: o.onRequest,
     onResponse: o.onResponse,
+    onCall: o.onCall,
+    sharedDeadline: o.sharedDeadline,
     userAgent: o.userAgent,
   };
   return options;

@@ -17,6 +17,8 @@ export const featureLevels = {
   userSettingsObject: 89,
   /** Zulip 5.0 (98): `is_web_public` on `PATCH /streams/{stream_id}`. */
   channelWebPublic: 98,
+  /** Zulip 6.0 (127): `POST /user_groups/{user_group_id}/subgroups` (subgroups of user groups). */
+  groupSubgroups: 127,
   /** Zulip 6.0 (136): `history_public_to_subscribers` accepted alone on `PATCH /streams/{stream_id}`. */
   channelHistoryAlone: 136,
   /** Zulip 6.0 (155): `POST /messages/flags/narrow` and `include_anchor`. */
@@ -55,7 +57,7 @@ export const featureLevels = {
   messageIds: 300,
   /** Zulip 10.0 (302): `GET /users/{email}` looks users up by the addresses email visibility allows (the real one). */
   userByRealEmail: 302,
-  /** Zulip 10.0 (311): `add_subgroups` / `delete_subgroups` on `POST /user_groups/{user_group_id}/members`. */
+  /** Zulip 10.0 (311): `add_subgroups` / `delete_subgroups` on `POST /user_groups/{user_group_id}/members`, `subgroups` on `POST /user_groups/create`. */
   groupSubgroupsOnMembers: 311,
   /** Zulip 10.0 (313): `PATCH /users/{email}`, and `new_email` on `PATCH /users/{user_id}`. */
   updateUserByEmail: 313,

@@ -1,79 +1,51 @@
 /**
- * What the browser test drives: CHATGRAPH_URL (a running `npm start`, e.g.
- * http://127.0.0.1:4000/graphql) when set, else a throwaway yoga on loopback serving GraphiQL as
- * the gateway configures it, over a stand-in schema that answers the dashboard query. It records
- * the headers of the GraphQL requests it receives and refuses any without the CSRF header (stricter
- * than the gateway's rule, to prove GraphiQL always sends it).
+ * What the browser test drives: `npm start` in demo mode, spawned as a child process on a free
+ * loopback port (PORT=0), exactly as a developer runs it; or CHATGRAPH_URL (an already running
+ * gateway, e.g. http://127.0.0.1:4000/graphql, with CHATGRAPH_AUTHORIZATION for its credential).
+ * The URL and the demo Authorization header are read from the banner `npm start` prints.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createSchema, createYoga, createGraphQLError } from 'graphql-yoga';
-import { graphiqlOptions, packagedGraphiQLRenderer } from '../../src/gateway/graphiql.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { until } from '../helpers/wait.js';
 
-export const DEMO_AUTHORIZATION = 'Basic aWFnb0BleGFtcGxlLmNvbTpkZW1vLWtleQ==';
-const CSRF_HEADER = 'x-graphql-yoga-csrf';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface BrowserTarget {
+  /** The GraphQL endpoint (GraphiQL in a browser). */
   url: string;
-  /** Headers of GraphQL POSTs received (throwaway server only). */
-  requests: Record<string, string>[];
+  /** The demo credential `npm start` printed. */
+  authorization: string;
   close(): Promise<void>;
 }
 
-const typeDefs = /* GraphQL */ `
-  type Query { messages(last: Int): MessageConnection! }
-  type Subscription { ticks(n: Int!): Int! }
-  type MessageConnection { edges: [MessageEdge!]!, pageInfo: PageInfo! }
-  type PageInfo { hasPreviousPage: Boolean!, startCursor: String }
-  type MessageEdge { cursor: String!, node: Message! }
-  type Message { id: ID!, timestamp: Int!, content: String!, sender: User!, channel: Channel, reactions: [Reaction!]! }
-  type User { fullName: String!, avatarUrl: String, role: String! }
-  type Channel { name: String!, description: String! }
-  type Reaction { emojiName: String!, user: User! }
-`;
-
-const iago = { fullName: 'Iago', avatarUrl: null, role: 'OWNER' };
-
 export async function browserTarget(): Promise<BrowserTarget> {
-  if (process.env.CHATGRAPH_URL) return { url: process.env.CHATGRAPH_URL, requests: [], close: async () => {} };
-  const requests: Record<string, string>[] = [];
-  const schema = createSchema({
-    typeDefs,
-    resolvers: {
-      Query: {
-        messages: () => ({
-          edges: [{ cursor: 'c1', node: { id: '1', timestamp: 1, content: '<p>Hello from the browser test</p>', sender: iago, channel: { name: 'general', description: '' }, reactions: [] } }],
-          pageInfo: { hasPreviousPage: false, startCursor: 'c1' },
-        }),
-      },
-      Subscription: {
-        ticks: {
-          async *subscribe(_: unknown, { n }: { n: number }) {
-            for (let i = 1; i <= n; i++) yield { ticks: i };
-          },
-        },
-      },
-    },
+  if (process.env.CHATGRAPH_URL) {
+    return { url: process.env.CHATGRAPH_URL, authorization: process.env.CHATGRAPH_AUTHORIZATION ?? '', close: async () => {} };
+  }
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const yoga = createYoga({
-    schema,
-    logging: false,
-    graphiql: graphiqlOptions({ csrfHeader: CSRF_HEADER, demoAuthorization: DEMO_AUTHORIZATION }),
-    renderGraphiQL: packagedGraphiQLRenderer(),
-    plugins: [
-      {
-        onRequestParse({ request }) {
-          requests.push(Object.fromEntries(request.headers));
-          if (!request.headers.has(CSRF_HEADER)) throw createGraphQLError('missing CSRF header', { extensions: { http: { status: 403 } } });
-        },
-      },
-    ],
-  });
-  const server = createServer(yoga);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
-    requests,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
   };
+  try {
+    await until(() => /Authorization: Basic \S+\n/.test(output) || child.exitCode !== null, 60_000, '`npm start` to print its banner');
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const url = /GraphQL on (http:\S+)/.exec(output)?.[1];
+  const authorization = /Authorization: (Basic \S+)/.exec(output)?.[1];
+  if (!url || !authorization) {
+    await close();
+    throw new Error(`npm start did not start:\n${output}`);
+  }
+  return { url, authorization, close };
 }

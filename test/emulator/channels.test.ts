@@ -503,3 +503,21 @@ describe('register state', () => {
     expect(state.realm_default_streams[0]).not.toHaveProperty('stream_weekly_traffic');
   });
 });
+
+describe('PATCH /streams/{stream_id} step by step, as update_stream_backend (zerver/views/streams.py)', () => {
+  it('keeps the steps before a refusal: privacy, then default channels, then retention, then description and name', async () => {
+    const t = setup();
+    const store = t.emulator.store;
+    const design = t.channelId('design');
+    // Iago administers but does not own the organization: the privacy change is applied, the
+    // retention change (owners only) refused after it.
+    const retention = await caughtApiError(updateStream(t.as('iago'), { streamId: design, isPrivate: true, messageRetentionDays: 30, description: 'Later step' }));
+    expect(retention.message).toBe('Must be an organization owner');
+    expect(store.channels.get(design)).toMatchObject({ invite_only: true, message_retention_days: null });
+    expect(store.channels.get(design)!.description).not.toBe('Later step');
+    // A name already in use is refused after the description changed.
+    const name = await caughtApiError(updateStream(t.as('iago'), { streamId: design, description: 'Pixels', newName: 'general' }));
+    expect(name.message).toBe('Channel name already in use.');
+    expect(store.channels.get(design)).toMatchObject({ description: 'Pixels', name: 'design' });
+  });
+});

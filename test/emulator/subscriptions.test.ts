@@ -329,23 +329,33 @@ describe('POST /users/me/subscriptions/properties', () => {
     ]);
   });
 
-  it('refuses bad changes and applies none of a batch with one', async () => {
+  it('refuses a malformed batch whole, but applies the entries before a channel it cannot change', async () => {
     const t = setup();
     const design = t.channelId('design');
-    const cases: [Record<string, unknown>, string][] = [
+    const send = (change: Record<string, unknown>) =>
+      caughtApiError(
+        t.as('cordelia').send('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
+          subscription_data: [{ stream_id: design, property: 'pin_to_top', value: true }, change],
+        }),
+      );
+    // The list is parsed whole before anything changes (typed_endpoint).
+    const malformed: [Record<string, unknown>, string][] = [
       [{ stream_id: design, property: 'volume', value: true }, 'Unknown subscription property: volume'],
       [{ stream_id: design, property: 'pin_to_top', value: 'yes' }, 'pin_to_top is not a boolean'],
       [{ stream_id: design, property: 'color', value: 'green' }, 'color is not a valid hex color code'],
-      [{ stream_id: 9999, property: 'pin_to_top', value: true }, 'Invalid channel ID'],
-      [{ stream_id: t.channelId('engineering'), property: 'pin_to_top', value: true }, 'Invalid channel ID'],
     ];
-    for (const [change, msg] of cases) {
-      const error = await caughtApiError(t.as('cordelia').send('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
-        subscription_data: [{ stream_id: t.channelId('design'), property: 'pin_to_top', value: true }, change],
-      }));
+    for (const [change, msg] of malformed) {
+      const error = await send(change);
       expect([error.code, error.message]).toEqual(['BAD_REQUEST', msg]);
     }
     expect(t.emulator.store.subscription(design, t.userId('cordelia'))!.pin_to_top).toBe(false);
+    // Channels are accessed entry by entry (update_subscription_properties_backend has no
+    // transaction): the first entry stays applied.
+    for (const streamId of [9999, t.channelId('engineering')]) {
+      const error = await send({ stream_id: streamId, property: 'pin_to_top', value: true });
+      expect([error.code, error.message]).toEqual(['BAD_REQUEST', 'Invalid channel ID']);
+    }
+    expect(t.emulator.store.subscription(design, t.userId('cordelia'))!.pin_to_top).toBe(true);
     await unsubscribe(t.as('othello'), { subscriptions: ['general'] });
     const notSubscribed = await caughtApiError(updateSubscriptionSettings(t.as('othello'), { subscriptionData: [{ streamId: t.channelId('general'), property: 'pin_to_top', value: true }] }));
     expect(notSubscribed.message).toBe(`Not subscribed to channel ID ${t.channelId('general')}`);

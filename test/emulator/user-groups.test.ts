@@ -427,3 +427,74 @@ describe('POST /user_groups/{id}/members subgroups by feature level', () => {
     expect(players!.members).toContain(t.user('iago').user_id);
   });
 });
+
+describe('subgroups below feature levels 311 and 127', () => {
+  const groupNamed = (t: ReturnType<typeof setupEmulator>, name: string) => [...t.store.groups.values()].find((g) => g.name === name)!;
+
+  it('ignores `subgroups` of POST /user_groups/create below 311, and reads it from 311', async () => {
+    for (const [level, expected] of [[310, false], [311, true]] as const) {
+      const t = setupEmulator({ settings: { featureLevel: level } });
+      const leadership = groupNamed(t, 'leadership').id;
+      const body = await t.as('hamlet').send<Record<string, unknown>>('create-user-group', 'POST', 'user_groups/create', {
+        name: 'gravediggers',
+        description: 'Alas',
+        members: JSON.stringify([t.user('othello').user_id]),
+        subgroups: JSON.stringify([leadership]),
+      });
+      expect(body.ignored_parameters_unsupported, `level ${level}`).toEqual(expected ? undefined : ['subgroups']);
+      expect(groupNamed(t, 'gravediggers').direct_subgroup_ids, `level ${level}`).toEqual(expected ? [leadership] : []);
+    }
+  });
+
+  it('has no /user_groups/{id}/subgroups before 127: 404 as for any unknown path', async () => {
+    const t = setupEmulator({ settings: { featureLevel: 126 } });
+    const [players, leadership] = [groupNamed(t, 'players'), groupNamed(t, 'leadership')];
+    const post = await caughtApiError(updateUserGroupSubgroups(t.as('iago'), { userGroupId: players.id, add: [leadership.id] }));
+    expect([post.httpStatus, post.message]).toEqual([404, 'Not Found']);
+    const get = await caughtApiError(getUserGroupSubgroups(t.as('iago'), { userGroupId: players.id }));
+    expect([get.httpStatus, get.message]).toEqual([404, 'Not Found']);
+    expect(players.direct_subgroup_ids).toEqual([]);
+  });
+});
+
+describe('membership changes as current Zulip checks them (zerver/views/user_groups.py)', () => {
+  it('refuses guests before reading anything (@require_member_or_admin), on every endpoint that changes a group', async () => {
+    const { as, id, group } = setup();
+    const players = group('players');
+    // Polonius is a member of "players" and could leave it through can_leave_group, were he not a guest.
+    const leave = await caughtApiError(updateUserGroupMembers(as('polonius'), { userGroupId: players.id, delete: [id('polonius')] }));
+    expect([leave.code, leave.message]).toEqual(['BAD_REQUEST', 'Not allowed for guest users']);
+    const nothing = await caughtApiError(updateUserGroupMembers(as('polonius'), { userGroupId: players.id }));
+    expect(nothing.message).toBe('Not allowed for guest users');
+    const subgroups = await caughtApiError(updateUserGroupSubgroups(as('polonius'), { userGroupId: players.id, add: [group('leadership').id] }));
+    expect(subgroups.message).toBe('Not allowed for guest users');
+    // PATCH /user_groups/{id} (edit_user_group) too, before "No new data supplied".
+    expect((await caughtApiError(updateUserGroup(as('polonius'), { userGroupId: players.id }))).message).toBe('Not allowed for guest users');
+    expect(players.members).toContain(id('polonius'));
+  });
+
+  it('removes subgroups only with can_manage_group, not can_remove_members_group', async () => {
+    const { as, id, group } = setup();
+    const [players, leadership] = [group('players'), group('leadership')];
+    players.direct_subgroup_ids.push(leadership.id);
+    players.can_remove_members_group = { direct_members: [id('othello')], direct_subgroups: [] };
+    const denied = await caughtApiError(updateUserGroupSubgroups(as('othello'), { userGroupId: players.id, delete: [leadership.id] }));
+    expect(denied.message).toBe('Insufficient permission');
+    const viaMembers = await caughtApiError(updateUserGroupMembers(as('othello'), { userGroupId: players.id, deleteSubgroups: [leadership.id] }));
+    expect(viaMembers.message).toBe('Insufficient permission');
+    expect(players.direct_subgroup_ids).toEqual([leadership.id]);
+    // The same setting still lets him remove users.
+    await updateUserGroupMembers(as('othello'), { userGroupId: players.id, delete: [id('cordelia')] });
+    expect(players.members).not.toContain(id('cordelia'));
+  });
+
+  it('changes the members and subgroups of a deactivated group (allow_deactivated=True)', async () => {
+    const { as, id, group } = setup();
+    const [players, leadership] = [group('players'), group('leadership')];
+    players.deactivated = true;
+    await updateUserGroupMembers(as('iago'), { userGroupId: players.id, add: [id('iago')], addSubgroups: [leadership.id] });
+    await updateUserGroupSubgroups(as('iago'), { userGroupId: players.id, delete: [leadership.id] });
+    expect(players.members).toContain(id('iago'));
+    expect(players.direct_subgroup_ids).toEqual([]);
+  });
+});

@@ -26,18 +26,19 @@ describe('loadConfig', () => {
       demo: true,
       production: true,
       logLevel: 'info',
-      upstreamTimeoutMs: 10_000,
-      requestDeadlineMs: 30_000,
+      upstreamDeadlineMs: 10_000,
       drainMs: 10_000,
-      maxRequestBodyBytes: 1_048_576,
+      maxRequestBodyBytes: 2_000_000,
       corsOrigins: [],
       graphiql: true,
       metrics: { enabled: true, path: '/metrics' },
       tracing: { exporter: 'none' },
       subgraph: false,
       persistedOperations: { mode: 'apq', apqMaxEntries: 1000 },
-      liveDirectory: { enabled: true, idleTtlMs: 300_000, maxBytes: 256 * 1_048_576 },
+      liveDirectory: { enabled: true, idleMs: 300_000, maxBytes: 512 * 1_048_576 },
+      userIdsBatchThreshold: 10,
     });
+    expect(config.cluster).toBeUndefined();
     expect(config.metrics.port).toBeUndefined();
     expect(config.zulipUrl).toBeUndefined();
   });
@@ -54,7 +55,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000', METRICS_PORT: '9464',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_HEADERS: 'x-token=a%20b', OTEL_TRACES_SAMPLER_ARG: '0.25',
       PERSISTED_OPERATIONS: 'trusted', PERSISTED_OPERATIONS_FILE: '/etc/chatgraph/documents.json',
-      REDIS_URL: 'redis://redis:6379', GATEWAY_SECRET: 'x'.repeat(32), LIVE_DIRECTORY: 'off', LIVE_DIRECTORY_MAX_MB: '64',
+      REDIS_URL: 'redis://redis:6379', GATEWAY_SECRET: 'x'.repeat(32), REDIS_KEY_PREFIX: 'cg:', CLUSTER_FAILOVER_MS: '5000',
+      LIVE_DIRECTORY: 'off', LIVE_DIRECTORY_MAX_BYTES: String(64 * 1_048_576), LIVE_DIRECTORY_IDLE_MS: '60000', USER_IDS_BATCH_THRESHOLD: '20',
+      MAX_BODY_BYTES: '100000', UPSTREAM_DEADLINE_MS: '5000',
     });
     expect(config).toMatchObject({
       port: 8080, host: '0.0.0.0', zulipUrl: 'https://chat.example.com', demo: false,
@@ -62,15 +65,17 @@ describe('loadConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metrics: { port: 9464 },
       tracing: { exporter: 'otlp', url: 'http://collector:4318/v1/traces', headers: { 'x-token': 'a b' }, sampleRatio: 0.25 },
       persistedOperations: { mode: 'trusted', file: '/etc/chatgraph/documents.json' },
-      redisUrl: 'redis://redis:6379', liveDirectory: { enabled: false, maxBytes: 64 * 1_048_576 },
+      cluster: { url: 'redis://redis:6379', secret: 'x'.repeat(32), keyPrefix: 'cg:', failoverMs: 5000 },
+      liveDirectory: { enabled: false, idleMs: 60_000, maxBytes: 64 * 1_048_576 }, userIdsBatchThreshold: 20,
+      maxRequestBodyBytes: 100_000, upstreamDeadlineMs: 5000,
     });
   });
 
   it('names a bad ZULIP_URL and a negative timeout, all problems at once', () => {
-    expect(problemsOf({ ZULIP_URL: 'notaurl', UPSTREAM_TIMEOUT_MS: '-5', PORT: '70000' })).toEqual([
+    expect(problemsOf({ ZULIP_URL: 'notaurl', UPSTREAM_DEADLINE_MS: '-5', PORT: '70000' })).toEqual([
       'ZULIP_URL must be an http(s) URL such as https://chat.example.com, got "notaurl".',
       'PORT must be an integer from 0 to 65535, got "70000".',
-      'UPSTREAM_TIMEOUT_MS must be an integer from 1 to 86400000, got "-5".',
+      'UPSTREAM_DEADLINE_MS must be an integer from 1 to 86400000, got "-5".',
     ]);
   });
 
@@ -88,7 +93,8 @@ describe('loadConfig', () => {
     [{ GATEWAY_SECRET: 'short' }, 'GATEWAY_SECRET must be at least 32 characters (value hidden).'],
     [{ METRICS_PATH: '/graphql' }, 'METRICS_PATH must not be /graphql, which the gateway serves itself.'],
     [{ METRICS_PORT: '4000' }, 'METRICS_PORT must differ from PORT (unset it to serve metrics on PORT).'],
-    [{ REQUEST_DEADLINE_MS: '500' }, 'REQUEST_DEADLINE_MS must be at least UPSTREAM_TIMEOUT_MS (a request would end before its first upstream call may).'],
+    [{ MAX_BODY_BYTES: '-1' }, 'MAX_BODY_BYTES must be an integer from 1024 to 1073741824, got "-1".'],
+    [{ CLUSTER_FAILOVER_MS: '50' }, 'CLUSTER_FAILOVER_MS must be an integer from 100 to 600000, got "50".'],
     [{ OTEL_TRACES_SAMPLER_ARG: '2' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "2".'],
   ])('refuses %j', (env, message) => {
     expect(problemsOf(env)).toEqual([message]);
@@ -137,13 +143,13 @@ describe('configOrExit', () => {
   it('exits non-zero at once in a real process', () => {
     const script = "import { configOrExit } from './src/gateway/config/index.ts'; configOrExit(process.env, process.argv.slice(2)); console.log('started');";
     const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH, ZULIP_URL: 'notaurl', UPSTREAM_TIMEOUT_MS: '-1' },
+      env: { PATH: process.env.PATH, ZULIP_URL: 'notaurl', UPSTREAM_DEADLINE_MS: '-1' },
       encoding: 'utf8',
       timeout: 15_000,
     });
     expect(result.status).toBe(2);
     expect(result.stdout).not.toContain('started');
-    expect(result.stderr).toContain('UPSTREAM_TIMEOUT_MS must be an integer from 1 to 86400000, got "-1".');
+    expect(result.stderr).toContain('UPSTREAM_DEADLINE_MS must be an integer from 1 to 86400000, got "-1".');
     const help = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script.replace('slice(2)', 'slice(1)'), '--', '--help'], { encoding: 'utf8' });
     expect(help).toBe(helpText());
   });

@@ -170,7 +170,8 @@ describe('loaders', () => {
       include_web_public: 'true',
       exclude_archived: 'false',
     });
-    expect(byPath.users).toEqual({ client_gravatar: 'false' });
+    // The first users batch of a gateway asks for its IDs only (honoured from feature level 384).
+    expect(byPath.users).toEqual({ client_gravatar: 'false', user_ids: '[1]' });
   });
 
   it('make one bulk call per request even across later batches', async () => {
@@ -233,6 +234,9 @@ describe('loaders', () => {
     const fetch = demoServer();
     const baseUrl = 'http://loaders-shared.localhost';
     const upstream = new UpstreamServer({ baseUrl, fetch });
+    // This fake answers GET /users only: never fetch a few users one by one (loaders/users.ts; that
+    // path is tested in test/gateway/directory/per-request.test.ts).
+    upstream.userIdsThreshold = 0;
     const first = contextFromCredentials(upstream, caller);
     const second = contextFromCredentials(upstream, { email: 'iago@zulip.example.com', apiKey: 'other' });
     await first.loaders.users.load(1);

@@ -21,7 +21,7 @@ import { EventHub, type EventHubOptions } from '../../src/gateway/events/hub.js'
 import { createGatewayServer } from '../../src/gateway/transport/http.js';
 import type { GraphQLWsOptions } from '../../src/gateway/transport/ws.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/yoga.js';
-import { basicAuth } from './harness.js';
+import { basicAuth, TEST_LIVE_DIRECTORY } from './harness.js';
 import { until } from './wait.js';
 
 export { until } from './wait.js';
@@ -77,7 +77,7 @@ export async function startLiveGateway(options: LiveOptions = {}): Promise<Live>
   const upstreamPort = Number(new URL(upstream.url).port);
   const { delays, sleep } = scaledSleep();
   const hub = new EventHub({ graceMs: 300, backoff: { sleep }, unexpectedBackoff: { sleep }, ...options.hub });
-  const gateway = createGateway({ logging: false, ...options.gateway, zulipUrl: upstream.url, eventHub: hub });
+  const gateway = createGateway({ logging: false, liveDirectory: TEST_LIVE_DIRECTORY, ...options.gateway, zulipUrl: upstream.url, eventHub: hub });
   const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0, ...options.ws }, drainMs: 0 });
   const url = await served.listen(0, '127.0.0.1');
   const wsUrl = url.replace(/^http/, 'ws');

@@ -430,11 +430,12 @@ function updateStream(ctx: RouteContext) {
   const channel = accessChannelForUpdate(ctx, ctx.pathInt('stream_id'));
   if (channel.is_archived && settings.featureLevel < 362) throw invalidChannelId();
 
-  // Read and validate everything before changing anything.
+  // The parameters are parsed before anything changes (typed_endpoint); the rest follows Zulip's
+  // update_stream_backend (zerver/views/streams.py) step by step: each change is checked, then
+  // applied, and no transaction spans them, so a refusal leaves the earlier steps applied.
   const rawDescription = params.optStr('description');
   const description = rawDescription === undefined ? undefined : checkDescription(settings, 'description', rawDescription);
   const rawName = params.optStr('new_name');
-  const newName = rawName === undefined ? undefined : checkChannelName(settings, rawName.trim());
   const isPrivate = params.optBool('is_private');
   const isWebPublic = params.optBool('is_web_public');
   const historyParam = params.optBool('history_public_to_subscribers');
@@ -459,16 +460,6 @@ function updateStream(ctx: RouteContext) {
   const contentAccess = hasContentAccess(store, user, channel);
   if (isPrivate !== undefined && !contentAccess) throw badRequest('Channel content access is required.');
   if (isWebPublic) checkCanMakeWebPublic(store, user);
-  if (isDefault !== undefined && !store.isAdmin(user)) throw badRequest('You do not have permission to change default channels.');
-  if (retention !== undefined && user.role !== Role.OWNER) throw badRequest('Must be an organization owner');
-  if (newName !== undefined) {
-    if (newName === channel.name) throw badRequest('Channel already has that name.');
-    const other = store.channelByName(newName);
-    if (other && other.stream_id !== channel.stream_id) throw badRequest('Channel name already in use.');
-  }
-  if (groupChanges.some((c) => NEED_CONTENT_ACCESS.has(c.setting)) && !contentAccess) {
-    throw badRequest('Channel content access is required.');
-  }
 
   // Apply, with the events Zulip sends for each change.
   if (isPrivate !== undefined || isWebPublic !== undefined || historyPublic !== undefined) {
@@ -485,12 +476,14 @@ function updateStream(ctx: RouteContext) {
       }),
     );
   }
+  if (isDefault !== undefined && !store.isAdmin(user)) throw badRequest('You do not have permission to change default channels.');
   if (isDefault !== undefined && isDefault !== wasDefault) {
     if (isDefault) store.defaultChannelIds.add(channel.stream_id);
     else store.defaultChannelIds.delete(channel.stream_id);
     notifyDefaultStreams(ctx);
   }
   if (retention !== undefined) {
+    if (user.role !== Role.OWNER) throw badRequest('Must be an organization owner');
     channel.message_retention_days = retention;
     ctx.events.notify(metadataAudience(store, channel), streamUpdate(channel, 'message_retention_days', retention));
   }
@@ -502,12 +495,18 @@ function updateStream(ctx: RouteContext) {
       streamUpdate(channel, 'description', description, { rendered_description: channel.rendered_description }),
     );
   }
-  if (newName !== undefined) {
+  if (rawName !== undefined) {
+    const newName = rawName.trim();
+    if (newName === channel.name) throw badRequest('Channel already has that name.');
+    checkChannelName(settings, newName);
+    const other = store.channelByName(newName);
+    if (other && other.stream_id !== channel.stream_id) throw badRequest('Channel name already in use.');
     const event = streamUpdate(channel, 'name', newName); // `name` is still the old one
     channel.name = newName;
     ctx.events.notify(metadataAudience(store, channel), event);
   }
   for (const change of groupChanges) {
+    if (NEED_CONTENT_ACCESS.has(change.setting) && !contentAccess) throw badRequest('Channel content access is required.');
     // Administration rights move with can_administer_channel_group, so the audience is taken before and after.
     const before = new Set(metadataAudience(store, channel));
     channel[change.setting] = change.value;

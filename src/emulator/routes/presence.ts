@@ -173,16 +173,15 @@ function updatePresence(ctx: RouteContext): Record<string, unknown> {
   params.bool('new_user_input', false);
   if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);
   if (presenceEnabled(ctx.user)) recordPresence(ctx, ctx.user, status);
-  // Zulip's update_active_status_backend answers a ping with an empty success (zerver/views/presence.py).
+  // Zulip's update_active_status_backend (zerver/views/presence.py) answers a ping with an empty
+  // success, anything else with get_presence_response's three keys (zerver/lib/presence.py); the
+  // zephyr_mirror_active flag of mirroring realms is gone from current servers.
   if (pingOnly) return {};
   const result = realmPresences(ctx.store, ctx.user, ctx.nowSeconds(), { slim, lastUpdateId, historyLimitDays });
   return {
     presence_last_update_id: result.lastUpdateId,
     server_timestamp: ctx.clock.now() / 1000,
     presences: result.presences,
-    // The legacy mirroring flag clients ignore, under the spec's name and Zulip's; never true here.
-    mirror_active: false,
-    zephyr_mirror_active: false,
   };
 }
 

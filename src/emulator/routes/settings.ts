@@ -15,6 +15,8 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, missingArgument } from '../errors.js';
 import type { User } from '../store.js';
 import { usersWhoCanAccess } from './presence.js';
+// The one check_full_name of PATCH /users/{id} and PATCH /settings (zerver/lib/users.py).
+import { checkFullName } from './users/index.js';
 
 type Value = boolean | number | string;
 
@@ -184,10 +186,6 @@ const SETTINGS: Record<string, SettingDef> = {
   send_read_receipts: bool(true),
 };
 
-/** Zulip's UserProfile.MAX_NAME_LENGTH / MIN_NAME_LENGTH / NAME_INVALID_CHARS. */
-const MAX_NAME_LENGTH = 100;
-const MIN_NAME_LENGTH = 2;
-const NAME_INVALID_CHARS = ['*', '`', '\\', '>', '"', '@'];
 const MIN_PASSWORD_LENGTH = 6;
 
 // ---- passwords -----------------------------------------------------------------------------------
@@ -230,19 +228,6 @@ function readSetting(ctx: RouteContext, name: string, check: Check): Value {
     value = v;
   }
   return value;
-}
-
-/** Zulip's check_full_name; returns the stripped name. */
-function checkFullName(raw: string): string {
-  const name = raw.trim();
-  if (name.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
-  if (name.length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
-   
-  if (NAME_INVALID_CHARS.some((c) => name.includes(c)) || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw badRequest('Invalid characters in name!');
-  }
-  if (/\|\d+$/.test(raw)) throw badRequest('Invalid format!');
-  return name;
 }
 
 function checkNewEmail(ctx: RouteContext, email: string): void {

@@ -449,10 +449,15 @@ interface PropertyChange {
   value: boolean | string;
 }
 
+/**
+ * Zulip's update_subscription_properties_backend (zerver/views/streams.py): the whole list is parsed
+ * first (shapes, properties, values), then applied entry by entry; a channel the caller cannot
+ * access or is not subscribed to stops it there, the entries before it staying applied.
+ */
 function updateProperties(ctx: RouteContext) {
   const raw = ctx.params.json<unknown>('subscription_data');
   if (!Array.isArray(raw)) throw badRequest('subscription_data is not a list');
-  const changes: PropertyChange[] = raw.map((entry: unknown, i) => {
+  const parsed = raw.map((entry: unknown, i) => {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw badRequest(`subscription_data[${i}] is not a dict`);
     const { stream_id: streamId, property, value } = entry as Record<string, unknown>;
     if (!Number.isSafeInteger(streamId)) throw badRequest(`subscription_data[${i}]["stream_id"] is not an integer`);
@@ -464,25 +469,29 @@ function updateProperties(ctx: RouteContext) {
     } else {
       throw badRequest(`Unknown subscription property: ${property}`);
     }
-    const channel = accessChannel(ctx, streamId as number, 'content');
+    return { streamId: streamId as number, property, value: value as boolean | string };
+  });
+  for (const { streamId, property, value } of parsed) {
+    const channel = accessChannel(ctx, streamId, 'content');
     const sub = ctx.store.subscription(channel.stream_id, ctx.user.user_id);
     if (!sub) throw badRequest(`Not subscribed to channel ID ${channel.stream_id}`);
-    return { channel, sub, property, value: value as boolean | string };
-  });
-  const me = [ctx.user.user_id];
-  for (const { channel, sub, property, value } of changes) {
-    const update = (p: string, v: unknown) => ctx.events.notify(me, { type: 'subscription', op: 'update', stream_id: channel.stream_id, property: p, value: v });
-    if (property === 'is_muted' || property === 'in_home_view') {
-      sub.is_muted = property === 'is_muted' ? (value as boolean) : !(value as boolean);
-      // Since feature level 139 a mute change is announced twice: legacy in_home_view, then is_muted.
-      update('in_home_view', !sub.is_muted);
-      update('is_muted', sub.is_muted);
-    } else {
-      (sub as unknown as Record<string, unknown>)[property] = value;
-      update(property, value);
-    }
+    applyProperty(ctx, { channel, sub, property, value });
   }
   return {};
+}
+
+function applyProperty(ctx: RouteContext, { channel, sub, property, value }: PropertyChange): void {
+  const me = [ctx.user.user_id];
+  const update = (p: string, v: unknown) => ctx.events.notify(me, { type: 'subscription', op: 'update', stream_id: channel.stream_id, property: p, value: v });
+  if (property === 'is_muted' || property === 'in_home_view') {
+    sub.is_muted = property === 'is_muted' ? (value as boolean) : !(value as boolean);
+    // Since feature level 139 a mute change is announced twice: legacy in_home_view, then is_muted.
+    update('in_home_view', !sub.is_muted);
+    update('is_muted', sub.is_muted);
+  } else {
+    (sub as unknown as Record<string, unknown>)[property] = value;
+    update(property, value);
+  }
 }
 
 // ---- register ----------------------------------------------------------------------------------------

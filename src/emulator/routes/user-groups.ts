@@ -13,7 +13,7 @@
  */
 import type { UserGroup as WireUserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
-import { badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
 import { checkNoNullBytes } from '../http.js';
 import { addGroup } from '../factory.js';
 import type { GroupSettingValue, Store, User, UserGroup } from '../store.js';
@@ -40,6 +40,14 @@ const DISALLOWED_SYSTEM_GROUPS: Record<UserGroupSettingName, readonly string[]> 
 const MAX_NAME_LENGTH = 100;
 const MAX_DESCRIPTION_LENGTH = 1024;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
+
+/**
+ * Zulip 10.0 (feature level 311) added `add_subgroups` / `delete_subgroups` to
+ * `POST /user_groups/{id}/members` and `subgroups` to `POST /user_groups/create`.
+ */
+const MEMBERS_SUBGROUPS_FEATURE_LEVEL = 311;
+/** Zulip 6.0 (feature level 127) added the `/user_groups/{id}/subgroups` endpoints. */
+const SUBGROUPS_ENDPOINT_FEATURE_LEVEL = 127;
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -110,11 +118,14 @@ function accessGroup(store: Store, groupId: number): UserGroup {
   return group;
 }
 
-/** A group the caller wants to change: not a system group, not deactivated. */
-function accessGroupForUpdate(store: Store, groupId: number): UserGroup {
+/**
+ * A group whose members or subgroups the caller wants to change: not a system group. Deactivated
+ * groups are allowed, as Zulip's access_user_group_for_update(allow_deactivated=True) does for
+ * membership changes (zerver/views/user_groups.py, zerver/lib/user_groups.py).
+ */
+function accessGroupForMembership(store: Store, groupId: number): UserGroup {
   const group = accessGroup(store, groupId);
   if (group.is_system_group) throw insufficientPermission();
-  if (group.deactivated) throw badRequest('You can only change the name of a deactivated group');
   return group;
 }
 
@@ -248,7 +259,13 @@ function getIsUserGroupMember(ctx: RouteContext) {
   return { is_user_group_member: member };
 }
 
+/** An older server has no such route: it answers as for any unknown path. */
+function requireSubgroupsEndpoint(ctx: RouteContext): void {
+  if (ctx.settings.featureLevel < SUBGROUPS_ENDPOINT_FEATURE_LEVEL) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
+}
+
 function getUserGroupSubgroups(ctx: RouteContext) {
+  requireSubgroupsEndpoint(ctx);
   requireMember(ctx.user);
   const group = accessGroup(ctx.store, ctx.pathInt('user_group_id'));
   const direct = ctx.params.bool('direct_subgroup_only', false);
@@ -264,7 +281,9 @@ function createUserGroup(ctx: RouteContext) {
   const name = checkGroupName(store, params.str('name'));
   const description = checkDescription(params.str('description'));
   const members = checkActiveUsers(store, params.intArray('members'));
-  const subgroups = checkSubgroupIds(store, params.optIntArray('subgroups') ?? []);
+  // Below level 311 `subgroups` is not read: it comes back in ignored_parameters_unsupported.
+  const subgroupsRaw = ctx.settings.featureLevel >= MEMBERS_SUBGROUPS_FEATURE_LEVEL ? params.optIntArray('subgroups') : undefined;
+  const subgroups = checkSubgroupIds(store, subgroupsRaw ?? []);
   const creatorOnly: GroupSettingValue = { direct_members: [user.user_id], direct_subgroups: [] };
   const defaults: Record<UserGroupSettingName, GroupSettingValue> = {
     can_add_members_group: creatorOnly,
@@ -297,6 +316,8 @@ function createUserGroup(ctx: RouteContext) {
 }
 
 function updateUserGroup(ctx: RouteContext) {
+  // edit_user_group is @require_member_or_admin, checked before the parameters.
+  requireMember(ctx.user);
   const { store, user, params } = ctx;
   const group = accessGroup(store, ctx.pathInt('user_group_id'));
   const nameRaw = params.optStr('name');
@@ -363,11 +384,13 @@ function checkMembershipChange(ctx: RouteContext, group: UserGroup, change: Memb
     const joining = change.addSubgroups.length === 0 && self(change.add) && holds(store, user, group.can_join_group);
     if (!adder && !joining) throw insufficientPermission();
   }
-  if (change.remove.length > 0 || change.removeSubgroups.length > 0) {
+  if (change.remove.length > 0) {
     const remover = manage || holds(store, user, group.can_remove_members_group);
-    const leaving = change.removeSubgroups.length === 0 && self(change.remove) && holds(store, user, group.can_leave_group);
+    const leaving = self(change.remove) && holds(store, user, group.can_leave_group);
     if (!remover && !leaving) throw insufficientPermission();
   }
+  // Zulip's remove_subgroups_from_group_backend checks can_manage_group, not can_remove_members_group.
+  if (change.removeSubgroups.length > 0 && !manage) throw insufficientPermission();
 
   const add = checkActiveUsers(store, change.add);
   for (const id of add) {
@@ -415,10 +438,10 @@ function applyMembershipChange(ctx: RouteContext, group: UserGroup, change: Memb
   }
 }
 
-/** Zulip 10.0 (feature level 311) added `add_subgroups` / `delete_subgroups` to `POST /user_groups/{id}/members`. */
-const MEMBERS_SUBGROUPS_FEATURE_LEVEL = 311;
 
 function updateUserGroupMembers(ctx: RouteContext) {
+  // @require_member_or_admin runs before the parameters are read.
+  requireMember(ctx.user);
   const { params, store } = ctx;
   // Below level 311 the subgroup parameters are not read, so they come back in
   // ignored_parameters_unsupported, and the error names only add/delete, as an older server does.
@@ -436,12 +459,14 @@ function updateUserGroupMembers(ctx: RouteContext) {
         : 'Nothing to do. Specify at least one of "add" or "delete".',
     );
   }
-  const group = accessGroupForUpdate(store, ctx.pathInt('user_group_id'));
+  const group = accessGroupForMembership(store, ctx.pathInt('user_group_id'));
   applyMembershipChange(ctx, group, checkMembershipChange(ctx, group, change));
   return {};
 }
 
 function updateUserGroupSubgroups(ctx: RouteContext) {
+  requireSubgroupsEndpoint(ctx);
+  requireMember(ctx.user);
   const { params, store } = ctx;
   const change: MembershipChange = {
     add: [],
@@ -452,7 +477,7 @@ function updateUserGroupSubgroups(ctx: RouteContext) {
   if (change.addSubgroups.length === 0 && change.removeSubgroups.length === 0) {
     throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
   }
-  const group = accessGroupForUpdate(store, ctx.pathInt('user_group_id'));
+  const group = accessGroupForMembership(store, ctx.pathInt('user_group_id'));
   applyMembershipChange(ctx, group, checkMembershipChange(ctx, group, change));
   return {};
 }

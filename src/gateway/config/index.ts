@@ -30,8 +30,8 @@ export interface GatewayConfig {
   defaultCredentials?: Credentials;
   production: boolean;
   logLevel: LogLevel;
-  upstreamTimeoutMs: number;
-  requestDeadlineMs: number;
+  /** Deadline of one upstream call, retries included (ZulipConnection `deadlineMs`). */
+  upstreamDeadlineMs: number;
   drainMs: number;
   maxRequestBodyBytes: number;
   /** `*`: any origin without credentials; a list: those origins with credentials; []: none. */
@@ -42,9 +42,10 @@ export interface GatewayConfig {
   tracing: TracingConfig;
   subgraph: boolean;
   persistedOperations: { mode: 'off' | 'apq' | 'trusted'; file?: string; apqMaxEntries: number };
-  redisUrl?: string;
-  gatewaySecret?: string;
-  liveDirectory: { enabled: boolean; idleTtlMs: number; maxBytes: number };
+  /** Cluster mode (REDIS_URL set); the shape of cluster/redis.ts `ClusterConfig`. */
+  cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
+  liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
+  userIdsBatchThreshold: number;
 }
 
 export class ConfigError extends Error {
@@ -146,6 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   const gatewaySecret = get('GATEWAY_SECRET');
   if (gatewaySecret !== undefined && gatewaySecret.length < 32) problems.push('GATEWAY_SECRET must be at least 32 characters (value hidden).');
   if (redisUrl && gatewaySecret === undefined) problems.push('REDIS_URL (cluster mode) needs GATEWAY_SECRET, the same on every instance.');
+  const keyPrefix = check(() => {
+    const v = get('REDIS_KEY_PREFIX') ?? 'chatgraph:';
+    if (!/^[A-Za-z0-9_.:\-]{1,64}$/.test(v)) throw new ConfigProblem(`REDIS_KEY_PREFIX must be 1 to 64 of A-Z a-z 0-9 _ . : -, got ${JSON.stringify(v.slice(0, 80))}.`);
+    return v;
+  }, 'chatgraph:');
+  const failoverMs = int('CLUSTER_FAILOVER_MS', 10_000, 100, 600_000);
 
   const metricsPort = int('METRICS_PORT', -1, 0, 65535);
   const port = int('PORT', 4000, 0, 65535);
@@ -159,10 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     ...(defaultCredentials && { defaultCredentials }),
     production,
     logLevel: check(() => oneOf('LOG_LEVEL', get('LOG_LEVEL') ?? 'info', LOG_LEVELS), 'info' as const),
-    upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 1, DAY_MS),
-    requestDeadlineMs: int('REQUEST_DEADLINE_MS', 30_000, 1, DAY_MS),
+    upstreamDeadlineMs: int('UPSTREAM_DEADLINE_MS', 10_000, 1, DAY_MS),
     drainMs: int('DRAIN_MS', 10_000, 0, DAY_MS),
-    maxRequestBodyBytes: int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
+    maxRequestBodyBytes: int('MAX_BODY_BYTES', 2_000_000, 1024, 1_073_741_824),
     corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
     graphiql: bool('GRAPHIQL', !production || demo),
     metrics: {
@@ -174,19 +180,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     tracing,
     subgraph,
     persistedOperations: { mode, ...(file && { file }), apqMaxEntries: int('APQ_MAX_ENTRIES', 1000, 1, 1_000_000) },
-    ...(redisUrl && { redisUrl }),
-    ...(gatewaySecret !== undefined && { gatewaySecret }),
+    ...(redisUrl && gatewaySecret !== undefined && { cluster: { url: redisUrl, secret: gatewaySecret, keyPrefix, failoverMs } }),
     liveDirectory: {
       enabled: bool('LIVE_DIRECTORY', true),
-      idleTtlMs: int('LIVE_DIRECTORY_IDLE_TTL_MS', 300_000, 1000, 7 * DAY_MS),
-      maxBytes: int('LIVE_DIRECTORY_MAX_MB', 256, 1, 1_048_576) * 1_048_576,
+      idleMs: int('LIVE_DIRECTORY_IDLE_MS', 300_000, 1000, 7 * DAY_MS),
+      maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', 512 * 1_048_576, 1_048_576, 2 ** 40),
     },
+    userIdsBatchThreshold: int('USER_IDS_BATCH_THRESHOLD', 10, 0, 10_000),
   };
   if (config.metrics.path === '/graphql' || config.metrics.path === '/health' || config.metrics.path === '/readiness') {
     problems.push(`METRICS_PATH must not be ${config.metrics.path}, which the gateway serves itself.`);
-  }
-  if (config.requestDeadlineMs < config.upstreamTimeoutMs) {
-    problems.push('REQUEST_DEADLINE_MS must be at least UPSTREAM_TIMEOUT_MS (a request would end before its first upstream call may).');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -95,6 +95,9 @@ export class LiveDirectories {
     this.registry.startSweeping();
   }
 
+  /** Sees every registration response (the gateway learns the server's length limits from them). */
+  onRegistered: ((response: Readonly<Record<string, unknown>>) => void) | undefined;
+
   /**
    * The directory to read for this request's credential, or undefined (anonymous, still loading,
    * fenced by a write, stale): the caller then takes the per-request path. Starts the credential's
@@ -175,6 +178,7 @@ export class LiveDirectories {
     };
     entry.unlisten = session.listen({
       registered: (result, reason) => {
+        this.onRegistered?.(result as unknown as Record<string, unknown>);
         entry.queueId = result.queue_id ?? undefined;
         entry.reloadWanted = false;
         const current = this.registry.get(key);

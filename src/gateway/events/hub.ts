@@ -12,7 +12,10 @@
  * - Sessions are refcounted by their subscribers. When the last one leaves, the session lives on
  *   for a grace period (polling and buffering), so a client that reconnects and resumes with its
  *   last cursor loses nothing; after it, the poll is aborted and the queue deleted upstream.
- * - `createSession` replaces the in-process session (a Redis-backed one for several instances);
+ * - Cluster mode (`cluster`, redis/cluster.ts): sessions are backed by Redis and shared by several
+ *   gateway instances (one upstream queue per credential across them; README, "Running several
+ *   instances"); a session that ends leaves its queue to the other instances instead of deleting it.
+ * - `createSession` replaces the in-process session (tests, other backends);
  *   `session(connection)` gives in-process listeners (a live directory) the credential's stream.
  */
 import type { BackoffOptions } from '../../zulip/backoff.js';
@@ -21,7 +24,8 @@ import type { Cursor, ReplayBufferOptions } from './buffer.js';
 import type { FilterSpec } from './filters.js';
 import { SUPPORTED_EVENT_TYPES } from './model.js';
 import type { RegisterExtras } from './queue.js';
-import { QueueEventSession, type EventSession } from './session.js';
+import type { ClusterState, EventCluster } from './redis/cluster.js';
+import { QueueEventSession, type EventSession, type QueueEventSessionOptions } from './session.js';
 import { Subscriber } from './subscriber.js';
 
 export interface EventHubOptions {
@@ -48,6 +52,12 @@ export interface EventHubOptions {
    * for good. @default an in-process {@link QueueEventSession}
    */
   createSession?: (connection: ZulipConnection, refused: () => void) => EventSession;
+  /**
+   * Cluster mode: sessions share each credential's upstream queue and event log with the other
+   * gateway instances through Redis (redis/cluster.ts). The hub closes it with itself.
+   * @default none: everything stays in this process
+   */
+  cluster?: EventCluster;
 }
 
 /**
@@ -77,6 +87,8 @@ export interface HubStats {
   subscribers: number;
   /** Sessions with no subscriber left, kept for the grace period (their queue is deleted when it ends). */
   lingering: number;
+  /** Cluster mode only: Redis connection state, leases held, logs followed. */
+  cluster?: ClusterState;
 }
 
 /** A session and the hub's bookkeeping of it. */
@@ -157,7 +169,8 @@ export class EventHub {
       subscribers += lease.session.subscriberCount;
       if (lease.graceTimer) lingering++;
     }
-    return { sessions: this.sessions.size, subscribers, lingering };
+    const cluster = this.options.cluster?.state();
+    return { sessions: this.sessions.size, subscribers, lingering, ...(cluster && { cluster }) };
   }
 
   /** Ends every subscription and deletes every queue upstream. */
@@ -166,6 +179,12 @@ export class EventHub {
     const leases = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(leases.map((lease) => this.stop(lease, 'The gateway is shutting down.')));
+    await this.options.cluster?.close();
+  }
+
+  /** Cluster mode's shared state, when the hub runs in cluster mode. */
+  get cluster(): EventCluster | undefined {
+    return this.options.cluster;
   }
 
   private leaseFor(connection: ZulipConnection): Lease {
@@ -184,7 +203,7 @@ export class EventHub {
 
   private queueSession(connection: ZulipConnection, refused: () => void): EventSession {
     const { replay, longpollTimeoutMs, backoff, unexpectedBackoff } = this.options;
-    return new QueueEventSession({
+    const options: QueueEventSessionOptions = {
       connection,
       eventTypes: this.options.eventTypes ?? SUPPORTED_EVENT_TYPES,
       onRefused: refused,
@@ -193,7 +212,8 @@ export class EventHub {
       ...(backoff && { backoff }),
       ...(unexpectedBackoff && { unexpectedBackoff }),
       ...(this.taps.size > 0 && { register: mergeRegisterExtras([...this.taps]) }),
-    });
+    };
+    return this.options.cluster ? this.options.cluster.createSession(options) : new QueueEventSession(options);
   }
 
   private acquire(lease: Lease): void {

@@ -67,6 +67,23 @@ function found<T>(keys: readonly number[], records: readonly (T | undefined | Er
   return keys.map((id, i) => records[i] ?? notFound(what, id));
 }
 
+/**
+ * The directory's records, with the IDs it lacks asked per request: a record created a moment ago
+ * may be referenced (by a message) before its creation event reached the directory.
+ */
+async function fromDirectory<T>(
+  ids: readonly number[],
+  known: readonly (T | undefined)[] | undefined,
+  perRequest: (ids: readonly number[]) => Promise<readonly (T | undefined | Error)[]>,
+): Promise<readonly (T | undefined | Error)[]> {
+  if (!known) return perRequest(ids);
+  const missing = ids.filter((_, i) => known[i] === undefined);
+  if (missing.length === 0) return known;
+  const fetched = await perRequest(missing);
+  const byId = new Map(missing.map((id, i) => [id, fetched[i]]));
+  return ids.map((id, i) => known[i] ?? byId.get(id));
+}
+
 function byIds<T>(keys: readonly number[], records: Map<number, T> | readonly (T | undefined)[]): (T | undefined)[] {
   return records instanceof Map ? keys.map((id) => records.get(id)) : [...records];
 }
@@ -86,7 +103,7 @@ export function createLoaders(connection: ZulipConnection, server: UpstreamServe
   // The caller's live directory, asked at each batch (not before: a request that looks nothing up
   // starts no queue). Undefined (off, anonymous, loading, fenced by a write) means per request.
   const directory = (): Directory | undefined => server.directories?.forRequest(connection);
-  const usersPerRequest = perRequestUsers(connection, levels, server.userIdsThreshold);
+  const usersPerRequest = perRequestUsers(connection, server, server.userIdsThreshold);
   const allChannels = once(async () => {
     // include_all covers every channel with metadata access (feature level 356); the other flags
     // cover older servers, which report include_all in ignored_parameters_unsupported.
@@ -105,16 +122,15 @@ export function createLoaders(connection: ZulipConnection, server: UpstreamServe
   });
 
   return {
-    users: new DataLoader(async (ids) =>
-      found(ids, directory()?.usersById(ids) ?? (await usersPerRequest(ids)), 'user'),
-    ),
+    users: new DataLoader(async (ids) => found(ids, await fromDirectory(ids, directory()?.usersById(ids), usersPerRequest), 'user')),
     channels: new DataLoader(async (ids) => {
       const known = directory()?.channelsById(ids);
       return loadChannels(connection, ids, known ? byIds(ids, known) : await allChannels());
     }),
-    userGroups: new DataLoader(async (ids) =>
-      found(ids, directory()?.userGroupsById(ids) ?? byIds(ids, await allUserGroups()), 'user group'),
-    ),
+    userGroups: new DataLoader(async (ids) => {
+      const groupsPerRequest = async (missing: readonly number[]) => byIds(missing, await allUserGroups());
+      return found(ids, await fromDirectory(ids, directory()?.userGroupsById(ids), groupsPerRequest), 'user group');
+    }),
     messages: new DataLoader((ids) => loadMessages(connection, levels, ids), { maxBatchSize: MESSAGES_PER_REQUEST }),
     content: new ContentLoaders(connection, levels),
     memo: new RequestMemo(),

@@ -55,6 +55,8 @@ export class GatewayMetrics {
   readonly #directoryLoads: Counter;
   readonly #directoryEvictions: Counter<'reason'>;
   readonly #redisUp: Gauge;
+  /** Run before each scrape: parts that keep their own counts (hub, directories, sockets) report them here. */
+  readonly #collectors: (() => void)[] = [];
 
   constructor(options: MetricsOptions = {}) {
     this.#names = new OperationNames(options.maxOperationNames ?? 100);
@@ -137,8 +139,20 @@ export class GatewayMetrics {
     this.#directoryLookups.inc({ result: hit ? 'hit' : 'miss' });
   }
 
-  directoryLoad(): void {
-    this.#directoryLoads.inc();
+  directoryLoad(count = 1): void {
+    this.#directoryLoads.inc(count);
+  }
+
+  /** Live directory: lookups since the last report. */
+  directoryLookups(hits: number, misses: number): void {
+    if (hits) this.#directoryLookups.inc({ result: 'hit' }, hits);
+    if (misses) this.#directoryLookups.inc({ result: 'miss' }, misses);
+  }
+
+  /** Live directory: evictions since the last report. */
+  directoryEvictions(idle: number, memory: number): void {
+    if (idle) this.#directoryEvictions.inc({ reason: 'idle' }, idle);
+    if (memory) this.#directoryEvictions.inc({ reason: 'memory' }, memory);
   }
 
   directoryEviction(reason: 'idle' | 'memory'): void {
@@ -150,8 +164,23 @@ export class GatewayMetrics {
     this.#redisUp.set(up ? 1 : 0);
   }
 
+  /** Transports: the number of open connections of a transport, sampled at scrape time. */
+  connections(transport: SubscriptionTransport, count: number): void {
+    this.#connections.set({ transport }, count);
+  }
+
+  /** Adds a function run before each scrape; returns its removal. */
+  addCollector(collect: () => void): () => void {
+    this.#collectors.push(collect);
+    return () => {
+      const at = this.#collectors.indexOf(collect);
+      if (at >= 0) this.#collectors.splice(at, 1);
+    };
+  }
+
   /** The exposition text and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
+    for (const collect of this.#collectors) collect();
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }

@@ -5,6 +5,9 @@
  * concurrent probes, so a load balancer probing every second costs the chat server little.
  */
 
+/** Redis states that mean usable: ioredis's `ready`, cluster/redis.ts's `connected`. */
+const REDIS_READY = new Set(['ready', 'connected']);
+
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface ReadinessOptions {
@@ -16,7 +19,7 @@ export interface ReadinessOptions {
   timeoutMs?: number;
   fetch?: FetchLike;
   now?: () => number;
-  /** Cluster mode: the Redis connection's state (ioredis `status`, e.g. 'ready'). */
+  /** Cluster mode: the Redis connection's state (cluster/redis.ts `RedisState`, e.g. 'connected'). */
   redisState?: () => string;
 }
 
@@ -53,7 +56,7 @@ export class Readiness {
     if (this.#shuttingDown) return { ready: false, reason: 'shutting down', upstream: 'unchecked', ...(redis && { redis }) };
     const upstream = await this.#upstream();
     if (upstream.problem) return { ready: false, reason: upstream.problem, upstream: 'unavailable', ...(redis && { redis }) };
-    if (redis !== undefined && redis !== 'ready') return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
+    if (redis !== undefined && !REDIS_READY.has(redis)) return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
     return { ready: true, upstream: 'ok', ...(redis && { redis }) };
   }
 

@@ -9,6 +9,7 @@
 import type { Channel, GroupSettingValue, MessageRetentionDaysParam } from '../../zulip/model/channels.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../zulip/routes/channels.js';
+import { getOwnUser } from '../../zulip/routes/users.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
@@ -313,6 +314,29 @@ const PERMISSION_UPDATES = [
   ['canSubscribeGroup', 'canSubscribeGroup', featureLevels.canSubscribeGroup],
 ] as const;
 
+/** Role IDs of https://zulip.com/api/roles-and-permissions. */
+const OWNER_ROLE = 100;
+const ADMINISTRATOR_ROLE = 200;
+
+/**
+ * Zulip applies a channel update step by step (privacy, default, retention, description, name,
+ * permissions) with no transaction around them, so a later step's refusal leaves the earlier ones
+ * applied. The role-gated steps (default channels: administrators; retention: owners) are checked
+ * here first when an earlier step is asked too, at the cost of one `GET /users/me`.
+ */
+async function checkRoleBeforeLaterSteps(ctx: Context, asked: { privacy: boolean; isDefault: boolean; retention: boolean }): Promise<void> {
+  const needsAdministrator = asked.isDefault && asked.privacy;
+  const needsOwner = asked.retention && (asked.privacy || asked.isDefault);
+  if (!needsAdministrator && !needsOwner) return;
+  const { role } = await getOwnUser(ctx.connection);
+  if (needsOwner && role > OWNER_ROLE) {
+    throw badInput('updateChannel: messageRetentionDays needs an organization owner; nothing was changed.', { argument: 'messageRetentionDays' });
+  }
+  if (needsAdministrator && role > ADMINISTRATOR_ROLE) {
+    throw badInput('updateChannel: isDefault needs an organization administrator; nothing was changed.', { argument: 'isDefault' });
+  }
+}
+
 /** Re-reads a channel after a change; null when the caller can no longer see it. */
 async function freshChannel(ctx: Context, id: number): Promise<Channel | null> {
   try {
@@ -332,7 +356,9 @@ builder.mutationFields((t) => ({
     description:
       'Changes a channel (organization or channel administrators). Only the arguments given change. Returns the ' +
       'channel as it now is, or null when the caller can no longer see it. Refusals are GraphQL errors with the ' +
-      'server code (BAD_REQUEST: "Invalid channel ID", "Invalid parameters", a stale `old` permission value...).',
+      'server code (BAD_REQUEST: "Invalid channel ID", "Invalid parameters", a stale `old` permission value...). ' +
+      'The server applies privacy, isDefault, retention, description, name and permissions in that order and stops ' +
+      'at a refusal; the role needed by isDefault or messageRetentionDays after a privacy change is checked first.',
     args: {
       id: t.arg({ type: 'Long', required: true, description: 'The channel.' }),
       description: t.arg.string({ required: false, description: 'New description (Markdown).' }),
@@ -383,6 +409,7 @@ builder.mutationFields((t) => ({
           await requireFeatureLevel(ctx, featureLevels.archivedChannelEdits, 'Changing the privacy of an archived channel');
         }
       }
+      await checkRoleBeforeLaterSteps(ctx, { privacy, isDefault: a.isDefault != null, retention: a.messageRetentionDays != null });
       await updateStream(ctx.connection, {
         streamId: a.id,
         description: a.description ?? undefined,

@@ -159,7 +159,8 @@ export const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceRepo
       nullable: true,
       description:
         'Pass it as lastUpdateId next time to get only what changed; -1 when no lastUpdateId was sent and no ' +
-        'data came back; null from servers before feature level 263.',
+        'data came back; null with pingOnly (the server answers a ping with no data) and from servers before ' +
+        'feature level 263.',
       resolve: (r) => r.presence_last_update_id,
     }),
     serverTimestamp: t.float({

@@ -431,8 +431,9 @@ builder.mutationFields((t) => ({
   updateSubscriptionSettings: t.field({
     type: [SubscriptionRef],
     description:
-      "Changes the caller's personal settings of channels they are subscribed to, all in one upstream call. " +
-      'Returns the changed subscriptions as they now are.',
+      "Changes the caller's personal settings of channels they are subscribed to, in one upstream call after one " +
+      'read of the subscriptions: a channel the caller is not subscribed to fails with BAD_USER_INPUT before ' +
+      'any change (the server would apply the changes before it, then stop). Returns the changed subscriptions.',
     args: {
       changes: t.arg({ type: [SubscriptionSettingsInput], required: true, description: 'The changes, per channel.' }),
     },
@@ -445,10 +446,21 @@ builder.mutationFields((t) => ({
         }
       }
       if (subscriptionData.length === 0) throw badInput('changes: give at least one setting to change.');
-      await updateSubscriptionSettings(ctx.connection, { subscriptionData });
-      const changed = new Set(args.changes.map((c) => c.channelId));
+      // Zulip applies the list entry by entry and stops at the first channel the caller is not
+      // subscribed to (update_subscription_properties_backend): check them all first.
       const { subscriptions } = await getSubscriptions(ctx.connection);
-      return subscriptions.filter((s) => changed.has(s.stream_id));
+      const byId = new Map(subscriptions.map((s) => [s.stream_id, s]));
+      const missing = args.changes.find((c) => !byId.has(c.channelId));
+      if (missing) throw badInput(`Not subscribed to channel ID ${missing.channelId}`, { argument: 'changes' });
+      await updateSubscriptionSettings(ctx.connection, { subscriptionData });
+      // The server took the values as sent: the subscriptions as they now are, without a second read.
+      const changed = new Map<number, Subscription>();
+      for (const { streamId, property, value } of subscriptionData) {
+        const current = changed.get(streamId) ?? { ...byId.get(streamId)! };
+        Object.assign(current, { [property]: value }, property === 'is_muted' && 'in_home_view' in current ? { in_home_view: !value } : {});
+        changed.set(streamId, current);
+      }
+      return subscriptions.filter((s) => changed.has(s.stream_id)).map((s) => changed.get(s.stream_id)!);
     },
   }),
 }));

@@ -12,9 +12,11 @@ import {
   updateUserGroupSubgroups,
   type UserGroupSettings,
 } from '../../zulip/routes/user-groups.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput, notFoundError } from '../errors.js';
+import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
 import {
   GroupSettingUpdateInput,
   GroupSettingValueInput,
@@ -156,6 +158,29 @@ builder.queryField('userGroup', (t) =>
 
 // ---- mutations -----------------------------------------------------------------------------------
 
+/**
+ * Where subgroup changes go on this server: the members endpoint (and `subgroups` of creation)
+ * from feature level 311, the dedicated subgroups endpoint before; older servers than 127 have no
+ * subgroups at all. Chosen by level, because an older server does not fail on the newer
+ * parameters: it ignores them.
+ */
+async function subgroupRoute(ctx: Context): Promise<'members' | 'subgroups'> {
+  await requireFeatureLevel(ctx, featureLevels.groupSubgroups, 'Changing the subgroups of a user group');
+  return (await getFeatureLevel(ctx)) >= featureLevels.groupSubgroupsOnMembers ? 'members' : 'subgroups';
+}
+
+/**
+ * Before a creation that takes two requests: refuses subgroup IDs the second would refuse
+ * (unknown or deactivated groups), so that the group is not created without them.
+ */
+async function checkSubgroupsExist(ctx: Context, ids: readonly number[]): Promise<void> {
+  const active = new Set((await freshGroups(ctx)).filter((g) => !g.deactivated).map((g) => g.id));
+  const unknown = ids.filter((id) => !active.has(id));
+  if (unknown.length > 0) {
+    throw badInput(`createUserGroup: no active user group with ID ${unknown.join(', ')}.`, { argument: 'subgroups' });
+  }
+}
+
 function settingValues(args: Partial<Record<(typeof GROUP_SETTINGS)[number][0], GroupSettingValueInputShape | null>>) {
   const out: UserGroupSettings<GroupSettingValue> = {};
   for (const [field] of GROUP_SETTINGS) {
@@ -182,7 +207,13 @@ builder.mutationField('createUserGroup', (t) =>
       name: t.arg.string({ required: true, description: 'The group name (unique in the organization).' }),
       description: t.arg.string({ required: true, description: 'The group description.' }),
       members: t.arg({ type: ['Long'], required: true, description: 'User IDs of the initial members.' }),
-      subgroups: t.arg({ type: ['Long'], required: false, description: 'Group IDs of the initial subgroups.' }),
+      subgroups: t.arg({
+        type: ['Long'],
+        required: false,
+        description:
+          `Group IDs of the initial subgroups. Needs feature level ${featureLevels.groupSubgroups}; before ` +
+          `${featureLevels.groupSubgroupsOnMembers} they are added by a second request once the group exists.`,
+      }),
       ...Object.fromEntries(
         GROUP_SETTINGS.map(([field, , description]) => [
           field,
@@ -192,17 +223,27 @@ builder.mutationField('createUserGroup', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const settings = settingValues(args as Parameters<typeof settingValues>[0]);
+      const subgroups = args.subgroups != null && args.subgroups.length > 0 ? args.subgroups : undefined;
+      const route = subgroups ? await subgroupRoute(ctx) : 'members';
+      if (subgroups && route === 'subgroups') await checkSubgroupsExist(ctx, subgroups);
       const result = await createUserGroup(ctx.connection, {
         name: args.name,
         description: args.description,
         members: args.members,
-        ...(args.subgroups != null && { subgroups: args.subgroups }),
+        ...(subgroups && route === 'members' && { subgroups }),
         ...settings,
       });
-      const groups = await freshGroups(ctx);
+      let groups = await freshGroups(ctx);
       // Servers older than `group_id` in the response: find the group by its (unique) name.
-      const group = groups.find((g) => (result.group_id !== undefined ? g.id === result.group_id : g.name === args.name));
+      const find = () => groups.find((g) => (result.group_id !== undefined ? g.id === result.group_id : g.name === args.name));
+      let group = find();
       if (!group) throw notFoundError('The new user group is not visible to you.');
+      if (subgroups && route === 'subgroups') {
+        // Before feature level 311 creation ignores `subgroups`: add them once the group exists.
+        await updateUserGroupSubgroups(ctx.connection, { userGroupId: group.id, add: subgroups });
+        groups = await freshGroups(ctx);
+        group = find() ?? group;
+      }
       return group;
     },
   }),
@@ -244,7 +285,10 @@ builder.mutationField('updateUserGroupMembers', (t) =>
     type: UserGroupRef,
     description:
       'Adds and removes members and subgroups of a group in one request; returns the group. Adding a member ' +
-      'twice, removing a non-member, or creating a subgroup cycle fails and changes nothing.',
+      'twice, removing a non-member, or creating a subgroup cycle fails and changes nothing. Servers before ' +
+      `feature level ${featureLevels.groupSubgroupsOnMembers} take users and subgroups in two requests (users first): ` +
+      'should the second fail, the users are changed already. Subgroups need feature level ' +
+      `${featureLevels.groupSubgroups} (UNSUPPORTED_BY_SERVER below).`,
     args: {
       groupId: t.arg({ type: 'Long', required: true, description: 'The group ID.' }),
       add: t.arg({ type: ['Long'], required: false, description: 'User IDs to add (active users).' }),
@@ -263,15 +307,18 @@ builder.mutationField('updateUserGroupMembers', (t) =>
       if (Object.keys(given).length === 0) {
         throw badInput('updateUserGroupMembers: give at least one user or group to add or remove.');
       }
-      const result = await updateUserGroupMembers(ctx.connection, { userGroupId: args.groupId, ...given });
-      // Servers that do not take subgroups on this endpoint report them as ignored: use the
-      // dedicated subgroups endpoint instead.
-      const ignored = new Set((result as { ignored_parameters_unsupported?: string[] }).ignored_parameters_unsupported ?? []);
-      if (ignored.has('add_subgroups') || ignored.has('delete_subgroups')) {
+      const { addSubgroups, deleteSubgroups, ...users } = given;
+      const route = addSubgroups || deleteSubgroups ? await subgroupRoute(ctx) : 'members';
+      if (route === 'members') {
+        await updateUserGroupMembers(ctx.connection, { userGroupId: args.groupId, ...given });
+      } else {
+        // Before feature level 311 the members endpoint ignores subgroups: users there (only when
+        // there are any), subgroups on their own endpoint.
+        if (users.add || users.delete) await updateUserGroupMembers(ctx.connection, { userGroupId: args.groupId, ...users });
         await updateUserGroupSubgroups(ctx.connection, {
           userGroupId: args.groupId,
-          ...(given.addSubgroups && { add: given.addSubgroups }),
-          ...(given.deleteSubgroups && { delete: given.deleteSubgroups }),
+          ...(addSubgroups && { add: addSubgroups }),
+          ...(deleteSubgroups && { delete: deleteSubgroups }),
         });
       }
       return freshGroup(ctx, args.groupId);

@@ -19,6 +19,11 @@
  *   `connection_init`, 4401 subscribe before ack, 4400 malformed message; and keep-alive pings,
  *   terminating peers that stop answering.
  *
+ * Operations go through the gateway's persisted-operations rule (`gateway.transport.resolveParams`:
+ * APQ hashes, trusted documents) before they are parsed, as HTTP requests do in yoga's onParams;
+ * each gets its own request id and logger (plugins/request-id.ts), and the open sockets are a
+ * metrics gauge sampled at scrape time.
+ *
  * Frames are sent by graphql-ws through ws's `send`; sharing identical subscriptions and the
  * slow-consumer policy are the gateway's (plugins/share-subscriptions.ts), the same as for SSE.
  */
@@ -26,6 +31,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import type { GraphQLParams } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAuthError } from '../../zulip/errors.js';
 import type { Context } from '../context.js';
@@ -112,6 +118,9 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       params,
     });
 
+  const { metrics, resolveParams } = gateway.transport;
+  const stopSampling = metrics?.addCollector(() => metrics.connections('ws', wss.clients.size));
+
   const handle = useServer<Params, Extra>(
     {
       connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs ?? 3_000,
@@ -135,7 +144,17 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
           return refuse(socket, CLOSE_TRY_AGAIN_LATER, 'The chat server could not be reached to check the credentials; try again later.');
         }
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, message) => {
+        let payload = message;
+        if (resolveParams) {
+          try {
+            // graphql-ws requires a query string: a client sending only a hash or id sends ''.
+            const resolved = resolveParams({ ...message, query: message.query || undefined } as GraphQLParams);
+            payload = { ...message, ...resolved, query: resolved.query ?? '' } as typeof message;
+          } catch (error) {
+            return [error instanceof GraphQLError ? error : new GraphQLError('The persisted operation could not be resolved.')];
+          }
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = contextOf(ctx, payload);
         let document;
         try {
@@ -165,6 +184,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     wss,
     stats: () => ({ sockets: wss.clients.size }),
     close: async () => {
+      stopSampling?.();
       await handle.dispose();
     },
   };

@@ -325,3 +325,94 @@ describe('archiveChannel', () => {
     }
   });
 });
+
+describe('every feature-level gate of channels, on both sides of its level', () => {
+  const groupId = (h: ReturnType<typeof createHarness>, name: string) => h.emulator.store.groupByName(name)!.id;
+  /** [what, the level it needs, the operation, its variables for a harness] */
+  const CASES: [string, number, string, (h: ReturnType<typeof createHarness>) => Record<string, unknown>][] = [
+    ['updateChannel isWebPublic', 98, 'mutation($id: Long!) { updateChannel(id: $id, isWebPublic: false) { id } }', (h) => ({ id: h.channelId('general') })],
+    [
+      'updateChannel historyPublicToSubscribers alone',
+      136,
+      'mutation($id: Long!) { updateChannel(id: $id, historyPublicToSubscribers: true) { id } }',
+      (h) => ({ id: h.channelId('general') }),
+    ],
+    ['updateChannel isDefault', 200, 'mutation($id: Long!) { updateChannel(id: $id, isDefault: false) { id } }', (h) => ({ id: h.channelId('general') })],
+    ...(
+      [
+        ['canAdministerChannelGroup', 325],
+        ['canSendMessageGroup', 333],
+        ['canAddSubscribersGroup', 342],
+        ['canSubscribeGroup', 357],
+      ] as const
+    ).map(
+      ([field, level]) =>
+        [
+          `updateChannel ${field}`,
+          level,
+          `mutation($id: Long!, $g: Long!) { updateChannel(id: $id, ${field}: { new: { groupId: $g } }) { id } }`,
+          (h: ReturnType<typeof createHarness>) => ({ id: h.channelId('general'), g: groupId(h, 'role:administrators') }),
+        ] as (typeof CASES)[number],
+    ),
+    ['channels excludeArchived: false', 315, '{ channels(excludeArchived: false) { id } }', () => ({})],
+    ['channels includeAll', 356, '{ channels(includeAll: true) { id } }', () => ({})],
+    [
+      'topics allowEmptyTopicName',
+      334,
+      'query($id: Long!) { topics(channelId: $id, allowEmptyTopicName: true) { name } }',
+      (h) => ({ id: h.channelId('general') }),
+    ],
+  ];
+
+  it.each(CASES)('%s needs feature level %i', async (_what, level, operation, variables) => {
+    const old = createHarness({ emulatorSettings: { featureLevel: level - 1 } });
+    const current = createHarness({ emulatorSettings: { featureLevel: level } });
+    try {
+      const refused = await old.gql(operation, variables(old), { as: email('desdemona') });
+      expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: level, featureLevel: level - 1 });
+      // Nothing but the level (and, for a mutation, no change) reached the server.
+      expect(old.upstreamRequests.filter((r) => r.method !== 'GET')).toEqual([]);
+      expect(old.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
+      const served = await current.gql(operation, variables(current), { as: email('desdemona') });
+      expect(served.errors).toBeUndefined();
+    } finally {
+      await Promise.all([old.close(), current.close()]);
+    }
+  });
+});
+
+describe('updateChannel with role-gated changes after others', () => {
+  const UPDATE_ROLE = 'mutation($id: Long!, $p: Boolean, $d: Boolean, $r: MessageRetentionInput) { updateChannel(id: $id, isPrivate: $p, isDefault: $d, messageRetentionDays: $r) { isPrivate messageRetentionDays } }';
+
+  it('refuses before any change what the server would refuse after the privacy change', async () => {
+    const h = createHarness();
+    try {
+      const design = h.channelId('design');
+      // Iago administers but does not own the organization.
+      const retention = await h.gql(UPDATE_ROLE, { id: design, p: true, r: { days: 30 } }, { as: email('iago') });
+      expect(retention.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'messageRetentionDays' });
+      // Cordelia administers no organization: isDefault together with a privacy change.
+      const makeDefault = await h.gql(UPDATE_ROLE, { id: design, p: false, d: true }, { as: email('cordelia') });
+      expect(makeDefault.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'isDefault' });
+      expect(h.upstreamRequests.filter((r) => r.method === 'PATCH')).toEqual([]);
+      expect(h.emulator.store.channels.get(design)!.invite_only).toBe(false);
+      // The owner passes the check: one GET /users/me more, then the update.
+      h.resetUpstreamRequests();
+      const owner = await h.gql<{ updateChannel: { isPrivate: boolean } }>(UPDATE_ROLE, { id: design, p: true, r: { days: 30 } }, { as: email('desdemona') });
+      expect(owner.errors).toBeUndefined();
+      expect(owner.data!.updateChannel.isPrivate).toBe(true);
+      expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`).filter((c) => c !== 'GET server_settings')).toEqual([
+        'GET users/me',
+        `PATCH streams/${design}`,
+        `GET streams/${design}`,
+      ]);
+      // Alone, a role-gated change needs no check: the server refuses it with nothing applied.
+      h.resetUpstreamRequests();
+      const alone = await h.gql(UPDATE_ROLE, { id: design, r: { days: 7 } }, { as: email('iago') });
+      expect(alone.errors?.[0]).toMatchObject({ message: 'Must be an organization owner', extensions: { code: 'BAD_REQUEST' } });
+      expect(h.upstreamRequests.some((r) => r.path === 'users/me')).toBe(false);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -250,14 +250,26 @@ describe('updateSubscriptionSettings', () => {
       { channel: { name: 'design' }, color: '#aabbcc', isMuted: true, pinToTop: false, desktopNotifications: null, wildcardMentionsNotify: null },
       { channel: { name: 'general' }, color: expect.any(String), isMuted: false, pinToTop: true, desktopNotifications: false, wildcardMentionsNotify: true },
     ]);
-    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST users/me/subscriptions/properties', 'GET users/me/subscriptions']);
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET users/me/subscriptions', 'POST users/me/subscriptions/properties']);
+    // What it returned is what the server now has.
+    const again = await h.gql<{ updateSubscriptionSettings: Record<string, unknown>[] }>(UPDATE, { changes: [{ channelId: h.channelId('design'), pinToTop: false }] }, { as: email('hamlet') });
+    expect(again.data!.updateSubscriptionSettings[0]).toMatchObject({ color: '#aabbcc', isMuted: true });
   });
 
   it('refuses an empty change before calling upstream, and maps upstream refusals', async () => {
     const empty = await h.gql(UPDATE, { changes: [{ channelId: h.channelId('design') }] }, { as: email('hamlet') });
     expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    const notSubscribed = await h.gql(UPDATE, { changes: [{ channelId: h.channelId('announce'), pinToTop: true }] }, { as: email('polonius') });
-    expect(notSubscribed.errors?.[0]).toMatchObject({ message: `Not subscribed to channel ID ${h.channelId('announce')}`, extensions: { code: 'BAD_REQUEST' } });
+    // The server would apply the first change before refusing the second: refused before any change.
+    h.resetUpstreamRequests();
+    const before = h.emulator.store.subscription(h.channelId('general'), h.userId('polonius'))!.pin_to_top;
+    const notSubscribed = await h.gql(
+      UPDATE,
+      { changes: [{ channelId: h.channelId('general'), pinToTop: !before }, { channelId: h.channelId('announce'), pinToTop: true }] },
+      { as: email('polonius') },
+    );
+    expect(notSubscribed.errors?.[0]).toMatchObject({ message: `Not subscribed to channel ID ${h.channelId('announce')}`, extensions: { code: 'BAD_USER_INPUT' } });
+    expect(h.upstreamRequests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(h.emulator.store.subscription(h.channelId('general'), h.userId('polonius'))!.pin_to_top).toBe(before);
     const badColor = await h.gql(UPDATE, { changes: [{ channelId: h.channelId('design'), color: 'blue' }] }, { as: email('hamlet') });
     expect(badColor.errors?.[0]).toMatchObject({ message: 'color is not a valid hex color code', extensions: { code: 'BAD_REQUEST' } });
   });

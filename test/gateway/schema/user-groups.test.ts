@@ -263,3 +263,105 @@ describe('updateUserGroup', () => {
     expect(h.upstreamRequests).toEqual([]);
   });
 });
+
+describe('subgroup changes by feature level', () => {
+  const posts = (h: Harness) => h.upstreamRequests.filter((r) => r.method === 'POST').map((r) => r.path);
+
+  it('from feature level 311: users and subgroups in one members request', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: 372 } });
+    const { user, group } = ids(h);
+    const [players, leadership] = [group('players'), group('leadership')];
+    const only = await h.gql<{ updateUserGroupMembers: GqlGroup }>(MEMBERS, { groupId: players, addSubgroups: [leadership] }, { as: EMAIL('hamlet') });
+    expect(only.errors).toBeUndefined();
+    expect(only.data!.updateUserGroupMembers.subgroupIds).toEqual([leadership]);
+    expect(posts(h)).toEqual([`user_groups/${players}/members`]);
+    h.resetUpstreamRequests();
+    const both = await h.gql<{ updateUserGroupMembers: GqlGroup }>(
+      MEMBERS,
+      { groupId: players, add: [user('iago')], deleteSubgroups: [leadership] },
+      { as: EMAIL('hamlet') },
+    );
+    expect(both.errors).toBeUndefined();
+    expect(both.data!.updateUserGroupMembers).toMatchObject({ subgroupIds: [] });
+    expect(both.data!.updateUserGroupMembers.memberIds).toContain(user('iago'));
+    expect(posts(h)).toEqual([`user_groups/${players}/members`]);
+  });
+
+  it('below 311: subgroups through POST /user_groups/{id}/subgroups, the members request only for users', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: 310 } });
+    const { user, group } = ids(h);
+    const [players, leadership] = [group('players'), group('leadership')];
+    // A subgroup-only change: one request, to the subgroups endpoint (the members endpoint would
+    // answer "Nothing to do", as an older server does).
+    const only = await h.gql<{ updateUserGroupMembers: GqlGroup }>(MEMBERS, { groupId: players, addSubgroups: [leadership] }, { as: EMAIL('hamlet') });
+    expect(only.errors).toBeUndefined();
+    expect(only.data!.updateUserGroupMembers.subgroupIds).toEqual([leadership]);
+    expect(posts(h)).toEqual([`user_groups/${players}/subgroups`]);
+    expect(h.emulator.store.groups.get(players)!.direct_subgroup_ids).toEqual([leadership]);
+    h.resetUpstreamRequests();
+    const both = await h.gql<{ updateUserGroupMembers: GqlGroup }>(
+      MEMBERS,
+      { groupId: players, add: [user('iago')], deleteSubgroups: [leadership] },
+      { as: EMAIL('hamlet') },
+    );
+    expect(both.errors).toBeUndefined();
+    expect(both.data!.updateUserGroupMembers.subgroupIds).toEqual([]);
+    expect(both.data!.updateUserGroupMembers.memberIds).toContain(user('iago'));
+    expect(posts(h)).toEqual([`user_groups/${players}/members`, `user_groups/${players}/subgroups`]);
+    // The members request carried no subgroup parameters for the server to ignore.
+    h.resetUpstreamRequests();
+    const usersOnly = await h.gql(MEMBERS, { groupId: players, delete: [user('iago')] }, { as: EMAIL('hamlet') });
+    expect(usersOnly.errors).toBeUndefined();
+    expect(posts(h)).toEqual([`user_groups/${players}/members`]);
+  });
+
+  it('below 311: createUserGroup adds the subgroups once the group exists, after checking them', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: 310 } });
+    const { user, group } = ids(h);
+    const created = await h.gql<{ createUserGroup: GqlGroup }>(
+      CREATE,
+      { name: 'gravediggers', description: 'Alas', members: [user('othello')], subgroups: [group('players')] },
+      { as: EMAIL('hamlet') },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createUserGroup).toMatchObject({ name: 'gravediggers', subgroupIds: [group('players')] });
+    const id = created.data!.createUserGroup.id;
+    expect(posts(h)).toEqual(['user_groups/create', `user_groups/${id}/subgroups`]);
+
+    h.resetUpstreamRequests();
+    const before = h.emulator.store.groups.size;
+    const unknown = await h.gql(CREATE, { name: 'ghosts', description: '', members: [], subgroups: [9999] }, { as: EMAIL('hamlet') });
+    expect(unknown.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'subgroups' });
+    expect(posts(h)).toEqual([]);
+    expect(h.emulator.store.groups.size).toBe(before);
+  });
+
+  it('from 311: createUserGroup sends the subgroups with the creation', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: 311 } });
+    const { user, group } = ids(h);
+    const created = await h.gql<{ createUserGroup: GqlGroup }>(
+      CREATE,
+      { name: 'gravediggers', description: 'Alas', members: [user('othello')], subgroups: [group('players')] },
+      { as: EMAIL('hamlet') },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createUserGroup.subgroupIds).toEqual([group('players')]);
+    expect(posts(h)).toEqual(['user_groups/create']);
+  });
+
+  it('below 127: UNSUPPORTED_BY_SERVER before any change, users alone still work', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: 126 } });
+    const { user, group } = ids(h);
+    const players = group('players');
+    const { data, errors } = await h.gql(MEMBERS, { groupId: players, add: [user('iago')], addSubgroups: [group('leadership')] }, { as: EMAIL('hamlet') });
+    expect(data).toBeNull();
+    expect(errors![0]!.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 127, featureLevel: 126 });
+    expect(posts(h)).toEqual([]);
+    const create = await h.gql(CREATE, { name: 'x', description: '', members: [], subgroups: [players] }, { as: EMAIL('hamlet') });
+    expect(create.errors![0]!.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 127 });
+    expect(posts(h)).toEqual([]);
+    const usersOnly = await h.gql(MEMBERS, { groupId: players, add: [user('iago')] }, { as: EMAIL('hamlet') });
+    expect(usersOnly.errors).toBeUndefined();
+    expect(posts(h)).toEqual([`user_groups/${players}/members`]);
+  });
+});

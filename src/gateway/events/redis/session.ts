@@ -40,6 +40,8 @@ export interface ClusterShared {
   stream: EventStreamOptions;
   /** Wait between Redis attempts of one session (reads at start, writes of the holder). */
   retryMs: number;
+  /** The instance's live sessions (for its state); a session removes itself when it stops. */
+  sessions: Set<ClusterEventSession>;
 }
 
 interface Gated {
@@ -53,6 +55,9 @@ function deferred(): { promise: Promise<void>; resolve(): void; reject(error: un
   const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
   return { promise, resolve, reject };
 }
+
+/** The sequence number given to the fan-out for a RESYNC this instance sends (not in the log). */
+const LOCAL = -1;
 
 /** Cursor generation of a log that does not exist (yet): resuming from it is CURSOR_UNKNOWN. */
 const NO_LOG = 'none';
@@ -89,8 +94,10 @@ export class ClusterEventSession implements EventSession {
     this.#ready.promise.catch(() => undefined);
     this.#groups = new FanOut((subscriber, delivery, seq) => {
       const gate = this.#gates.get(subscriber);
-      if (gate) gate.live({ seq, delivery });
-      else subscriber.push(delivery);
+      if (!gate) subscriber.push(delivery);
+      else if (seq !== LOCAL) gate.live({ seq, delivery });
+      // A RESYNC of this instance is no log entry: sent past an open gate; one still replaying sends its own.
+      else if (gate.opened) subscriber.push(delivery);
     });
     this.#stream = new EventStream(shared.redis, keys, shared.stream);
     this.#keeper = new LeaseKeeper(
@@ -98,7 +105,7 @@ export class ClusterEventSession implements EventSession {
       {
         acquired: (token) => void this.#hold(token),
         lost: () => this.#dropHolder(),
-        held: () => this.#markReady(),
+        held: () => void this.#readyIfQueued(),
       },
       shared.lease,
     );
@@ -169,6 +176,7 @@ export class ClusterEventSession implements EventSession {
 
   async #shutdown(): Promise<void> {
     this.#stopped = true;
+    this.shared.sessions.delete(this);
     this.#ready.reject(new Error('the event session stopped'));
     this.#unfollow?.();
     this.#unfollow = undefined;
@@ -238,7 +246,7 @@ export class ClusterEventSession implements EventSession {
     if (this.#resynced) return;
     this.#resynced = true;
     const event: GatewayEvent = { kind: 'RESYNC', reason, featureLevel: this.#featureLevel };
-    this.#groups.publish(event, this.#cursorNow(), this.#position.seq, {});
+    this.#groups.publish(event, this.#cursorNow(), LOCAL, {});
   }
 
   #cursorNow(): string {
@@ -329,6 +337,16 @@ export class ClusterEventSession implements EventSession {
     if (typeof typingExpiry === 'number' && typingExpiry > 0) this.#typingExpiryMs = typingExpiry;
     for (const listener of this.#listeners) listener.registered?.(result, reason);
     this.#markReady();
+  }
+
+  /** Another instance holds the lease: ready once it has logged a registered queue. */
+  async #readyIfQueued(): Promise<void> {
+    if (this.#readyDone) return;
+    try {
+      if ((await this.#stream.state())?.queueId !== undefined) this.#markReady();
+    } catch (error) {
+      this.#lastError = error;
+    }
   }
 
   #markReady(): void {

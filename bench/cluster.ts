@@ -1,0 +1,228 @@
+/**
+ * `npm run bench:cluster`: fan-out of real-time events through two gateway instances sharing one
+ * Redis, against one in-process instance in the same run.
+ *
+ * Two phases, each with fresh processes, all on loopback:
+ * - **single**: one gateway instance without Redis; BENCH_SUBSCRIBERS WebSocket subscribers;
+ * - **cluster**: a `redis-server` (no persistence) and two gateway instances in cluster mode; the
+ *   same subscribers split evenly across them, so every user has subscribers on both instances.
+ *
+ * Each phase reuses bench/subscriptions.ts's children (an emulator child with BENCH_USERS users in one
+ * `bench` channel, a clients child with raw `graphql-transport-ws` sockets, each with one
+ * `messages(narrow: { channelName: "bench" })` subscription); the gateway instances are
+ * test/gateway/cluster/instance.ts children, the same script the multi-instance tests kill. This
+ * process sends BENCH_MESSAGES messages through the emulator child, one every BENCH_INTERVAL_MS;
+ * fan-out latency = arrival at a client − acceptance by the emulator (one host clock).
+ *
+ * Reports per phase: upstream queues (live queues in the emulator; target = users, i.e. one per
+ * user across the cluster), deliveries (target all), latency p50/p99/max; for the cluster phase,
+ * Redis CPU per delivery (INFO cpu `used_cpu_sys` + `used_cpu_user`, before and after the sending
+ * phase) and Redis commands per message. Bounded by BENCH_DEADLINE_S.
+ *
+ * Environment: BENCH_USERS (50), BENCH_SUBSCRIBERS (5000), BENCH_MESSAGES (40), BENCH_INTERVAL_MS
+ * (250), BENCH_DEADLINE_S (300), BENCH_PHASES (single,cluster).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { RedisServer, redisServerFound } from '../test/helpers/redis-server.js';
+
+const USERS = Number(process.env.BENCH_USERS ?? 50);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5000);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 40);
+const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 250);
+const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 300);
+const PHASES = (process.env.BENCH_PHASES ?? 'single,cluster').split(',');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SUBSCRIPTIONS_BENCH = fileURLToPath(new URL('./subscriptions.ts', import.meta.url));
+const INSTANCE = fileURLToPath(new URL('../test/gateway/cluster/instance.ts', import.meta.url));
+
+interface BenchUser {
+  email: string;
+  apiKey: string;
+}
+
+/** The IPC messages of bench/subscriptions.ts's children and of instance.ts (the ones used here). */
+type Message =
+  | { type: 'ready'; url: string; users: BenchUser[] }
+  | { type: 'send'; n: number }
+  | { type: 'sent'; n: number; id: number; acceptedAt: number }
+  | { type: 'queues' }
+  | { type: 'queueCount'; count: number }
+  | { type: 'connect'; wsUrl: string; users: BenchUser[]; count: number }
+  | { type: 'connected' }
+  | { type: 'progress' }
+  | { type: 'progressed'; received: number; cpuUs: number }
+  | { type: 'report' }
+  | { type: 'arrivals'; arrivals: [number, number[]][]; errors: string[] }
+  | { type: 'stats'; clients?: number }
+  | { type: 'stop' }
+  | { type: 'close' };
+
+function ask<T extends Message['type']>(child: ChildProcess, message: Message, reply: T): Promise<Extract<Message, { type: T }>> {
+  return new Promise((resolve) => {
+    const onMessage = (m: Message) => {
+      if (m.type !== reply) return;
+      child.off('message', onMessage);
+      resolve(m as Extract<Message, { type: T }>);
+    };
+    child.on('message', onMessage);
+    child.send(message);
+  });
+}
+
+const ready = (child: ChildProcess) =>
+  new Promise<Extract<Message, { type: 'ready' }>>((resolve, reject) => {
+    child.on('message', (m: Message) => m.type === 'ready' && resolve(m));
+    child.once('exit', (code) => reject(new Error(`a child exited early (${code})`)));
+  });
+
+function benchChild(role: 'emulator' | 'clients'): ChildProcess {
+  return fork(SUBSCRIPTIONS_BENCH, [], { env: { ...process.env, BENCH_ROLE: role }, execArgv: ['--import', 'tsx'] });
+}
+
+function instanceChild(zulipUrl: string, redisUrl?: string): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, ZULIP_URL: zulipUrl, SUBSCRIBER_BUFFER: '10000', GRACE_MS: '30000', CLUSTER_RETRY_MS: '250' };
+  delete env.REDIS_URL;
+  if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, GATEWAY_SECRET: 'bench-secret-'.padEnd(40, 'x'), REDIS_KEY_PREFIX: 'bench:' });
+  return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx'] });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** used_cpu_sys + used_cpu_user of the Redis server, in microseconds, and commands processed. */
+async function redisCounters(redis: Redis): Promise<{ cpuUs: number; commands: number }> {
+  const cpu = await redis.info('cpu');
+  const stats = await redis.info('stats');
+  const field = (text: string, name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    cpuUs: (field(cpu, 'used_cpu_sys') + field(cpu, 'used_cpu_user')) * 1e6,
+    commands: field(stats, 'total_commands_processed'),
+  };
+}
+
+async function runPhase(mode: 'single' | 'cluster') {
+  const server = mode === 'cluster' ? new RedisServer() : undefined;
+  await server?.start();
+  const emulator = benchChild('emulator');
+  const clients = benchChild('clients');
+  const instances: ChildProcess[] = [];
+  const monitor = server && new Redis(server.url, { lazyConnect: false });
+  try {
+    const [upstream] = await Promise.all([ready(emulator), ready(clients)]);
+    for (let i = 0; i < (mode === 'cluster' ? 2 : 1); i++) instances.push(instanceChild(upstream.url, server?.url));
+    const urls = (await Promise.all(instances.map(ready))).map((m) => m.url.replace(/^http/, 'ws'));
+
+    const connectStart = Date.now();
+    const share = Math.ceil(SUBSCRIBERS / urls.length);
+    for (const [i, wsUrl] of urls.entries()) {
+      await ask(clients, { type: 'connect', wsUrl, users: upstream.users, count: Math.min(share, SUBSCRIBERS - i * share) }, 'connected');
+    }
+    const served = async () => (await Promise.all(instances.map((c) => ask(c, { type: 'stats' }, 'stats')))).reduce((sum, s) => sum + (s.clients ?? 0), 0);
+    while ((await served()) < SUBSCRIBERS && Date.now() - connectStart < 120_000) await sleep(100);
+    const connectMs = Date.now() - connectStart;
+    const { count: queues } = await ask(emulator, { type: 'queues' }, 'queueCount');
+
+    const accepted = new Map<number, number>();
+    const redisBefore = monitor && (await redisCounters(monitor));
+    for (let n = 0; n < MESSAGES; n++) {
+      const sent = await ask(emulator, { type: 'send', n }, 'sent');
+      accepted.set(sent.id, sent.acceptedAt);
+      await sleep(INTERVAL_MS);
+    }
+    const expected = MESSAGES * SUBSCRIBERS;
+    let progressed = await ask(clients, { type: 'progress' }, 'progressed');
+    for (const waitStart = Date.now(); progressed.received < expected && Date.now() - waitStart < 30_000; ) {
+      await sleep(100);
+      progressed = await ask(clients, { type: 'progress' }, 'progressed');
+    }
+    const redisAfter = monitor && (await redisCounters(monitor));
+    const result = await ask(clients, { type: 'report' }, 'arrivals');
+    const latencies: number[] = [];
+    let received = 0;
+    for (const [id, times] of result.arrivals) {
+      received += times.length;
+      const at = accepted.get(id);
+      if (at !== undefined) for (const t of times) latencies.push(t - at);
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      mode,
+      instances: instances.length,
+      users: USERS,
+      subscribers: SUBSCRIBERS,
+      upstreamQueues: queues,
+      connectSeconds: +(connectMs / 1000).toFixed(1),
+      messages: MESSAGES,
+      deliveriesExpected: expected,
+      deliveriesReceived: received,
+      latencyMs: { p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), max: +(latencies.at(-1) ?? NaN).toFixed(1) },
+      ...(redisBefore &&
+        redisAfter && {
+          redisCpuPerDeliveryUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / Math.max(1, received)).toFixed(2),
+          redisCpuPerMessageUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / MESSAGES).toFixed(0),
+          redisCommandsPerMessage: +((redisAfter.commands - redisBefore.commands) / MESSAGES).toFixed(1),
+        }),
+      errors: result.errors.length,
+      firstErrors: result.errors.slice(0, 3),
+    };
+  } finally {
+    clients.send({ type: 'stop' } satisfies Message);
+    for (const instance of instances) instance.send({ type: 'close' } satisfies Message);
+    await Promise.all(instances.map(exited));
+    emulator.send({ type: 'stop' } satisfies Message);
+    await Promise.all([exited(emulator), exited(clients)]);
+    monitor?.disconnect();
+    await server?.dispose();
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), resolve()), 5000);
+    child.once('exit', () => (clearTimeout(timer), resolve()));
+  });
+}
+
+async function main(): Promise<void> {
+  if (PHASES.includes('cluster') && !redisServerFound) {
+    console.error('bench:cluster needs redis-server on the PATH (or REDIS_SERVER)');
+    process.exit(2);
+  }
+  const deadline = setTimeout(() => {
+    console.error(`bench: deadline of ${DEADLINE_S} s exceeded`);
+    process.exit(2);
+  }, DEADLINE_S * 1000);
+  deadline.unref();
+  const started = Date.now();
+  const loadAtStart = loadavg()[0]!;
+  const phases = [];
+  for (const mode of PHASES as ('single' | 'cluster')[]) phases.push(await runPhase(mode));
+  const report = {
+    phases,
+    intervalMs: INTERVAL_MS,
+    loadAverage1m: { atStart: +loadAtStart.toFixed(2), atEnd: +loadavg()[0]!.toFixed(2), cores: availableParallelism() },
+    wallSeconds: +((Date.now() - started) / 1000).toFixed(1),
+  };
+  console.log(JSON.stringify(report, null, 2));
+  const cluster = phases.find((p) => p.mode === 'cluster');
+  let ok = true;
+  for (const p of phases) {
+    const queuesOk = p.upstreamQueues === USERS;
+    const deliveriesOk = p.deliveriesReceived === p.deliveriesExpected;
+    ok &&= queuesOk && deliveriesOk;
+    console.log(
+      `${p.mode}: queues ${p.upstreamQueues}/${USERS} ${queuesOk ? 'ok' : 'MISS'}; deliveries ${p.deliveriesReceived}/${p.deliveriesExpected} ` +
+        `${deliveriesOk ? 'ok' : 'MISS'}; latency p50 ${p.latencyMs.p50} ms, p99 ${p.latencyMs.p99} ms`,
+    );
+  }
+  if (cluster && 'redisCpuPerDeliveryUs' in cluster) console.log(`cluster: Redis CPU ${cluster.redisCpuPerDeliveryUs} µs per delivery (${cluster.redisCpuPerMessageUs} µs per message)`);
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,286 @@
+/**
+ * Two gateway instances acting as one over a real Redis, against one emulator on a loopback port:
+ * instance A runs in a child process (instance.ts) so that it can be killed with SIGKILL, instance
+ * B in this process. Clients are real graphql-ws clients; every wait is bounded and event-driven.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import WebSocket from 'ws';
+import { createEmulator, type Emulator } from '../../../src/emulator/app.js';
+import { demoUser } from '../../../src/emulator/seed.js';
+import { ClusterConfigError } from '../../../src/gateway/cluster/keys.js';
+import { EventHub, type HubStats } from '../../../src/gateway/events/hub.js';
+import { EventCluster } from '../../../src/gateway/events/redis/cluster.js';
+import { createGatewayServer } from '../../../src/gateway/transport/http.js';
+import { createGateway } from '../../../src/gateway/yoga.js';
+import { basicAuth } from '../../helpers/harness.js';
+import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
+import { collect, type Collected } from '../../helpers/ws-client.js';
+import type { InstanceMessage } from './instance.js';
+
+const SECRET = 's'.repeat(40);
+const FAILOVER_MS = 1000;
+const EVENTS = `subscription($after: String) { events(after: $after) {
+  __typename
+  ... on Event { cursor kind }
+  ... on MessageEvent { message { id content } }
+  ... on ResyncEvent { reason }
+} }`;
+
+type Ev = { __typename: string; cursor: string; kind: string; message?: { id: number; content: string }; reason?: string };
+const events = (sub: Collected): Ev[] => sub.results.map((r) => (r.data as { events: Ev }).events);
+const messageIds = (sub: Collected) => events(sub).filter((e) => e.message).map((e) => e.message!.id);
+
+interface Instance {
+  wsUrl: string;
+  url: string;
+  stats(): Promise<HubStats>;
+  client(login: string): Client;
+}
+
+describeWithRedis('two gateway instances over one Redis', () => {
+  const redis = setupRedisServer();
+  let emulator: Emulator;
+  let upstreamUrl: string;
+  let closeUpstream: () => Promise<void>;
+  let prefixCount = 0;
+
+  beforeAll(async () => {
+    emulator = createEmulator();
+    const listening = await emulator.listen({ host: '127.0.0.1', port: 0 });
+    upstreamUrl = listening.url;
+    closeUpstream = listening.close;
+  });
+  afterAll(async () => {
+    await closeUpstream();
+    await emulator.close();
+  });
+
+  /** The user's live upstream queues (registered: events sent from now on are delivered). */
+  const queuesOf = (login: string) => emulator.queues.queuesOf(emulator.store.userByEmail(demoUser(login).email)!.user_id);
+  const registersOf = (login: string) =>
+    emulator.requests.filter((r) => r.method === 'POST' && r.path === '/register' && r.email === demoUser(login).email).length;
+
+  /** Sends a channel message straight to the emulator, as a client of some other server would. */
+  async function send(login: string, content: string, to = 'general'): Promise<number> {
+    const body = new URLSearchParams({ type: 'stream', to, topic: 'cluster', content });
+    const response = await fetch(`${upstreamUrl}/api/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: basicAuth(demoUser(login)), 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    return ((await response.json()) as { id: number }).id;
+  }
+
+  function clientOf(wsUrl: string, clients: Client[]) {
+    return (login: string) => {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: basicAuth(demoUser(login)) }, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      return client;
+    };
+  }
+
+  /** A fresh key prefix per test: each test's credentials start with no state in Redis. */
+  const nextPrefix = () => `t${++prefixCount}:`;
+
+  /** Instance A: a child process (killable with SIGKILL). */
+  async function childInstance(prefix: string): Promise<Instance & { child: ChildProcess }> {
+    const child = fork(fileURLToPath(new URL('./instance.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ZULIP_URL: upstreamUrl, REDIS_URL: redis.url, GATEWAY_SECRET: SECRET, REDIS_KEY_PREFIX: prefix, CLUSTER_FAILOVER_MS: String(FAILOVER_MS) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const clients: Client[] = [];
+    onTestFinished(async () => {
+      await Promise.all(clients.map((c) => c.dispose()));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('instance A did not start within 20 s')), 20_000);
+      child.once('exit', (code) => reject(new Error(`instance A exited (${code})`)));
+      child.on('message', (m: InstanceMessage) => m.type === 'ready' && (clearTimeout(timer), resolve(m.url)));
+    });
+    const wsUrl = url.replace(/^http/, 'ws');
+    const stats = () =>
+      new Promise<HubStats>((resolve) => {
+        const onMessage = (m: InstanceMessage) => m.type === 'stats' && (child.off('message', onMessage), resolve(m.stats!));
+        child.on('message', onMessage);
+        child.send({ type: 'stats' } satisfies InstanceMessage);
+      });
+    return { child, url, wsUrl, stats, client: clientOf(wsUrl, clients) };
+  }
+
+  /** Instance B: in this process. */
+  async function localInstance(prefix: string): Promise<Instance & { hub: EventHub }> {
+    const cluster = new EventCluster({
+      url: redis.url,
+      secret: SECRET,
+      keyPrefix: prefix,
+      failoverMs: FAILOVER_MS,
+      retryMs: 20,
+      maxReconnectDelayMs: 50,
+      tail: { blockMs: 1000, retryMs: 20 },
+    });
+    const hub = new EventHub({ graceMs: 300, cluster });
+    const gateway = createGateway({ logging: false, liveDirectory: false, zulipUrl: upstreamUrl, eventHub: hub });
+    const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0 }, drainMs: 0 });
+    const url = await served.listen(0, '127.0.0.1');
+    const wsUrl = url.replace(/^http/, 'ws');
+    const clients: Client[] = [];
+    onTestFinished(async () => {
+      await Promise.all(clients.map((c) => c.dispose()));
+      await served.close();
+      await gateway.dispose();
+    });
+    return { hub, url, wsUrl, stats: async () => hub.stats(), client: clientOf(wsUrl, clients) };
+  }
+
+  async function waitStats(instance: Instance, condition: (s: HubStats) => boolean, what: string, timeoutMs = 10_000) {
+    await waitUntil(async () => condition(await instance.stats()), timeoutMs, what);
+  }
+
+  test('subscribers on two instances share one upstream queue; A dies, B takes over the same queue, and A\u2019s cursor resumes on B with exactly the missed messages', async () => {
+    const prefix = nextPrefix();
+    const [a, b] = [await childInstance(prefix), await localInstance(prefix)];
+
+    // A's subscriber comes first, so A holds the lease and polls.
+    const onA = collect(a.client('hamlet'), EVENTS);
+    await waitStats(a, (s) => s.subscribers === 1 && s.cluster?.leasesHeld === 1, 'A to hold the lease');
+    await waitUntil(() => queuesOf('hamlet').length === 1, 10_000, 'the queue');
+    const onB = collect(b.client('hamlet'), EVENTS);
+    const otherOnB = collect(b.client('othello'), EVENTS); // another credential on the same instance
+    await waitStats(b, (s) => s.subscribers === 2 && s.cluster?.streamsFollowed === 2, 'B to follow both logs');
+    await waitUntil(() => queuesOf('othello').length === 1, 10_000, 'othello\u2019s queue');
+    expect(registersOf('hamlet')).toBe(1);
+    expect((await b.stats()).cluster).toMatchObject({ redis: 'connected', leasesHeld: 1 }); // othello's, not hamlet's
+
+    const first = await send('othello', 'before the crash');
+    await onA.waitFor(1);
+    await onB.waitFor(1);
+    const cursor = events(onA)[0]!.cursor;
+    expect(events(onB)[0]!.cursor).toBe(cursor); // one log, one cursor, whichever instance delivers
+
+    a.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    const missed: number[] = [];
+    for (let i = 0; i < 5; i++) missed.push(await send('othello', `missed ${i}`));
+    await waitUntil(() => b.hub.stats().cluster?.leasesHeld === 2, 10_000, 'B to take over hamlet\u2019s lease');
+    const failoverMs = Date.now() - killedAt;
+    expect(failoverMs).toBeLessThan(FAILOVER_MS + 500);
+
+    // A's client comes back on B with A's cursor.
+    const resumed = collect(b.client('hamlet'), EVENTS, { after: cursor });
+    await resumed.waitFor(missed.length, 10_000);
+    const sentinel = await send('othello', 'sentinel');
+    await resumed.waitFor(missed.length + 1);
+    await onB.waitFor(missed.length + 2);
+    expect(messageIds(resumed)).toEqual([...missed, sentinel]);
+    expect(events(resumed).every((e) => e.__typename === 'MessageEvent')).toBe(true);
+    expect(messageIds(onB)).toEqual([first, ...missed, sentinel]); // no duplicate on B
+    // The same upstream queue went on: no second registration, no resync.
+    expect(registersOf('hamlet')).toBe(1);
+    expect(queuesOf('hamlet')).toHaveLength(1);
+
+    // othello's own subscription saw the channel messages it can read, and nothing of hamlet's.
+    const direct = new URLSearchParams({ type: 'direct', to: JSON.stringify([emulator.store.userByEmail(demoUser('hamlet').email)!.user_id]), content: 'for hamlet only' });
+    await fetch(`${upstreamUrl}/api/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: basicAuth(demoUser('iago')), 'content-type': 'application/x-www-form-urlencoded' },
+      body: direct,
+    });
+    const last = await send('iago', 'last');
+    await onB.waitFor(missed.length + 4);
+    await otherOnB.waitFor(missed.length + 2);
+    expect(events(onB).at(-2)!.message!.content).toContain('for hamlet only');
+    expect(events(otherOnB).map((e) => e.message?.content ?? '').some((c) => c.includes('for hamlet only'))).toBe(false);
+    expect(messageIds(otherOnB).at(-1)).toBe(last);
+  }, 60_000);
+
+  test('a Redis restart: queries and mutations keep working, subscribers get a ResyncEvent and recover', async () => {
+    const prefix = nextPrefix();
+    const b = await localInstance(prefix);
+    const sub = collect(b.client('cordelia'), EVENTS);
+    await waitUntil(() => b.hub.stats().cluster?.leasesHeld === 1 && queuesOf('cordelia').length === 1, 10_000, 'B to hold the lease');
+    const before = await send('othello', 'before the outage');
+    await sub.waitFor(1);
+
+    await redis.stop();
+    await waitUntil(() => events(sub).some((e) => e.__typename === 'ResyncEvent'), 10_000, 'a ResyncEvent');
+    expect(b.hub.stats().cluster?.redis).toBe('down');
+    // A query and a mutation through B still work without Redis.
+    const response = await fetch(b.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(demoUser('othello')) },
+      body: JSON.stringify({ query: 'mutation { sendMessage(channelName: "general", topic: "cluster", content: "during the outage") { id } }' }),
+    });
+    const during = ((await response.json()) as { data: { sendMessage: { id: number } } }).data.sendMessage.id;
+    expect(typeof during).toBe('number');
+
+    await redis.start();
+    await waitUntil(() => b.hub.stats().cluster?.redis === 'connected' && b.hub.stats().cluster?.leasesHeld === 1, 10_000, 'B to reconnect and hold the lease');
+    const after = await send('othello', 'after the outage');
+    await waitUntil(() => messageIds(sub).includes(after), 10_000, 'the message sent after the outage');
+    const list = events(sub);
+    expect(list[0]!.message!.id).toBe(before);
+    expect(list[1]).toMatchObject({ __typename: 'ResyncEvent', reason: 'UPSTREAM_ERROR' });
+    // Nothing is repeated, and the message sent during the outage is not lost (the queue went on).
+    expect(messageIds(sub)).toEqual([before, during, after]);
+    expect(sub.done).toBe(false);
+  }, 60_000);
+
+  test('an instance taking over a queue that is gone upstream registers a new one and sends a ResyncEvent', async () => {
+    const prefix = nextPrefix();
+    const [first, second] = [await localInstance(prefix), await localInstance(prefix)];
+    const onFirst = collect(first.client('shiva'), EVENTS);
+    await waitUntil(() => first.hub.stats().cluster?.leasesHeld === 1 && queuesOf('shiva').length === 1, 10_000, 'the first instance to hold the lease');
+    const onSecond = collect(second.client('shiva'), EVENTS);
+    await waitUntil(() => second.hub.stats().subscribers === 1, 10_000, 'the second subscriber');
+    const before = await send('othello', 'before');
+    await onSecond.waitFor(1);
+
+    const userId = emulator.store.userByEmail(demoUser('shiva').email)!.user_id;
+    const [queue] = emulator.queues.queuesOf(userId);
+    onFirst.dispose();
+    await first.hub.close(); // gives the lease up at once, leaving the queue to the second instance…
+    emulator.queues.expire(queue!.id); // …which finds it gone
+    await waitUntil(() => second.hub.stats().cluster?.leasesHeld === 1, 10_000, 'the second instance to take over');
+    await waitUntil(() => registersOf('shiva') === 2, 10_000, 'a new registration');
+    const after = await send('othello', 'after');
+    await waitUntil(() => messageIds(onSecond).includes(after), 10_000, 'the message after the takeover');
+    expect(events(onSecond).map((e) => e.message?.id ?? e.reason)).toEqual([before, 'QUEUE_EXPIRED', after]);
+  }, 60_000);
+
+  test('a cursor resumes on an instance that had no session for the user: the replay comes from Redis', async () => {
+    const prefix = nextPrefix();
+    const [first, second] = [await localInstance(prefix), await localInstance(prefix)];
+    const onFirst = collect(first.client('iago'), EVENTS);
+    await waitUntil(() => first.hub.stats().cluster?.leasesHeld === 1 && queuesOf('iago').length === 1, 10_000, 'the first instance to hold the lease');
+    const seen = await send('othello', 'seen');
+    await onFirst.waitFor(1);
+    const missed = [await send('othello', 'missed 1'), await send('othello', 'missed 2')];
+    await onFirst.waitFor(3);
+    expect(second.hub.stats().sessions).toBe(0);
+
+    const resumed = collect(second.client('iago'), EVENTS, { after: events(onFirst)[0]!.cursor });
+    await resumed.waitFor(2, 10_000);
+    const next = await send('othello', 'live');
+    await resumed.waitFor(3);
+    await onFirst.waitFor(4);
+    expect(messageIds(resumed)).toEqual([...missed, next]);
+    expect(messageIds(onFirst)).toEqual([seen, ...missed, next]);
+    expect(events(resumed).map((e) => e.cursor)).toEqual(events(onFirst).slice(1).map((e) => e.cursor));
+    expect(registersOf('iago')).toBe(1);
+  }, 60_000);
+
+  test('cluster mode refuses to start without GATEWAY_SECRET; without cluster options the hub stays in process', () => {
+    expect(() => new EventCluster({ url: redis.url, secret: '' })).toThrow(ClusterConfigError);
+    expect(() => createGateway({ zulipUrl: upstreamUrl, liveDirectory: false, cluster: { url: redis.url, secret: 'short' } })).toThrow(ClusterConfigError);
+    expect(new EventHub().stats().cluster).toBeUndefined();
+  });
+});
