@@ -102,6 +102,7 @@ export async function start(
     zulipUrl,
     ...(config.defaultCredentials && { defaultCredentials: config.defaultCredentials }),
     timeoutMs: config.upstreamDeadlineMs,
+    upstreamDeadlineMs: config.upstreamDeadlineMs,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
     logger,
@@ -113,7 +114,7 @@ export async function start(
     subgraph: config.subgraph,
     persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
     liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
-    userIdsThreshold: config.userIdsBatchThreshold,
+    ...(config.userIdsBatchThreshold !== undefined && { userIdsThreshold: config.userIdsBatchThreshold }),
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
   const served = createGatewayServer(gateway, { drainMs: config.drainMs });

@@ -14,6 +14,7 @@ import {
 } from './context.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import { directoryWrites } from './directory/writes.js';
+import { corsOptions } from './config/index.js';
 import { EventHub } from './events/hub.js';
 import { graphiqlOptions, packagedGraphiQLRenderer } from './graphiql.js';
 import { YOGA_HEALTH_CHECK_ENDPOINT, type OpsEndpoints } from './observability/endpoints.js';
@@ -177,16 +178,6 @@ function persistedOperations(options: GatewayOptions['persistedOperations']): { 
   return { plugin: useTrustedDocuments(documents), resolve: (params) => resolveTrusted(params, documents) };
 }
 
-/** yoga's `cors` option: none unless origins are listed; `*` never with credentials. */
-function corsOption(origins: string[] | '*' = []) {
-  if (origins !== '*' && origins.length === 0) return false;
-  return {
-    origin: origins,
-    credentials: origins !== '*',
-    allowedHeaders: ['authorization', 'content-type', CSRF_HEADER, 'x-request-id', 'traceparent', 'tracestate'],
-    methods: ['GET', 'POST'],
-  };
-}
 
 export function createGateway(options: GatewayOptions): Gateway {
   const upstream = new UpstreamServer({
@@ -218,7 +209,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
     renderGraphiQL: packagedGraphiQLRenderer(),
     logging: logger ? yogaLogger(logger) : (options.logging ?? true),
-    cors: corsOption(options.corsOrigins),
+    cors: corsOptions({ corsOrigins: options.corsOrigins ?? [] }),
     // yoga would answer /health itself (an empty 200) before any plugin: ours is observability/endpoints.ts.
     healthCheckEndpoint: YOGA_HEALTH_CHECK_ENDPOINT,
     landingPage: false,

@@ -36,9 +36,9 @@ describe('loadConfig', () => {
       subgraph: false,
       persistedOperations: { mode: 'apq', apqMaxEntries: 1000 },
       liveDirectory: { enabled: true, idleMs: 300_000, maxBytes: 512 * 1_048_576 },
-      userIdsBatchThreshold: 10,
     });
     expect(config.cluster).toBeUndefined();
+    expect(config.userIdsBatchThreshold).toBeUndefined(); // the gateway's own default
     expect(config.metrics.port).toBeUndefined();
     expect(config.zulipUrl).toBeUndefined();
   });
@@ -114,6 +114,19 @@ describe('loadConfig', () => {
     const documented = new Set(VARIABLES.map((v) => v.name));
     expect([...read].filter((name) => !documented.has(name))).toEqual([]);
     expect([...documented].filter((name) => !read.has(name))).toEqual([]);
+  });
+});
+
+describe('documented defaults', () => {
+  it('match the defaults of the modules they configure', async () => {
+    const { DEFAULT_USER_IDS_THRESHOLD } = await import('../../src/gateway/loaders/users.js');
+    const { DEFAULT_UPSTREAM_DEADLINE_MS } = await import('../../src/gateway/plugins/deadline.js');
+    const { MAX_REQUEST_BODY_BYTES } = await import('../../src/gateway/yoga.js');
+    const documented = (name: string) => VARIABLES.find((v) => v.name === name)!.default;
+    expect(documented('USER_IDS_BATCH_THRESHOLD')).toBe(String(DEFAULT_USER_IDS_THRESHOLD));
+    expect(documented('UPSTREAM_DEADLINE_MS')).toBe(String(DEFAULT_UPSTREAM_DEADLINE_MS));
+    expect(documented('MAX_BODY_BYTES')).toBe(String(MAX_REQUEST_BODY_BYTES));
+    expect(loadConfig({}).maxRequestBodyBytes).toBe(MAX_REQUEST_BODY_BYTES);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,6 +43,8 @@ export interface RedisServerOptions {
 export class RedisServer {
   #process: ChildProcess | undefined;
   #dir: string | undefined;
+  /** While stopped: a listener on the port that drops every connection, so no other process takes the port. */
+  #placeholder: Server | undefined;
   port = 0;
 
   constructor(private readonly options: RedisServerOptions = {}) {}
@@ -61,6 +63,7 @@ export class RedisServer {
   async start(timeoutMs = 10_000): Promise<void> {
     if (this.#process) return;
     this.port ||= await freePort();
+    await this.#release();
     this.#dir ??= mkdtempSync(join(tmpdir(), 'chatgraph-redis-'));
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.#dir];
     if (this.options.password) args.push('--requirepass', this.options.password);
@@ -88,11 +91,24 @@ export class RedisServer {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     process.kill(child.pid!, signal);
     await exited;
+    // Hold the port while down: a test restarting on it must not find another process's server there.
+    const placeholder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => {
+      placeholder.once('error', () => resolve()); // taken meanwhile: nothing to hold
+      placeholder.listen(this.port, '127.0.0.1', () => ((this.#placeholder = placeholder), resolve()));
+    });
+  }
+
+  async #release(): Promise<void> {
+    const placeholder = this.#placeholder;
+    this.#placeholder = undefined;
+    if (placeholder) await new Promise<void>((resolve) => placeholder.close(() => resolve()));
   }
 
   /** Stops the server and removes its directory. */
   async dispose(): Promise<void> {
     await this.stop();
+    await this.#release();
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
     this.#dir = undefined;
   }

@@ -30,7 +30,7 @@ export interface GatewayConfig {
   defaultCredentials?: Credentials;
   production: boolean;
   logLevel: LogLevel;
-  /** Deadline of one upstream call, retries included (ZulipConnection `deadlineMs`). */
+  /** Deadline shared by the upstream calls of one query or mutation; each call's own deadline too. */
   upstreamDeadlineMs: number;
   drainMs: number;
   maxRequestBodyBytes: number;
@@ -45,7 +45,8 @@ export interface GatewayConfig {
   /** Cluster mode (REDIS_URL set); the shape of cluster/redis.ts `ClusterConfig`. */
   cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
   liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
-  userIdsBatchThreshold: number;
+  /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_THRESHOLD). */
+  userIdsBatchThreshold?: number;
 }
 
 export class ConfigError extends Error {
@@ -186,8 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       idleMs: int('LIVE_DIRECTORY_IDLE_MS', 300_000, 1000, 7 * DAY_MS),
       maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', 512 * 1_048_576, 1_048_576, 2 ** 40),
     },
-    userIdsBatchThreshold: int('USER_IDS_BATCH_THRESHOLD', 10, 0, 10_000),
   };
+  const threshold = int('USER_IDS_BATCH_THRESHOLD', -1, 0, 10_000);
+  if (threshold >= 0) config.userIdsBatchThreshold = threshold;
   if (config.metrics.path === '/graphql' || config.metrics.path === '/health' || config.metrics.path === '/readiness') {
     problems.push(`METRICS_PATH must not be ${config.metrics.path}, which the gateway serves itself.`);
   }

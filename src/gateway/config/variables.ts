@@ -21,7 +21,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'ZULIP_API_KEY', default: '(none)', meaning: 'API key of ZULIP_EMAIL.', secret: true },
   { name: 'NODE_ENV', default: 'production', meaning: 'graphql-js development checks unless `production`; GraphiQL defaults off in production.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent. JSON lines on stdout.' },
-  { name: 'UPSTREAM_DEADLINE_MS', default: '10000', meaning: 'Deadline of one call to the chat server, every attempt and retry wait included (long-polls have their own).' },
+  { name: 'UPSTREAM_DEADLINE_MS', default: '10000', meaning: 'Deadline shared by every call to the chat server that one query or mutation makes, retries included; past it they fail with UPSTREAM_TIMEOUT. A subscription\'s calls get this long each.' },
   { name: 'DRAIN_MS', default: '10000', meaning: 'On SIGTERM, how long requests in flight may finish before connections are cut.' },
   { name: 'MAX_BODY_BYTES', default: '2000000', meaning: 'Largest request body accepted, in bytes (HTTP 413 above).' },
   { name: 'CORS_ORIGINS', default: '(none)', meaning: 'Comma-separated browser origins allowed cross-origin, with credentials. `*` alone: any origin, never with credentials. Unset: no cross-origin access.' },
@@ -47,7 +47,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'LIVE_DIRECTORY', default: 'on', meaning: 'Keep users, channels and groups current from the event queue instead of fetching them per request (on/off).' },
   { name: 'LIVE_DIRECTORY_IDLE_MS', default: '300000', meaning: 'A credential\'s directory (and its event queue) is dropped after this long without requests.' },
   { name: 'LIVE_DIRECTORY_MAX_BYTES', default: '536870912', meaning: 'Estimated memory cap of all directories; the least recently used are dropped above it.' },
-  { name: 'USER_IDS_BATCH_THRESHOLD', default: '10', meaning: 'Below Zulip feature level 384 (no user_ids filter), batches of at most this many users are fetched one by one, larger ones as the whole user list.' },
+  { name: 'USER_IDS_BATCH_THRESHOLD', default: '5', meaning: 'Below Zulip feature level 384 (no user_ids filter), batches of at most this many users are fetched one by one, larger ones as the whole user list.' },
 ];
 
 const NAMES = new Set(VARIABLES.map((v) => v.name));

@@ -14,7 +14,7 @@
  *   last cursor loses nothing; after it, the poll is aborted and the queue deleted upstream.
  * - Cluster mode (`cluster`, redis/cluster.ts): sessions are backed by Redis and shared by several
  *   gateway instances (one upstream queue per credential across them; README, "Running several
- *   instances"); a session that ends leaves its queue to the other instances instead of deleting it.
+ *   instances"); a session that ends deletes its queue only when no other instance still wants it.
  * - `createSession` replaces the in-process session (tests, other backends);
  *   `session(connection)` gives in-process listeners (a live directory) the credential's stream.
  */

@@ -36,8 +36,15 @@ export function useTracing(tracing: GatewayTracing): Plugin<TracingContext> {
     },
     onSubscribe({ args }) {
       // The span covers setting the subscription up (and its upstream calls), not its lifetime.
-      const span = start(args.contextValue, args.document, args.operationName);
-      return { onSubscribeResult: () => void span?.end(), onSubscribeError: () => void span?.end() };
+      // Its context is then dropped: the event queue a subscription starts keeps polling with the
+      // connection of the request that started it, and those polls must not grow the trace forever.
+      const context = args.contextValue;
+      const end = () => {
+        span?.end();
+        context.traceContext = undefined;
+      };
+      const span = start(context, args.document, args.operationName);
+      return { onSubscribeResult: end, onSubscribeError: end };
     },
   };
 }

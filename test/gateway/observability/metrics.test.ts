@@ -60,6 +60,20 @@ describe('operations and errors', () => {
     expect(await response.text()).toContain('"ticks":2');
     expect(sample(await scrape(), 'chatgraph_operations_total{operation_name="Ticker",operation_type="subscription"}')).toBe(1);
   });
+
+  it('follows subscription streams: SSE connections, active subscriptions, deliveries, slow consumers', async () => {
+    const { server, scrape } = await setup();
+    const subscribe = (query: string) =>
+      fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query }) });
+    const response = await subscribe('subscription { fallsBehind }');
+    expect(await response.text()).toContain('SLOW_CONSUMER');
+    expect(await (await subscribe('subscription { ticks(n: 3) }')).text()).toContain('"ticks":3');
+    const text = await scrape();
+    expect(sample(text, 'chatgraph_events_delivered_total')).toBe(5);
+    expect(sample(text, 'chatgraph_slow_consumers_total')).toBe(1);
+    expect(sample(text, 'chatgraph_active_subscriptions')).toBe(0);
+    expect(sample(text, 'chatgraph_open_connections{transport="sse"}')).toBe(0);
+  });
 });
 
 describe('upstream, subscriptions, directory, process', () => {

@@ -101,6 +101,27 @@ describe('request ids and traces, end to end', () => {
     const span = spans.getFinishedSpans().find((s) => s.attributes['chatgraph.upstream.route'] === 'get-messages')!;
     expect(span.attributes).toMatchObject({ 'chatgraph.upstream.retries': 1, 'http.response.status_code': '200' });
   });
+
+  it('traces setting a subscription up, not the event queue polls that follow', async () => {
+    const { emulator, started, spans } = await setup({ LIVE_DIRECTORY: 'off' });
+    // The subscription registers the credential's queue (no live directory, no other client did).
+    const stream = await fetch(started.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: AUTH, traceparent: `00-${TRACE_ID}-${CLIENT_SPAN}-01` },
+      body: JSON.stringify({ query: 'subscription Live { events { __typename } }' }),
+    });
+    const reader = stream.body!.getReader();
+    await until(() => spans.getFinishedSpans().some((s) => s.name === 'subscription Live'), 5000, 'the subscription span');
+    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "trace", content: "one") { id } }' });
+    await reader.read(); // the event arrived: the queue was polled again since
+    const afterEvent = emulator.requests.length;
+    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "trace", content: "two") { id } }' });
+    await until(() => emulator.requests.slice(afterEvent).some((r) => r.path === '/events' && r.method === 'GET'), 5000, 'another poll');
+    const polls = emulator.requests.slice(afterEvent).filter((r) => r.path === '/events');
+    expect(polls.every((r) => !r.traceparent?.includes(TRACE_ID))).toBe(true);
+    expect(polls.length).toBeGreaterThan(0);
+    await reader.cancel();
+  });
 });
 
 describe('logs', () => {

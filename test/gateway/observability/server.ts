@@ -1,12 +1,13 @@
 /**
  * A throwaway yoga server on loopback with a small schema, for testing the observability plugins
- * through real HTTP until they are wired into the gateway. Resolvers:
+ * through real HTTP one at a time (production.test.ts runs them wired into the gateway). Resolvers:
  * - `hello`: "world"; `fail`: a bug (plain Error); `refused`: the chat server's 400;
  * - `upstream`: one fake upstream call reported through `upstreamObserver`, returning the headers
  *   it would send (so tests see the request id and traceparent);
- * - `ticks(n)`: a subscription of n numbers.
+ * - `ticks(n)`: a subscription of n numbers; `fallsBehind`: one number, then a SLOW_CONSUMER error.
  */
 import { createServer } from 'node:http';
+import { GraphQLError } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga, type Plugin, type YogaServerOptions } from 'graphql-yoga';
 import { ZulipApiError } from '../../../src/zulip/errors.js';
@@ -32,7 +33,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const schema = createSchema<RequestObservation>({
     typeDefs: /* GraphQL */ `
       type Query { hello: String, fail: String, refused: String, upstream: String }
-      type Subscription { ticks(n: Int!): Int }
+      type Subscription { ticks(n: Int!): Int, fallsBehind: Int }
     `,
     resolvers: {
       Query: {
@@ -50,6 +51,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         },
       },
       Subscription: {
+        // One result, then the SLOW_CONSUMER error subscription sharing ends a lagging client with.
+        fallsBehind: {
+          async *subscribe() {
+            yield { fallsBehind: 1 };
+            yield { fallsBehind: 2 };
+          },
+          resolve: (payload: { fallsBehind: number }) => {
+            if (payload.fallsBehind === 2) throw new GraphQLError('fell behind', { extensions: { code: 'SLOW_CONSUMER' } });
+            return payload.fallsBehind;
+          },
+        },
         ticks: {
           async *subscribe(_, { n }: { n: number }) {
             for (let i = 1; i <= n; i++) yield { ticks: i };

@@ -70,13 +70,15 @@ describe('serverSettings', () => {
     expect(h.emulator.requests.slice(before).map((r) => r.email)).toEqual([undefined]);
   });
 
-  it('still works with an unusable Authorization header (the field is public)', async () => {
+  it('is refused with an unusable Authorization header, public as it is (never taken as anonymous)', async () => {
+    h.resetUpstreamRequests();
     const { data, errors } = await h.gql<SettingsData>('{ serverSettings { featureLevel } }', {}, {
       as: null,
       headers: { authorization: 'Bearer not-zulip' },
     });
-    expect(errors).toBeUndefined();
-    expect(data?.serverSettings.featureLevel).toBe(321);
+    expect(data ?? null).toBeNull();
+    expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(h.upstreamRequests).toEqual([]);
   });
 
   it('marks the deprecated REST fields as deprecated', async () => {

@@ -8,6 +8,7 @@
  * It reads no environment: the caller passes the settings (cluster/redis.ts
  * `clusterConfigFromEnv` reads REDIS_URL, GATEWAY_SECRET, REDIS_KEY_PREFIX, CLUSTER_FAILOVER_MS).
  */
+import { randomBytes } from 'node:crypto';
 import { createKeyDeriver, type KeyDeriver } from '../../cluster/keys.js';
 import { leaseTimes, type LeaseTimes } from '../../cluster/lease.js';
 import { ClusterRedis, type RedisState } from '../../cluster/redis.js';
@@ -54,6 +55,7 @@ export class EventCluster {
   readonly #lease: LeaseTimes;
   readonly #sessions = new Set<ClusterEventSession>();
   readonly #options: EventClusterOptions;
+  readonly #instanceId = randomBytes(9).toString('base64url');
 
   /** Throws ClusterConfigError without a usable secret; connects in the background. */
   constructor(options: EventClusterOptions) {
@@ -83,6 +85,7 @@ export class EventCluster {
         stream: { ...(replay?.maxEntries !== undefined && { maxEntries: replay.maxEntries }), ...(replay?.maxAgeMs !== undefined && { maxAgeMs: replay.maxAgeMs }) },
         retryMs: this.#options.retryMs ?? 250,
         sessions: this.#sessions,
+        instanceId: this.#instanceId,
       },
       options,
     );

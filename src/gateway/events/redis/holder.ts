@@ -88,11 +88,14 @@ export class StreamHolder {
     this.poller.start();
   }
 
-  /** Stops polling; the queue stays for the next holder unless it was never logged. */
-  async stop(): Promise<void> {
+  /**
+   * Stops polling. The queue stays for the next holder unless `deleteQueue` (no instance wants it
+   * any more) or it was never logged.
+   */
+  async stop(deleteQueue = false): Promise<void> {
     this.#abort.abort();
     const logged = this.poller.queueId !== undefined && this.poller.queueId === this.#loggedQueueId;
-    await this.poller.stop(!logged);
+    await this.poller.stop(deleteQueue || !logged);
   }
 
   async #registered(result: RegisterQueueResult, reason: ResyncReason | undefined): Promise<void> {

@@ -13,6 +13,8 @@
  *   the cursor.
  * - Redis unreachable: every subscriber gets a RESYNC (`UPSTREAM_ERROR`) and delivery resumes by
  *   itself when Redis is back; a log Redis lost (restart) is announced the same way.
+ * - When the session ends (grace period over, shutdown), the holder deletes the upstream queue only
+ *   if no other instance is in the credential's interest set; otherwise another one continues it.
  */
 import type { ZulipApiError } from '../../../zulip/errors.js';
 import type { RegisterQueueResult } from '../../../zulip/model/events.js';
@@ -42,6 +44,8 @@ export interface ClusterShared {
   retryMs: number;
   /** The instance's live sessions (for its state); a session removes itself when it stops. */
   sessions: Set<ClusterEventSession>;
+  /** This instance's random name in the credentials' interest sets. */
+  instanceId: string;
 }
 
 interface Gated {
@@ -85,6 +89,9 @@ export class ClusterEventSession implements EventSession {
   #featureLevel: number | null = null;
   #typingExpiryMs = 15_000;
   #lastError: unknown;
+  #interestTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The instances with a session for this credential (a sorted set: member instance, score expiry). */
+  readonly #interestKey: string;
 
   constructor(
     readonly keys: CredentialKeys,
@@ -100,6 +107,7 @@ export class ClusterEventSession implements EventSession {
       else if (gate.opened) subscriber.push(delivery);
     });
     this.#stream = new EventStream(shared.redis, keys, shared.stream);
+    this.#interestKey = `${keys.lease}:interest`;
     this.#keeper = new LeaseKeeper(
       new Lease(shared.redis, keys.lease, shared.lease.ttlMs),
       {
@@ -111,7 +119,9 @@ export class ClusterEventSession implements EventSession {
     );
     // The keeper starts once the log is followed, so nothing this instance logs is missed.
     this.#following = this.#follow().then(() => {
-      if (!this.#stopped) this.#keeper.start();
+      if (this.#stopped) return;
+      this.#keeper.start();
+      this.#showInterest();
     });
   }
 
@@ -180,11 +190,42 @@ export class ClusterEventSession implements EventSession {
     this.#ready.reject(new Error('the event session stopped'));
     this.#unfollow?.();
     this.#unfollow = undefined;
+    if (this.#interestTimer) clearTimeout(this.#interestTimer);
     const holder = this.#holder;
-    // Releases the lease (another instance with subscribers takes over at once) and stops polling;
-    // the upstream queue is left to that instance, or to expire.
+    const token = this.#keeper.token;
+    // The last instance interested deletes the upstream queue (and forgets it in Redis, so that a
+    // later holder registers a new one, with a RESYNC for resuming clients); otherwise the queue is
+    // left to the others: releasing the lease lets one of them take over at once.
+    if (holder && token !== undefined && !(await this.#othersInterested())) {
+      await holder.stop(true);
+      await this.#stream.saveQueue(token, null).catch(() => undefined);
+    }
     await this.#keeper.stop();
     await holder?.stop();
+  }
+
+  /** Keeps this instance in the credential's interest set while the session lives (refreshed with the lease cycle). */
+  #showInterest(): void {
+    if (this.#stopped) return;
+    const { ttlMs, retryMs } = this.shared.lease;
+    void this.shared.redis
+      .run((c) => c.multi().zadd(this.#interestKey, Date.now() + ttlMs, this.shared.instanceId).pexpire(this.#interestKey, ttlMs * 2).exec())
+      .catch(() => undefined);
+    this.#interestTimer = setTimeout(() => this.#showInterest(), retryMs);
+    this.#interestTimer.unref?.();
+  }
+
+  /** Leaves the interest set; whether another instance is still in it (true when Redis cannot tell). */
+  async #othersInterested(): Promise<boolean> {
+    try {
+      const replies = await this.shared.redis.run((c) =>
+        c.multi().zrem(this.#interestKey, this.shared.instanceId).zremrangebyscore(this.#interestKey, '-inf', Date.now()).zcard(this.#interestKey).exec(),
+      );
+      const [error, count] = replies?.[2] ?? [new Error('no reply'), 1];
+      return error !== null || Number(count) > 0;
+    } catch {
+      return true;
+    }
   }
 
   /** Reads where the log is now (retrying while Redis is unreachable), then follows it from there. */
