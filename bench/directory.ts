@@ -22,6 +22,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Gateway } from '../src/gateway/yoga.js';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -130,7 +131,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const heapMb = () => (gc(), gc(), process.memoryUsage().heapUsed / 1e6);
 
-type Gateway = import('../src/gateway/yoga.js').Gateway;
 
 async function query(gateway: Gateway, auth: string, q: string): Promise<number> {
   const response = await gateway.fetch('http://bench.local/graphql', {
