@@ -60,7 +60,7 @@ describe('serverSettings', () => {
     expect(settings.authenticationMethods).toMatchObject({ password: true, openidConnect: false });
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET server_settings']);
     expect(extensions).toMatchObject({ upstreamRequests: 1 });
-    expect(h.emulator.requests.slice(before)).toEqual([{ method: 'GET', path: '/server_settings' }]);
+    expect(h.emulator.requests.slice(before)).toEqual([{ method: 'GET', path: '/server_settings', requestId: expect.any(String) }]);
   });
 
   it('does not send the caller credentials upstream, even when the caller has some', async () => {
