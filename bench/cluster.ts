@@ -27,6 +27,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { RedisServer, redisServerFound } from '../test/helpers/redis-server.js';
+import { ask, deliveries, latencySummary, ready, sendMessages, sleep, type Message } from './fanout.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5000);
@@ -35,49 +36,8 @@ const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 250);
 const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 300);
 const PHASES = (process.env.BENCH_PHASES ?? 'single,cluster').split(',');
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SUBSCRIPTIONS_BENCH = fileURLToPath(new URL('./subscriptions.ts', import.meta.url));
 const INSTANCE = fileURLToPath(new URL('../test/gateway/cluster/instance.ts', import.meta.url));
-
-interface BenchUser {
-  email: string;
-  apiKey: string;
-}
-
-/** The IPC messages of bench/subscriptions.ts's children and of instance.ts (the ones used here). */
-type Message =
-  | { type: 'ready'; url: string; users: BenchUser[] }
-  | { type: 'send'; n: number }
-  | { type: 'sent'; n: number; id: number; acceptedAt: number }
-  | { type: 'queues' }
-  | { type: 'queueCount'; count: number }
-  | { type: 'connect'; wsUrl: string; users: BenchUser[]; count: number }
-  | { type: 'connected' }
-  | { type: 'progress' }
-  | { type: 'progressed'; received: number; cpuUs: number }
-  | { type: 'report' }
-  | { type: 'arrivals'; arrivals: [number, number[]][]; errors: string[] }
-  | { type: 'stats'; clients?: number }
-  | { type: 'stop' }
-  | { type: 'close' };
-
-function ask<T extends Message['type']>(child: ChildProcess, message: Message, reply: T): Promise<Extract<Message, { type: T }>> {
-  return new Promise((resolve) => {
-    const onMessage = (m: Message) => {
-      if (m.type !== reply) return;
-      child.off('message', onMessage);
-      resolve(m as Extract<Message, { type: T }>);
-    };
-    child.on('message', onMessage);
-    child.send(message);
-  });
-}
-
-const ready = (child: ChildProcess) =>
-  new Promise<Extract<Message, { type: 'ready' }>>((resolve, reject) => {
-    child.on('message', (m: Message) => m.type === 'ready' && resolve(m));
-    child.once('exit', (code) => reject(new Error(`a child exited early (${code})`)));
-  });
 
 function benchChild(role: 'emulator' | 'clients'): ChildProcess {
   return fork(SUBSCRIPTIONS_BENCH, [], { env: { ...process.env, BENCH_ROLE: role }, execArgv: ['--import', 'tsx'] });
@@ -88,10 +48,6 @@ function instanceChild(zulipUrl: string, redisUrl?: string): ChildProcess {
   delete env.REDIS_URL;
   if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, GATEWAY_SECRET: 'bench-secret-'.padEnd(40, 'x'), REDIS_KEY_PREFIX: 'bench:' });
   return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx'] });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** used_cpu_sys + used_cpu_user of the Redis server, in microseconds, and commands processed. */
@@ -127,13 +83,8 @@ async function runPhase(mode: 'single' | 'cluster') {
     const connectMs = Date.now() - connectStart;
     const { count: queues } = await ask(emulator, { type: 'queues' }, 'queueCount');
 
-    const accepted = new Map<number, number>();
     const redisBefore = monitor && (await redisCounters(monitor));
-    for (let n = 0; n < MESSAGES; n++) {
-      const sent = await ask(emulator, { type: 'send', n }, 'sent');
-      accepted.set(sent.id, sent.acceptedAt);
-      await sleep(INTERVAL_MS);
-    }
+    const accepted = await sendMessages(emulator, MESSAGES, INTERVAL_MS);
     const expected = MESSAGES * SUBSCRIBERS;
     let progressed = await ask(clients, { type: 'progress' }, 'progressed');
     for (const waitStart = Date.now(); progressed.received < expected && Date.now() - waitStart < 30_000; ) {
@@ -142,14 +93,7 @@ async function runPhase(mode: 'single' | 'cluster') {
     }
     const redisAfter = monitor && (await redisCounters(monitor));
     const result = await ask(clients, { type: 'report' }, 'arrivals');
-    const latencies: number[] = [];
-    let received = 0;
-    for (const [id, times] of result.arrivals) {
-      received += times.length;
-      const at = accepted.get(id);
-      if (at !== undefined) for (const t of times) latencies.push(t - at);
-    }
-    latencies.sort((a, b) => a - b);
+    const received = deliveries(result.arrivals);
     return {
       mode,
       instances: instances.length,
@@ -160,7 +104,7 @@ async function runPhase(mode: 'single' | 'cluster') {
       messages: MESSAGES,
       deliveriesExpected: expected,
       deliveriesReceived: received,
-      latencyMs: { p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), max: +(latencies.at(-1) ?? NaN).toFixed(1) },
+      latencyMs: latencySummary(accepted, result.arrivals),
       ...(redisBefore &&
         redisAfter && {
           redisCpuPerDeliveryUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / Math.max(1, received)).toFixed(2),

@@ -33,6 +33,7 @@ import { Session } from 'node:inspector/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { ask, deliveries, latencySummary, now, ready, sendMessages, sleep, type BenchUser, type Message } from './fanout.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5000);
@@ -41,42 +42,6 @@ const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 250);
 const CLIENTS_IN_CHILD = (process.env.BENCH_CLIENTS ?? 'child') !== 'same';
 const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 180);
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
-
-/** Epoch milliseconds with sub-millisecond resolution, comparable across processes. */
-const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface BenchUser {
-  email: string;
-  apiKey: string;
-}
-
-type Message =
-  | { type: 'ready'; url: string; users: BenchUser[] }
-  | { type: 'send'; n: number }
-  | { type: 'sent'; n: number; id: number; acceptedAt: number }
-  | { type: 'queues' }
-  | { type: 'queueCount'; count: number }
-  | { type: 'connect'; wsUrl: string; users: BenchUser[]; count: number }
-  | { type: 'connected' }
-  | { type: 'progress' }
-  | { type: 'progressed'; received: number; cpuUs: number }
-  | { type: 'report' }
-  | { type: 'arrivals'; arrivals: [number, number[]][]; errors: string[] }
-  | { type: 'stop' };
-
-/** Sends a message to a child and waits for its reply of the given type. */
-function ask<T extends Message['type']>(child: ChildProcess, message: Message, reply: T): Promise<Extract<Message, { type: T }>> {
-  return new Promise((resolve) => {
-    const onMessage = (m: Message) => {
-      if (m.type !== reply) return;
-      child.off('message', onMessage);
-      resolve(m as Extract<Message, { type: T }>);
-    };
-    child.on('message', onMessage);
-    child.send(message);
-  });
-}
 
 function spawn(role: 'emulator' | 'clients'): ChildProcess {
   return fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: role }, execArgv: process.execArgv });
@@ -199,13 +164,6 @@ async function runClients(): Promise<void> {
 
 // ---- the gateway (this process) -----------------------------------------------------------------------------
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-const ready = (child: ChildProcess) =>
-  new Promise<Extract<Message, { type: 'ready' }>>((resolve) => child.on('message', (m: Message) => m.type === 'ready' && resolve(m)));
-
 async function runBench(): Promise<void> {
   const started = Date.now();
   const deadline = setTimeout(() => {
@@ -235,7 +193,6 @@ async function runBench(): Promise<void> {
     const connectMs = Date.now() - connectStart;
     const { count: queues } = await ask(emulatorChild, { type: 'queues' }, 'queueCount');
 
-    const accepted = new Map<number, number>();
     const profiler = CPU_PROFILE ? new Session() : undefined;
     if (profiler) {
       profiler.connect();
@@ -244,11 +201,7 @@ async function runBench(): Promise<void> {
     }
     const loadAtStart = loadavg()[0]!;
     const cpuBefore = process.cpuUsage();
-    for (let n = 0; n < MESSAGES; n++) {
-      const sent = await ask(emulatorChild, { type: 'send', n }, 'sent');
-      accepted.set(sent.id, sent.acceptedAt);
-      await sleep(INTERVAL_MS);
-    }
+    const accepted = await sendMessages(emulatorChild, MESSAGES, INTERVAL_MS);
     const expected = MESSAGES * SUBSCRIBERS;
     // Wait (bounded) for the last arrival with a cheap counter; the arrival lists come after the CPU reading.
     const progress = async () =>
@@ -265,14 +218,7 @@ async function runBench(): Promise<void> {
     const result = clientsChild
       ? await ask(clientsChild, { type: 'report' }, 'arrivals')
       : { arrivals: [...local!.arrivals], errors: local!.errors };
-    const count = (r: { arrivals: [number, number[]][] }) => r.arrivals.reduce((sum, [, list]) => sum + list.length, 0);
-
-    const latencies: number[] = [];
-    for (const [id, times] of result.arrivals) {
-      const at = accepted.get(id);
-      if (at !== undefined) for (const t of times) latencies.push(t - at);
-    }
-    latencies.sort((a, b) => a - b);
+    const received = deliveries(result.arrivals);
     const memory = process.memoryUsage();
     const report = {
       processes: clientsChild ? 'gateway here; emulator and clients in two child processes' : 'gateway and clients here; emulator in a child process',
@@ -285,10 +231,10 @@ async function runBench(): Promise<void> {
       messages: MESSAGES,
       intervalMs: INTERVAL_MS,
       deliveriesExpected: expected,
-      deliveriesReceived: count(result),
-      latencyMs: { p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), max: +(latencies.at(-1) ?? NaN).toFixed(1) },
-      gatewayCpuPerDeliveryUs: +((cpu.user + cpu.system) / Math.max(1, count(result))).toFixed(1),
-      clientsCpuPerDeliveryUs: clientsChild ? +(progressed.cpuUs / Math.max(1, count(result))).toFixed(1) : null,
+      deliveriesReceived: received,
+      latencyMs: latencySummary(accepted, result.arrivals),
+      gatewayCpuPerDeliveryUs: +((cpu.user + cpu.system) / Math.max(1, received)).toFixed(1),
+      clientsCpuPerDeliveryUs: clientsChild ? +(progressed.cpuUs / Math.max(1, received)).toFixed(1) : null,
       loadAverage1m: { atStart: +loadAtStart.toFixed(2), atEnd: +loadAtEnd.toFixed(2), cores: availableParallelism() },
       gatewayRssMB: Math.round(memory.rss / 1024 / 1024),
       gatewayHeapUsedMB: Math.round(memory.heapUsed / 1024 / 1024),

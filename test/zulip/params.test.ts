@@ -26,6 +26,13 @@ function connect(count = 1) {
   return { connection, fetch };
 }
 
+/** The form bodies of the requests the calls send, in order (each answered with a success). */
+async function formsSent(...calls: ((connection: ZulipConnection) => Promise<unknown>)[]) {
+  const { connection, fetch } = connect(calls.length);
+  for (const call of calls) await call(connection);
+  return fetch.requests.map((r) => r.form);
+}
+
 describe('raw and json', () => {
   test('raw sends the text itself, json its JSON form; undefined is left out, null is not', () => {
     const encoded = encodeParams({
@@ -58,19 +65,19 @@ describe('raw and json', () => {
 
 describe('Json[str] parameters go JSON-encoded', () => {
   test('updateStream: message_retention_days "unlimited" is "\\"unlimited\\"", a number stays a number', async () => {
-    const { connection, fetch } = connect(2);
-    await updateStream(connection, { streamId: 7, messageRetentionDays: 'unlimited', newName: 'design "team"' });
-    await updateStream(connection, { streamId: 7, messageRetentionDays: 30, description: 'Plain text' });
-    expect(fetch.requests.map((r) => r.form)).toEqual([
+    const forms = await formsSent(
+      (c) => updateStream(c, { streamId: 7, messageRetentionDays: 'unlimited', newName: 'design "team"' }),
+      (c) => updateStream(c, { streamId: 7, messageRetentionDays: 30, description: 'Plain text' }),
+    );
+    expect(forms).toEqual([
       { message_retention_days: '"unlimited"', new_name: 'design "team"' },
       { message_retention_days: '30', description: 'Plain text' },
     ]);
   });
 
   test('subscribe: message_retention_days "realm_default" is JSON, the subscriptions one JSON list', async () => {
-    const { connection, fetch } = connect();
-    await subscribe(connection, { subscriptions: [{ name: 'design' }], messageRetentionDays: 'realm_default', inviteOnly: true });
-    expect(fetch.requests[0]!.form).toEqual({
+    const [form] = await formsSent((c) => subscribe(c, { subscriptions: [{ name: 'design' }], messageRetentionDays: 'realm_default', inviteOnly: true }));
+    expect(form).toEqual({
       subscriptions: '[{"name":"design"}]',
       message_retention_days: '"realm_default"',
       invite_only: 'true',
@@ -80,15 +87,13 @@ describe('Json[str] parameters go JSON-encoded', () => {
 
 describe('str parameters go raw', () => {
   test('sendMessage: content and topic raw, `to` JSON (the server JSON-decodes it first)', async () => {
-    const { connection, fetch } = connect();
-    await sendMessage(connection, { type: 'channel', to: '123', topic: '[1]', content: '"hi"' });
-    expect(fetch.requests[0]!.form).toEqual({ type: 'channel', to: '"123"', topic: '[1]', content: '"hi"' });
+    const [form] = await formsSent((c) => sendMessage(c, { type: 'channel', to: '123', topic: '[1]', content: '"hi"' }));
+    expect(form).toEqual({ type: 'channel', to: '"123"', topic: '[1]', content: '"hi"' });
   });
 
   test('updateMessage: a topic that looks like JSON stays text; stream_id and notifications are JSON', async () => {
-    const { connection, fetch } = connect();
-    await updateMessage(connection, { messageId: 9, topic: 'true', streamId: 3, sendNotificationToOldThread: true, propagateMode: 'change_all' });
-    expect(fetch.requests[0]!.form).toEqual({
+    const [form] = await formsSent((c) => updateMessage(c, { messageId: 9, topic: 'true', streamId: 3, sendNotificationToOldThread: true, propagateMode: 'change_all' }));
+    expect(form).toEqual({
       topic: 'true',
       stream_id: '3',
       send_notification_to_old_thread: 'true',
@@ -97,25 +102,27 @@ describe('str parameters go raw', () => {
   });
 
   test('register: include_subscribers is a str ("true" or "partial"), the lists are JSON', async () => {
-    const { connection, fetch } = connect(2);
-    await registerQueue(connection, { eventTypes: ['message'], includeSubscribers: 'partial', narrow: [['channel', 'design']] });
-    await registerQueue(connection, { includeSubscribers: true });
-    expect(fetch.requests.map((r) => r.form)).toEqual([
+    const forms = await formsSent(
+      (c) => registerQueue(c, { eventTypes: ['message'], includeSubscribers: 'partial', narrow: [['channel', 'design']] }),
+      (c) => registerQueue(c, { includeSubscribers: true }),
+    );
+    expect(forms).toEqual([
       { event_types: '["message"]', include_subscribers: 'partial', narrow: '[["channel","design"]]' },
       { include_subscribers: 'true' },
     ]);
   });
 
   test('settings: string settings raw, numbers and booleans JSON; unknown keys are not sent', async () => {
-    const { connection, fetch } = connect();
-    await updateSettings(connection, {
-      webHomeView: 'inbox',
-      timezone: 'Europe/Paris',
-      colorScheme: 2,
-      twentyFourHourTime: true,
-      ...({ bogusSetting: 'x' } as object),
-    });
-    expect(fetch.requests[0]!.form).toEqual({
+    const [form] = await formsSent((c) =>
+      updateSettings(c, {
+        webHomeView: 'inbox',
+        timezone: 'Europe/Paris',
+        colorScheme: 2,
+        twentyFourHourTime: true,
+        ...({ bogusSetting: 'x' } as object),
+      }),
+    );
+    expect(form).toEqual({
       web_home_view: 'inbox',
       timezone: 'Europe/Paris',
       color_scheme: '2',

@@ -7,7 +7,7 @@ import type {
   GroupSettingValueUpdate,
   MessageRetentionDaysParam,
 } from '../model/channels.js';
-import { json, raw } from '../params.js';
+import { json, raw, type WireParams } from '../params.js';
 
 /** Which channels `GET /streams` returns; each flag is sent only when set. */
 export interface GetStreamsOptions {
@@ -116,14 +116,27 @@ export function updateStream(
       is_default_stream: json(options.isDefaultStream),
       // Json[str] | Json[int] in update_stream_backend: `"unlimited"` goes JSON-encoded.
       message_retention_days: json(options.messageRetentionDays),
-      can_add_subscribers_group: json(options.canAddSubscribersGroup),
-      can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
-      can_administer_channel_group: json(options.canAdministerChannelGroup),
-      can_send_message_group: json(options.canSendMessageGroup),
-      can_subscribe_group: json(options.canSubscribeGroup),
+      ...channelPermissionParams(options),
     },
     call,
   );
+}
+
+/** The channel permission settings: the same JSON parameters when creating (subscribe) and updating a channel. */
+export function channelPermissionParams(options: {
+  canAddSubscribersGroup?: unknown;
+  canRemoveSubscribersGroup?: unknown;
+  canAdministerChannelGroup?: unknown;
+  canSendMessageGroup?: unknown;
+  canSubscribeGroup?: unknown;
+}): WireParams {
+  return {
+    can_add_subscribers_group: json(options.canAddSubscribersGroup),
+    can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
+    can_administer_channel_group: json(options.canAdministerChannelGroup),
+    can_send_message_group: json(options.canSendMessageGroup),
+    can_subscribe_group: json(options.canSubscribeGroup),
+  };
 }
 
 /**

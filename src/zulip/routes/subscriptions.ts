@@ -11,6 +11,7 @@ import type {
   UnsubscribeResult,
 } from '../model/subscriptions.js';
 import { json } from '../params.js';
+import { channelPermissionParams } from './channels.js';
 
 /** User IDs (preferred; feature level 9) or API email addresses; never a mix. */
 export type Principals = number[] | string[];
@@ -84,11 +85,7 @@ export function subscribe(
       history_public_to_subscribers: json(options.historyPublicToSubscribers),
       // Json[str] | Json[int] in add_subscriptions_backend: `"unlimited"` goes JSON-encoded.
       message_retention_days: json(options.messageRetentionDays),
-      can_add_subscribers_group: json(options.canAddSubscribersGroup),
-      can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
-      can_administer_channel_group: json(options.canAdministerChannelGroup),
-      can_send_message_group: json(options.canSendMessageGroup),
-      can_subscribe_group: json(options.canSubscribeGroup),
+      ...channelPermissionParams(options),
     },
     call,
   );

@@ -1,20 +1,13 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { Lease, LeaseKeeper, leaseTimes } from '../../../src/gateway/cluster/lease.js';
-import { ClusterRedis, RedisUnavailableError } from '../../../src/gateway/cluster/redis.js';
-import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
+import { type ClusterRedis, RedisUnavailableError } from '../../../src/gateway/cluster/redis.js';
+import { describeWithRedis, waitUntil } from '../../helpers/redis.js';
+import { setupClusterRedis } from './fixture.js';
 
 let keyCount = 0;
 
 describeWithRedis('leases', () => {
-  const server = setupRedisServer();
-
-  /** A connected client per simulated instance, closed after the test. */
-  async function instance(): Promise<ClusterRedis> {
-    const redis = new ClusterRedis({ url: server.url, maxReconnectDelayMs: 50 });
-    onTestFinished(() => redis.close());
-    await redis.connect();
-    return redis;
-  }
+  const { server, instance } = setupClusterRedis();
 
   const freshKey = () => `test:lease:{${++keyCount}}`;
 

@@ -1,22 +1,16 @@
-import { expect, it, onTestFinished } from 'vitest';
+import { expect, it } from 'vitest';
 import { createKeyDeriver, type CredentialKeys } from '../../../src/gateway/cluster/keys.js';
 import { Lease } from '../../../src/gateway/cluster/lease.js';
-import { ClusterRedis, RedisUnavailableError } from '../../../src/gateway/cluster/redis.js';
+import { RedisUnavailableError } from '../../../src/gateway/cluster/redis.js';
 import { EventStream, LeaseLostError, type EventStreamOptions } from '../../../src/gateway/cluster/stream.js';
-import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
+import { describeWithRedis, waitUntil } from '../../helpers/redis.js';
+import { setupClusterRedis } from './fixture.js';
 
 const deriveKeys = createKeyDeriver({ secret: 's'.repeat(32), prefix: 'test:' });
 let credentialCount = 0;
 
 describeWithRedis('event streams', () => {
-  const server = setupRedisServer();
-
-  async function instance(): Promise<ClusterRedis> {
-    const redis = new ClusterRedis({ url: server.url, maxReconnectDelayMs: 50 });
-    onTestFinished(() => redis.close());
-    await redis.connect();
-    return redis;
-  }
+  const { server, instance } = setupClusterRedis();
 
   /** A fresh credential, its keys, and a holder on its own instance with the lease taken. */
   async function holder(options: EventStreamOptions = {}): Promise<{ keys: CredentialKeys; stream: EventStream; token: string; lease: Lease; credential: { email: string; apiKey: string } }> {

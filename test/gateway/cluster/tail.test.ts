@@ -1,10 +1,10 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { createKeyDeriver } from '../../../src/gateway/cluster/keys.js';
 import { Lease } from '../../../src/gateway/cluster/lease.js';
-import { ClusterRedis } from '../../../src/gateway/cluster/redis.js';
 import { EventStream, type StreamEntry } from '../../../src/gateway/cluster/stream.js';
 import { StreamTailer, type TailListener } from '../../../src/gateway/cluster/tail.js';
-import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
+import { describeWithRedis, waitUntil } from '../../helpers/redis.js';
+import { setupClusterRedis } from './fixture.js';
 
 const deriveKeys = createKeyDeriver({ secret: 't'.repeat(32), prefix: 'test:' });
 let credentialCount = 0;
@@ -29,14 +29,7 @@ function recorder(): TailListener & { log: string[]; data: string[]; seqs: numbe
 }
 
 describeWithRedis('tailing event streams', () => {
-  const server = setupRedisServer();
-
-  async function instance(): Promise<ClusterRedis> {
-    const redis = new ClusterRedis({ url: server.url, maxReconnectDelayMs: 50 });
-    onTestFinished(() => redis.close());
-    await redis.connect();
-    return redis;
-  }
+  const { server, instance } = setupClusterRedis();
 
   async function tailer(blockMs = 10_000): Promise<StreamTailer> {
     const t = new StreamTailer(await instance(), { blockMs, retryMs: 20 });

@@ -266,21 +266,29 @@ describe('updateUserGroup', () => {
 
 describe('subgroup changes by feature level', () => {
   const posts = (h: Harness) => h.upstreamRequests.filter((r) => r.method === 'POST').map((r) => r.path);
+  /** updateUserGroupMembers as hamlet. */
+  const updateMembers = (h: Harness, variables: Record<string, unknown>) =>
+    h.gql<{ updateUserGroupMembers: GqlGroup }>(MEMBERS, variables, { as: EMAIL('hamlet') });
+  /** createUserGroup as hamlet: `gravediggers`, with othello and the players subgroup. */
+  const createGravediggers = (h: Harness) => {
+    const { user, group } = ids(h);
+    return h.gql<{ createUserGroup: GqlGroup }>(
+      CREATE,
+      { name: 'gravediggers', description: 'Alas', members: [user('othello')], subgroups: [group('players')] },
+      { as: EMAIL('hamlet') },
+    );
+  };
 
   it('from feature level 311: users and subgroups in one members request', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 372 } });
     const { user, group } = ids(h);
     const [players, leadership] = [group('players'), group('leadership')];
-    const only = await h.gql<{ updateUserGroupMembers: GqlGroup }>(MEMBERS, { groupId: players, addSubgroups: [leadership] }, { as: EMAIL('hamlet') });
+    const only = await updateMembers(h, { groupId: players, addSubgroups: [leadership] });
     expect(only.errors).toBeUndefined();
     expect(only.data!.updateUserGroupMembers.subgroupIds).toEqual([leadership]);
     expect(posts(h)).toEqual([`user_groups/${players}/members`]);
     h.resetUpstreamRequests();
-    const both = await h.gql<{ updateUserGroupMembers: GqlGroup }>(
-      MEMBERS,
-      { groupId: players, add: [user('iago')], deleteSubgroups: [leadership] },
-      { as: EMAIL('hamlet') },
-    );
+    const both = await updateMembers(h, { groupId: players, add: [user('iago')], deleteSubgroups: [leadership] });
     expect(both.errors).toBeUndefined();
     expect(both.data!.updateUserGroupMembers).toMatchObject({ subgroupIds: [] });
     expect(both.data!.updateUserGroupMembers.memberIds).toContain(user('iago'));
@@ -293,17 +301,13 @@ describe('subgroup changes by feature level', () => {
     const [players, leadership] = [group('players'), group('leadership')];
     // A subgroup-only change: one request, to the subgroups endpoint (the members endpoint would
     // answer "Nothing to do", as an older server does).
-    const only = await h.gql<{ updateUserGroupMembers: GqlGroup }>(MEMBERS, { groupId: players, addSubgroups: [leadership] }, { as: EMAIL('hamlet') });
+    const only = await updateMembers(h, { groupId: players, addSubgroups: [leadership] });
     expect(only.errors).toBeUndefined();
     expect(only.data!.updateUserGroupMembers.subgroupIds).toEqual([leadership]);
     expect(posts(h)).toEqual([`user_groups/${players}/subgroups`]);
     expect(h.emulator.store.groups.get(players)!.direct_subgroup_ids).toEqual([leadership]);
     h.resetUpstreamRequests();
-    const both = await h.gql<{ updateUserGroupMembers: GqlGroup }>(
-      MEMBERS,
-      { groupId: players, add: [user('iago')], deleteSubgroups: [leadership] },
-      { as: EMAIL('hamlet') },
-    );
+    const both = await updateMembers(h, { groupId: players, add: [user('iago')], deleteSubgroups: [leadership] });
     expect(both.errors).toBeUndefined();
     expect(both.data!.updateUserGroupMembers.subgroupIds).toEqual([]);
     expect(both.data!.updateUserGroupMembers.memberIds).toContain(user('iago'));
@@ -317,12 +321,8 @@ describe('subgroup changes by feature level', () => {
 
   it('below 311: createUserGroup adds the subgroups once the group exists, after checking them', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 310 } });
-    const { user, group } = ids(h);
-    const created = await h.gql<{ createUserGroup: GqlGroup }>(
-      CREATE,
-      { name: 'gravediggers', description: 'Alas', members: [user('othello')], subgroups: [group('players')] },
-      { as: EMAIL('hamlet') },
-    );
+    const { group } = ids(h);
+    const created = await createGravediggers(h);
     expect(created.errors).toBeUndefined();
     expect(created.data!.createUserGroup).toMatchObject({ name: 'gravediggers', subgroupIds: [group('players')] });
     const id = created.data!.createUserGroup.id;
@@ -338,12 +338,8 @@ describe('subgroup changes by feature level', () => {
 
   it('from 311: createUserGroup sends the subgroups with the creation', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 311 } });
-    const { user, group } = ids(h);
-    const created = await h.gql<{ createUserGroup: GqlGroup }>(
-      CREATE,
-      { name: 'gravediggers', description: 'Alas', members: [user('othello')], subgroups: [group('players')] },
-      { as: EMAIL('hamlet') },
-    );
+    const { group } = ids(h);
+    const created = await createGravediggers(h);
     expect(created.errors).toBeUndefined();
     expect(created.data!.createUserGroup.subgroupIds).toEqual([group('players')]);
     expect(posts(h)).toEqual(['user_groups/create']);

@@ -16,6 +16,19 @@ afterAll(() => live.close());
 
 const init = (payload: Record<string, unknown>) => ({ type: 'connection_init', payload });
 
+/** Sends a message to `general` as othello, straight to the emulator; returns its ID. */
+async function sendAsOthello(live: Live, topic: string, content: string): Promise<number> {
+  const body = new URLSearchParams({ type: 'stream', to: 'general', topic, content });
+  const response = await live.emulator.fetch(
+    new Request('http://emulator.local/api/v1/messages', {
+      method: 'POST',
+      headers: { authorization: live.auth('othello'), 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    }),
+  );
+  return ((await response.json()) as { id: number }).id;
+}
+
 describe('graphql-ws transport', () => {
   test('no connection_init in time: 4408', async () => {
     const socket = await rawSocket(live.wsUrl);
@@ -122,15 +135,7 @@ describe('graphql-ws transport', () => {
       });
       await until(() => shared.hub.stats().subscribers === 3);
       expect((await resumed.waitFor(1))[0]!.data).toEqual({ messages: { __typename: 'ResyncEvent' } });
-      const body = new URLSearchParams({ type: 'stream', to: 'general', topic: 'shared', content: 'hi' });
-      const response = await shared.emulator.fetch(
-        new Request('http://emulator.local/api/v1/messages', {
-          method: 'POST',
-          headers: { authorization: shared.auth('othello'), 'content-type': 'application/x-www-form-urlencoded' },
-          body,
-        }),
-      );
-      const { id } = (await response.json()) as { id: number };
+      const id = await sendAsOthello(shared, 'shared', 'hi');
       for (const sub of [a, b, other]) expect((await sub.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
       expect(shared.gateway.subscriptions.clients).toBe(4);
       a.dispose();
@@ -215,15 +220,7 @@ describe('sharing across transports', () => {
       const sse = sseSubscribe(shared.url, query, {}, { authorization: shared.auth('hamlet') });
       await until(() => shared.gateway.subscriptions.clients === 2, 5000, 'both subscriptions');
       expect(shared.hub.stats().subscribers).toBe(1);
-      const body = new URLSearchParams({ type: 'stream', to: 'general', topic: 'shared', content: 'to both' });
-      const response = await shared.emulator.fetch(
-        new Request('http://emulator.local/api/v1/messages', {
-          method: 'POST',
-          headers: { authorization: shared.auth('othello'), 'content-type': 'application/x-www-form-urlencoded' },
-          body,
-        }),
-      );
-      const { id } = (await response.json()) as { id: number };
+      const id = await sendAsOthello(shared, 'shared', 'to both');
       expect((await ws.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
       expect((await sse.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
       sse.close();

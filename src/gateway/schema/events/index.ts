@@ -15,6 +15,7 @@
  * (payloads name messages and users, resolved through the same loaders as queries).
  */
 import { builder } from '../../builder.js';
+import type { Context } from '../../context.js';
 import type { FilterSpec } from '../../events/filters.js';
 import { NarrowInput } from '../messages/index.js';
 import { ConversationInput, EventFilterInput, conversationTerms, cursorFromArgument, filterFromInput, termsFromNarrow } from './inputs.js';
@@ -29,6 +30,15 @@ const AFTER_DESCRIPTION =
   'Resume after this cursor (the `cursor` of the last event received): missed events are replayed first, or a ' +
   '`ResyncEvent` comes first when they can no longer be.';
 
+/** The payloads of the events `spec` keeps, resuming after the `after` argument's cursor if given. */
+async function filteredEvents(ctx: Context, spec: FilterSpec, after: string | null | undefined): Promise<AsyncIterableIterator<Payload | Ended>> {
+  const cursor = cursorFromArgument(after);
+  return eventPayloads(ctx, await open(ctx, spec, cursor), spec);
+}
+
+/** For the union fields: their resolveType picks the member type from the event's kind. */
+const resolveUnionMember = (item: Payload | Ended) => throwIfEnded(item) as never;
+
 builder.subscriptionField('events', (t) =>
   t.field({
     type: ChatEventUnion,
@@ -39,13 +49,8 @@ builder.subscriptionField('events', (t) =>
       filter: t.arg({ type: EventFilterInput, required: false, description: 'Which events; default: all.' }),
       after: t.arg.string({ required: false, description: AFTER_DESCRIPTION }),
     },
-    subscribe: async (_root, args, ctx) => {
-      const spec = filterFromInput(args.filter);
-      const after = cursorFromArgument(args.after);
-      return eventPayloads(ctx, await open(ctx, spec, after), spec);
-    },
-    // The union's resolveType picks the member type from the event's kind.
-    resolve: (item: Payload | Ended) => throwIfEnded(item) as never,
+    subscribe: async (_root, args, ctx) => filteredEvents(ctx, filterFromInput(args.filter), args.after),
+    resolve: resolveUnionMember,
   }),
 );
 
@@ -57,13 +62,9 @@ builder.subscriptionField('messages', (t) =>
       narrow: t.arg({ type: NarrowInput, required: false, description: 'Which messages (evaluated by the gateway; see EventFilterInput.narrow).' }),
       after: t.arg.string({ required: false, description: AFTER_DESCRIPTION }),
     },
-    subscribe: async (_root, args, ctx) => {
-      const spec: FilterSpec = { kinds: MESSAGE_STREAM_KINDS, terms: args.narrow ? termsFromNarrow(args.narrow) : [] };
-      const after = cursorFromArgument(args.after);
-      return eventPayloads(ctx, await open(ctx, spec, after), spec);
-    },
-    // The union's resolveType picks the member type from the event's kind.
-    resolve: (item: Payload | Ended) => throwIfEnded(item) as never,
+    subscribe: async (_root, args, ctx) =>
+      filteredEvents(ctx, { kinds: MESSAGE_STREAM_KINDS, terms: args.narrow ? termsFromNarrow(args.narrow) : [] }, args.after),
+    resolve: resolveUnionMember,
   }),
 );
 

@@ -47,11 +47,4 @@ export {
   type MessageWindow,
   type PageArgs,
 } from './pagination.js';
-export {
-  DetachedUploadRef,
-  EditMessagePayloadRef,
-  MoveMessagesTimeLimitExceeded,
-  SendMessagePayloadRef,
-  UpdateMessageFlagsForNarrowPayloadRef,
-  UpdateMessageFlagsPayloadRef,
-} from './payloads.js';
+export * from './payloads.js';

@@ -14,6 +14,10 @@ import { MessageRef, primeMessageLoader } from './message.js';
 import { NarrowInput, narrowFor } from './narrow.js';
 import { fetchMessagePage, isLoaderShaped, MAX_PAGE_SIZE, MessageConnectionRef } from './pagination.js';
 
+/** Arguments the message queries share. */
+const APPLY_MARKDOWN_ARG = { required: false, description: 'Fetch `content` as HTML (default true) or as Markdown.' } as const;
+const ALLOW_EMPTY_TOPIC_NAME_ARG = { required: false, description: 'Return the empty topic as "" instead of its display name (default false).' } as const;
+
 builder.queryFields((t) => ({
   messages: t.field({
     type: MessageConnectionRef,
@@ -38,18 +42,12 @@ builder.queryFields((t) => ({
         required: false,
         description: 'Whether the anchor message itself may be included (default true; cursors always exclude it).',
       }),
-      applyMarkdown: t.arg.boolean({
-        required: false,
-        description: 'Fetch `content` as HTML (default true) or as Markdown.',
-      }),
+      applyMarkdown: t.arg.boolean(APPLY_MARKDOWN_ARG),
       clientGravatar: t.arg.boolean({
         required: false,
         description: 'Let `avatarUrl` be null for gravatar users whose email you see, to compute it yourself (default false).',
       }),
-      allowEmptyTopicName: t.arg.boolean({
-        required: false,
-        description: 'Return the empty topic as "" instead of its display name (default false; feature level 334).',
-      }),
+      allowEmptyTopicName: t.arg.boolean({ required: false, description: 'Return the empty topic as "" instead of its display name (default false; feature level 334).' }),
     },
     resolve: (_root, args, ctx) => fetchMessagePage(ctx, args),
   }),
@@ -62,11 +60,8 @@ builder.queryFields((t) => ({
     args: {
       ids: t.arg({ type: ['Long'], required: true, description: `Message IDs (at most ${MAX_PAGE_SIZE}).` }),
       narrow: t.arg({ type: NarrowInput, required: false, description: 'Only return the messages matching it.' }),
-      applyMarkdown: t.arg.boolean({ required: false, description: 'Fetch `content` as HTML (default true) or as Markdown.' }),
-      allowEmptyTopicName: t.arg.boolean({
-        required: false,
-        description: 'Return the empty topic as "" instead of its display name (default false).',
-      }),
+      applyMarkdown: t.arg.boolean(APPLY_MARKDOWN_ARG),
+      allowEmptyTopicName: t.arg.boolean(ALLOW_EMPTY_TOPIC_NAME_ARG),
     },
     resolve: async (_root, args, ctx) => {
       if (args.ids.length > MAX_PAGE_SIZE) {
@@ -92,11 +87,8 @@ builder.queryFields((t) => ({
     description: 'One message by ID (one upstream request, Markdown source included, so `rawContent` is free).',
     args: {
       id: t.arg({ type: 'Long', required: true, description: 'The message ID.' }),
-      applyMarkdown: t.arg.boolean({ required: false, description: 'Fetch `content` as HTML (default true) or as Markdown.' }),
-      allowEmptyTopicName: t.arg.boolean({
-        required: false,
-        description: 'Return the empty topic as "" instead of its display name (default false).',
-      }),
+      applyMarkdown: t.arg.boolean(APPLY_MARKDOWN_ARG),
+      allowEmptyTopicName: t.arg.boolean(ALLOW_EMPTY_TOPIC_NAME_ARG),
     },
     resolve: async (_root, args, ctx) => {
       const { message, raw_content } = await getMessage(ctx.connection, {
