@@ -192,6 +192,8 @@ export class LiveDirectories {
         }
         for (const fence of entry.fences) fence.mark = current.lastEventId;
       },
+      // Cluster mode: the log no longer continues what the directory loaded (see redis/session.ts).
+      lost: () => this.registry.get(key)?.reset(),
       events: (events) => {
         this.registry.get(key)?.applyAll(events as unknown as DirectoryEvent[]);
         if (entry.fences.size > 0) liftFences(entry, events);

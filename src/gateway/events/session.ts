@@ -33,6 +33,12 @@ export interface SessionListener {
   registered?(result: RegisterQueueResult, reason: ResyncReason | undefined): void;
   /** Each upstream batch, raw and in order, heartbeats included, before it is acknowledged. */
   events?(events: RawEvent[]): void;
+  /**
+   * Cluster mode only: the stream broke without a registration seen here (another instance
+   * registered a new queue, or Redis lost or interrupted the log): state loaded from an earlier
+   * registration no longer follows the events and must not be trusted until the next `registered`.
+   */
+  lost?(): void;
 }
 
 /** What the hub needs from one credential's stream. */

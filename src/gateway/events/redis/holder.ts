@@ -38,8 +38,13 @@ export interface StreamHolderOptions {
   longpollTimeoutMs?: number;
   backoff?: BackoffOptions;
   unexpectedBackoff?: BackoffOptions;
-  /** A queue was registered (for the session's listeners and readiness). */
+  /** A queue was registered (for the session's readiness). */
   onRegistered(result: RegisterQueueResult, reason: ResyncReason | undefined): void;
+  /**
+   * The registration was logged: its state is that of the log at `at` (entries up to it came
+   * before, entries after it are the new queue's events). For the session's listeners.
+   */
+  onRegistrationLogged?(result: RegisterQueueResult, reason: ResyncReason | undefined, at: { generation: string; seq: number }): void;
   /** Every position logged. */
   onLogged(position: { queueId: string; lastEventId: number }): void;
   /** A write was refused: the lease moved. The holder has stopped. */
@@ -67,9 +72,9 @@ export class StreamHolder {
       ...(options.backoff && { backoff: options.backoff }),
       ...(options.unexpectedBackoff && { unexpectedBackoff: options.unexpectedBackoff }),
       handler: {
-        events: (events) => {
+        events: async (events) => {
           const last = events[events.length - 1]!;
-          return this.#write(encodeEvents(events), { queueId: this.poller.queueId!, lastEventId: last.id });
+          await this.#write(encodeEvents(events), { queueId: this.poller.queueId!, lastEventId: last.id });
         },
         registered: (result, reason) => this.#registered(result, reason),
         failed: (error) => {
@@ -103,18 +108,19 @@ export class StreamHolder {
     const resync = reason ?? (this.#resyncFirst ? 'QUEUE_EXPIRED' : undefined);
     this.#resyncFirst = false;
     const entries = resync ? [encodeResync(resync, this.poller.featureLevel)] : [];
-    await this.#write(entries, { queueId: result.queue_id!, lastEventId: result.last_event_id });
+    const at = await this.#write(entries, { queueId: result.queue_id!, lastEventId: result.last_event_id });
+    this.options.onRegistrationLogged?.(result, reason, { generation: at.generation, seq: at.lastSeq });
   }
 
   /** Logs a batch with its queue position; retried until it is written, the lease is lost, or the holder stops. */
-  async #write(entries: string[], position: Exclude<QueuePosition, null>): Promise<void> {
+  async #write(entries: string[], position: Exclude<QueuePosition, null>): Promise<{ generation: string; lastSeq: number }> {
     for (;;) {
       if (this.stopped) throw new Error('the stream holder stopped');
       try {
-        await this.options.stream.append(this.options.token, entries, position);
+        const at = await this.options.stream.append(this.options.token, entries, position);
         this.#loggedQueueId = position.queueId;
         this.options.onLogged(position);
-        return;
+        return at;
       } catch (error) {
         if (error instanceof LeaseLostError) {
           void this.stop();

@@ -60,6 +60,14 @@ function deferred(): { promise: Promise<void>; resolve(): void; reject(error: un
   return { promise, resolve, reject };
 }
 
+/** A registration of the holder and where in the log it was logged (its state is the log's up to `seq`). */
+interface PendingRegistration {
+  result: RegisterQueueResult;
+  reason: ResyncReason | undefined;
+  generation: string;
+  seq: number;
+}
+
 /** The sequence number given to the fan-out for a RESYNC this instance sends (not in the log). */
 const LOCAL = -1;
 
@@ -85,6 +93,8 @@ export class ClusterEventSession implements EventSession {
   /** The queue position this instance last logged, to continue the queue if Redis lost the log. */
   #ownPosition: { queueId: string; lastEventId: number } | undefined;
   #sawLog = false;
+  /** A registration of this instance's holder, told to the listeners once the log is delivered up to it. */
+  #pendingRegistration: PendingRegistration | undefined;
   #batch: { n: number; object: object } = { n: -1, object: {} };
   #featureLevel: number | null = null;
   #typingExpiryMs = 15_000;
@@ -251,29 +261,82 @@ export class ClusterEventSession implements EventSession {
       interrupted: (error) => {
         this.#lastError = error;
         this.#resync('UPSTREAM_ERROR');
+        this.#streamBroken();
       },
       resumed: () => undefined,
       restarted: (generation) => {
         this.#position = { generation, seq: 0 };
         this.#resync('UPSTREAM_ERROR');
+        this.#streamBroken();
+        this.#registrationReached();
       },
     };
   }
 
   /** Live entries from the log, in order. */
   #deliver(entries: StreamEntry[]): void {
-    const raws: RawEvent[] = [];
+    let raws: RawEvent[] = [];
+    const flush = () => {
+      if (raws.length > 0) for (const listener of this.#listeners) listener.events?.(raws);
+      raws = [];
+    };
     for (const entry of entries) {
+      const pending = this.#pendingRegistration;
+      if (pending && entry.generation === pending.generation && entry.seq > pending.seq) {
+        flush();
+        this.#registrationReached();
+      }
       this.#sawLog = true;
       this.#position = { generation: entry.generation, seq: entry.seq };
       this.#resynced = false;
       const decoded = decodeEntry(entry.data);
       if (!decoded) continue;
       if (decoded.raw) raws.push(decoded.raw);
+      // A queue registered elsewhere, or events lost: the listeners' state no longer follows the log.
+      else if (decoded.event.kind === 'RESYNC') {
+        flush();
+        this.#streamBroken();
+      }
       const cursor = encodeCursor({ generation: entry.generation, seq: entry.seq });
       this.#groups.publish(decoded.event, cursor, entry.seq, this.#batchObject(entry.batch));
     }
-    if (raws.length > 0) for (const listener of this.#listeners) listener.events?.(raws);
+    flush();
+    this.#registrationReached();
+  }
+
+  /**
+   * Tells the listeners of the pending registration once the log has been delivered up to where it
+   * was logged: its state then matches exactly the entries before it, and the entries after it are
+   * the new queue's events (never an earlier queue's, whose event ids mean nothing to it).
+   */
+  #registrationReached(): void {
+    const pending = this.#pendingRegistration;
+    if (!pending || this.#position.generation !== pending.generation || this.#position.seq < pending.seq) return;
+    this.#tellRegistered(pending);
+  }
+
+  #tellRegistered(pending: PendingRegistration): void {
+    this.#pendingRegistration = undefined;
+    for (const listener of this.#listeners) listener.registered?.(pending.result, pending.reason);
+  }
+
+  /**
+   * Nothing delivered yet, from a log that did not exist when following began: the registration is
+   * reached at once if the log holds no entry up to it (sequence numbers only grow, so none can
+   * come), else once the tail delivers those entries (#deliver).
+   */
+  async #reachedIfNothingBefore(pending: PendingRegistration): Promise<void> {
+    try {
+      const older = await this.shared.redis.run((c) => c.xrange(this.keys.stream, '-', String(pending.seq), 'COUNT', 1));
+      if (older.length === 0 && this.#pendingRegistration === pending && this.#position.generation === undefined) this.#tellRegistered(pending);
+    } catch {
+      // Redis unreachable: the registration is told when the tail gets past it, or not at all (per-request reads).
+    }
+  }
+
+  /** The log broke (a queue this instance did not register, an outage, a lost log): listeners' state is stale. */
+  #streamBroken(): void {
+    for (const listener of this.#listeners) listener.lost?.();
   }
 
   /** One object per logged batch (the scope keeps the loaders of the latest batch). */
@@ -355,7 +418,13 @@ export class ClusterEventSession implements EventSession {
       ...(longpollTimeoutMs !== undefined && { longpollTimeoutMs }),
       ...(backoff && { backoff }),
       ...(unexpectedBackoff && { unexpectedBackoff }),
-      onRegistered: (result, reason) => this.#registered(result, reason),
+      onRegistered: (result) => this.#registered(result),
+      onRegistrationLogged: (result, reason, at) => {
+        const pending = { result, reason, ...at };
+        this.#pendingRegistration = pending;
+        this.#registrationReached();
+        if (this.#pendingRegistration === pending && this.#position.generation === undefined) void this.#reachedIfNothingBefore(pending);
+      },
       onLogged: (position) => (this.#ownPosition = position),
       onLost: () => void this.#keeper.tick(),
       onRefused: (error) => void this.#refused(error),
@@ -372,11 +441,11 @@ export class ClusterEventSession implements EventSession {
     await holder?.stop();
   }
 
-  #registered(result: RegisterQueueResult, reason: ResyncReason | undefined): void {
+  #registered(result: RegisterQueueResult): void {
     if (typeof result.zulip_feature_level === 'number') this.#featureLevel = result.zulip_feature_level;
     const typingExpiry = result.server_typing_started_expiry_period_milliseconds;
     if (typeof typingExpiry === 'number' && typingExpiry > 0) this.#typingExpiryMs = typingExpiry;
-    for (const listener of this.#listeners) listener.registered?.(result, reason);
+    // The listeners hear of it once it is logged and the log is delivered up to it (#registrationReached).
     this.#markReady();
   }
 

@@ -1,0 +1,108 @@
+/**
+ * The live directory in cluster mode, over a real Redis: two gateway instances in this process
+ * share one credential's upstream queue. The instance that registered the queue loads its directory
+ * from that registration (the directory's register options are part of it) and keeps it current
+ * from the Redis log; the other instance answers per request. Answers are the same on both.
+ */
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import { createEmulator, type Emulator } from '../../../src/emulator/app.js';
+import { demoUser } from '../../../src/emulator/seed.js';
+import { EventHub, sessionKey } from '../../../src/gateway/events/hub.js';
+import { EventCluster } from '../../../src/gateway/events/redis/cluster.js';
+import { createGatewayServer } from '../../../src/gateway/transport/http.js';
+import { createGateway } from '../../../src/gateway/yoga.js';
+import { ZulipConnection } from '../../../src/zulip/connection.js';
+import { basicAuth } from '../../helpers/harness.js';
+import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
+
+const SECRET = 's'.repeat(40);
+const ONE = 'query One($id: Long!) { user(id: $id) { id fullName email } }';
+type OneUser = { data?: { user: { id: number; fullName: string; email: string } | null }; errors?: unknown[] };
+
+describeWithRedis('live directory in cluster mode', () => {
+  const redis = setupRedisServer();
+  let emulator: Emulator;
+  let upstreamUrl: string;
+  let closeUpstream: () => Promise<void>;
+
+  beforeAll(async () => {
+    emulator = createEmulator();
+    const listening = await emulator.listen({ host: '127.0.0.1', port: 0 });
+    upstreamUrl = listening.url;
+    closeUpstream = listening.close;
+  });
+  afterAll(async () => {
+    await closeUpstream();
+    await emulator.close();
+  });
+
+  const userId = (login: string) => emulator.store.userByEmail(demoUser(login).email)!.user_id;
+  /** Calls of `login` to the chat server other than the queue's own (register, long polls). */
+  const lookupsOf = (login: string) =>
+    emulator.requests.filter((r) => r.email === demoUser(login).email && r.path !== '/register' && !r.path.startsWith('/events')).length;
+  const registersOf = (login: string) => emulator.requests.filter((r) => r.method === 'POST' && r.path === '/register' && r.email === demoUser(login).email).length;
+
+  async function instance(prefix: string) {
+    const cluster = new EventCluster({ url: redis.url, secret: SECRET, keyPrefix: prefix, failoverMs: 1000, retryMs: 20, maxReconnectDelayMs: 50, tail: { blockMs: 1000, retryMs: 20 } });
+    const hub = new EventHub({ graceMs: 300, cluster });
+    const gateway = createGateway({ logging: false, liveDirectory: true, zulipUrl: upstreamUrl, eventHub: hub });
+    const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0 }, drainMs: 0 });
+    const url = await served.listen(0, '127.0.0.1');
+    onTestFinished(async () => {
+      await served.close();
+      await gateway.dispose();
+    });
+    const directoryOf = (login: string) => {
+      const { email, apiKey } = demoUser(login);
+      return gateway.directories!.registry.get(sessionKey(new ZulipConnection({ baseUrl: upstreamUrl, credentials: { email, apiKey } })));
+    };
+    const gql = async (login: string, query: string, variables: Record<string, unknown>): Promise<OneUser> => {
+      const response = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: basicAuth(demoUser(login)), 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as OneUser;
+    };
+    return { hub, directoryOf, gql };
+  }
+
+  test('the holder serves warm lookups from its directory with no upstream call; the other instance answers per request; both stay correct after a change', async () => {
+    const [a, b] = [await instance('d1:'), await instance('d1:')];
+    const othello = userId('othello');
+
+    // A's first lookup opens hamlet's session there: A takes the lease and registers the one queue.
+    const first = await a.gql('hamlet', ONE, { id: othello });
+    expect(first.data!.user!.fullName).toBe('Othello, the Moor of Venice');
+    await waitUntil(() => a.directoryOf('hamlet')?.ready === true, 10_000, 'A\u2019s directory to load from the registration');
+    expect(a.hub.stats().cluster?.leasesHeld).toBe(1);
+
+    // B follows the same queue through Redis; it saw no registration, so it answers per request.
+    const onB = await b.gql('hamlet', ONE, { id: othello });
+    expect(onB.data).toEqual(first.data);
+    await waitUntil(() => b.hub.stats().cluster?.streamsFollowed === 1, 10_000, 'B to follow hamlet\u2019s log');
+    expect(registersOf('hamlet')).toBe(1);
+    expect(b.directoryOf('hamlet')?.ready).not.toBe(true);
+
+    let before = lookupsOf('hamlet');
+    expect((await a.gql('hamlet', ONE, { id: othello })).data).toEqual(first.data);
+    expect(lookupsOf('hamlet')).toBe(before); // warm on the holder: no upstream call
+    before = lookupsOf('hamlet');
+    expect((await b.gql('hamlet', ONE, { id: othello })).data).toEqual(first.data);
+    expect(lookupsOf('hamlet')).toBe(before + 1); // per request on the other instance
+
+    // A change upstream reaches A's directory through the log (in order, after its snapshot).
+    const renamed = await fetch(`${upstreamUrl}/api/v1/settings`, {
+      method: 'PATCH',
+      headers: { authorization: basicAuth(demoUser('othello')), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ full_name: 'Othello of Cyprus' }),
+    });
+    expect(renamed.status).toBe(200);
+    await waitUntil(async () => (await a.gql('hamlet', ONE, { id: othello })).data?.user?.fullName === 'Othello of Cyprus', 10_000, 'A to apply the rename');
+    before = lookupsOf('hamlet');
+    expect((await a.gql('hamlet', ONE, { id: othello })).data!.user!.fullName).toBe('Othello of Cyprus');
+    expect(lookupsOf('hamlet')).toBe(before);
+    expect((await b.gql('hamlet', ONE, { id: othello })).data!.user!.fullName).toBe('Othello of Cyprus');
+    expect(registersOf('hamlet')).toBe(1);
+  });
+});
