@@ -105,4 +105,43 @@ describeWithRedis('live directory in cluster mode', () => {
     expect((await b.gql('hamlet', ONE, { id: othello })).data!.user!.fullName).toBe('Othello of Cyprus');
     expect(registersOf('hamlet')).toBe(1);
   });
+
+  test('after the queue expires, the holder’s re-registration reloads its directory, which then follows the new queue only', async () => {
+    const [a, b] = [await instance('d2:'), await instance('d2:')];
+    const iago = userId('iago');
+    const registeredBefore = registersOf('hamlet');
+    await a.gql('hamlet', ONE, { id: iago });
+    await waitUntil(() => a.directoryOf('hamlet')?.ready === true, 10_000, 'A’s directory');
+    await b.gql('hamlet', ONE, { id: iago });
+    await waitUntil(() => b.hub.stats().cluster?.streamsFollowed === 1, 10_000, 'B to follow hamlet’s log');
+    const loaded = a.directoryOf('hamlet')!;
+    const oldLastEventId = loaded.lastEventId;
+
+    // Events of the old queue, then the queue is gone: A registers a new one and logs a RESYNC.
+    // A's queue: the newest (two instances closing together may leave an earlier test's queue to expire upstream).
+    const queue = emulator.queues.queuesOf(userId('hamlet')).at(-1);
+    const rename = (name: string) =>
+      fetch(`${upstreamUrl}/api/v1/settings`, {
+        method: 'PATCH',
+        headers: { authorization: basicAuth(demoUser('iago')), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ full_name: name }),
+      });
+    expect((await rename('Iago the First')).status).toBe(200);
+    await waitUntil(() => loaded.lastEventId > oldLastEventId, 10_000, 'the first rename to be applied');
+    const beforeExpiry = loaded.lastEventId;
+    emulator.queues.expire(queue!.id);
+    await waitUntil(() => registersOf('hamlet') === registeredBefore + 2, 10_000, 'A to register a new queue');
+    // Loaded from the new registration: event ids count from the new queue's start.
+    await waitUntil(() => a.directoryOf('hamlet')?.ready === true && a.directoryOf('hamlet')!.lastEventId < beforeExpiry, 10_000, 'the reload');
+    expect((await a.gql('hamlet', ONE, { id: iago })).data!.user!.fullName).toBe('Iago the First');
+
+    // The new queue's events apply on top of the new snapshot; lookups on A stay free, B per request.
+    expect((await rename('Iago the Second')).status).toBe(200);
+    await waitUntil(async () => (await a.gql('hamlet', ONE, { id: iago })).data?.user?.fullName === 'Iago the Second', 10_000, 'A to apply the second rename');
+    const before = lookupsOf('hamlet');
+    expect((await a.gql('hamlet', ONE, { id: iago })).data!.user!.fullName).toBe('Iago the Second');
+    expect(lookupsOf('hamlet')).toBe(before);
+    expect((await b.gql('hamlet', ONE, { id: iago })).data!.user!.fullName).toBe('Iago the Second');
+    expect(registersOf('hamlet')).toBe(registeredBefore + 2);
+  });
 });

@@ -269,6 +269,8 @@ export class ClusterEventSession implements EventSession {
         this.#resync('UPSTREAM_ERROR');
         this.#streamBroken();
         this.#registrationReached();
+        const pending = this.#pendingRegistration;
+        if (pending) void this.#reachedIfNothingBefore(pending);
       },
     };
   }
@@ -321,14 +323,20 @@ export class ClusterEventSession implements EventSession {
   }
 
   /**
-   * Nothing delivered yet, from a log that did not exist when following began: the registration is
-   * reached at once if the log holds no entry up to it (sequence numbers only grow, so none can
-   * come), else once the tail delivers those entries (#deliver).
+   * A registration the tail has not reached: reached at once if the log holds no entry between the
+   * tail's position and it (a registration that created the log, or one logged right after a
+   * restart: sequence numbers only grow, so none can come), else once the tail delivers those
+   * entries (#deliver).
    */
   async #reachedIfNothingBefore(pending: PendingRegistration): Promise<void> {
+    const samePosition = (from: { generation: string | undefined; seq: number }) =>
+      this.#pendingRegistration === pending && this.#position.generation === from.generation && this.#position.seq === from.seq;
+    const from = this.#position;
+    if (from.generation !== undefined && from.generation !== pending.generation) return;
     try {
-      const older = await this.shared.redis.run((c) => c.xrange(this.keys.stream, '-', String(pending.seq), 'COUNT', 1));
-      if (older.length === 0 && this.#pendingRegistration === pending && this.#position.generation === undefined) this.#tellRegistered(pending);
+      const start = from.generation === undefined ? '-' : String(from.seq + 1);
+      const between = await this.shared.redis.run((c) => c.xrange(this.keys.stream, start, String(pending.seq), 'COUNT', 1));
+      if (between.length === 0 && samePosition(from)) this.#tellRegistered(pending);
     } catch {
       // Redis unreachable: the registration is told when the tail gets past it, or not at all (per-request reads).
     }
@@ -423,7 +431,7 @@ export class ClusterEventSession implements EventSession {
         const pending = { result, reason, ...at };
         this.#pendingRegistration = pending;
         this.#registrationReached();
-        if (this.#pendingRegistration === pending && this.#position.generation === undefined) void this.#reachedIfNothingBefore(pending);
+        if (this.#pendingRegistration === pending) void this.#reachedIfNothingBefore(pending);
       },
       onLogged: (position) => (this.#ownPosition = position),
       onLost: () => void this.#keeper.tick(),
