@@ -37,7 +37,7 @@ export function isPlainText(content: string): boolean {
   return PLAIN.test(content) && !content.endsWith(' ');
 }
 
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

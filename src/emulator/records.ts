@@ -1,8 +1,12 @@
 /** The records the emulator stores (store.ts holds them). Field names follow the wire format. */
 import type { ChannelPermissionSetting, GroupSettingValue } from '../zulip/model/channels.js';
+import type { Draft } from '../zulip/model/drafts.js';
+import type { ProfileFieldValue } from '../zulip/model/users.js';
 
 /** https://zulip.com/api/group-setting-values (the wire type: the emulator stores it as sent). */
 export type { GroupSettingValue };
+/** A stored draft: the emulator keeps exactly the wire shape (https://zulip.com/api/get-drafts). */
+export type { Draft };
 
 export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export const ROLES: readonly number[] = Object.values(Role);
@@ -28,7 +32,7 @@ export interface User {
   avatar_version: number;
   api_key: string;
   /** Custom profile field id (as text) → value. */
-  profile_data: Record<string, { value: string; rendered_value?: string }>;
+  profile_data: Record<string, ProfileFieldValue>;
   /** 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators. */
   email_address_visibility: number;
   /** Organization permission needed (with the owner role) to change another user's email. */
@@ -148,15 +152,6 @@ export interface UserGroup {
   can_manage_group: GroupSettingValue;
   can_mention_group: GroupSettingValue;
   can_remove_members_group: GroupSettingValue;
-}
-
-export interface Draft {
-  id: number;
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
 }
 
 export interface ScheduledMessage {

@@ -3,7 +3,7 @@
  * schema, per-request context and the plugins below. The plugin order and the disposal order are
  * stated here, once (see `createGateway`).
  */
-import { createYoga, type GraphQLParams, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
 import {
   authorizationFromConnectionParams,
@@ -35,15 +35,7 @@ import { limitVariablesDepth } from './plugins/variables-depth.js';
 import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
-import {
-  loadTrustedDocuments,
-  PersistedQueryStore,
-  resolveApq,
-  resolveTrusted,
-  useAutomaticPersistedQueries,
-  useTrustedDocuments,
-  type TrustedDocuments,
-} from './plugins/persisted-operations.js';
+import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
@@ -86,7 +78,7 @@ export interface GatewayOptions {
    * Persisted operations: `apq` (automatic persisted queries, in-memory store of `apqMaxEntries`),
    * `trusted` (only the documents of `documents` or of the manifest `file`), or `off`. @default off
    */
-  persistedOperations?: { mode: 'off' | 'apq' | 'trusted'; file?: string; documents?: TrustedDocuments; apqMaxEntries?: number };
+  persistedOperations?: PersistedOperationsOptions;
   /**
    * Serve the Apollo Federation 2 subgraph schema instead of the plain one, on the same path: the
    * plain schema plus `_entities` and `_service` (schema/federation.ts), for a supergraph router.
@@ -166,18 +158,6 @@ function gatewayContext(
   }
   return createContext({ request: initial.request!, upstream, observation: initial });
 }
-
-/** The persisted-operations plugin and the same rule for graphql-ws. */
-function persistedOperations(options: GatewayOptions['persistedOperations']): { plugin: Plugin; resolve: (params: GraphQLParams) => GraphQLParams } | undefined {
-  if (!options || options.mode === 'off') return undefined;
-  if (options.mode === 'apq') {
-    const store = new PersistedQueryStore(options.apqMaxEntries ?? 1000);
-    return { plugin: useAutomaticPersistedQueries(store), resolve: (params) => resolveApq(params, store) };
-  }
-  const documents = options.documents ?? loadTrustedDocuments(options.file!);
-  return { plugin: useTrustedDocuments(documents), resolve: (params) => resolveTrusted(params, documents) };
-}
-
 
 export function createGateway(options: GatewayOptions): Gateway {
   const upstream = new UpstreamServer({

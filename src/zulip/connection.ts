@@ -215,11 +215,11 @@ export class ZulipConnection {
     const deadline = new Deadline(this.callDeadlineMs(routeName, options), options.signal);
     const observed = this.options.onCall?.(routeName, method);
     if (observed?.headers) for (const [name, value] of Object.entries(observed.headers)) prepared.headers[name] ??= value;
-    const progress: { status?: number; attempts: number; failure?: unknown } = { attempts: 0 };
+    const progress: { status?: number; failure?: unknown } = {};
     const started = observed ? performance.now() : 0;
+    let attempt = 0;
     try {
-      for (let attempt = 0; ; attempt++) {
-        progress.attempts = attempt + 1;
+      for (; ; attempt++) {
         try {
           return (await this.attempt(routeName, method, path, prepared, deadline, progress)) as SendResult<T>;
         } catch (error) {
@@ -238,7 +238,7 @@ export class ZulipConnection {
         observed.end({
           ...(progress.status !== undefined && { status: progress.status }),
           durationMs: performance.now() - started,
-          retries: progress.attempts - 1,
+          retries: attempt,
           timedOut: failure instanceof NetworkError && failure.reason === 'timeout',
         });
       }

@@ -114,11 +114,5 @@ export class RedisServer {
   }
 }
 
-/** Waits until `condition` holds (it may be async), polling every 10 ms; throws after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** The shared wait helper, under the name the cluster tests use. */
+export { until as waitUntil } from './wait.js';

@@ -193,7 +193,6 @@ describe('getMessages', () => {
     expect(result.anchor).toBe(10_000_000_000_000_000);
     expect(Number.isInteger(result.anchor)).toBe(true);
   });
-
 });
 
 describe('excluding the anchor', () => {

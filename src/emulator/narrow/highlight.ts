@@ -1,12 +1,9 @@
 /** Search highlighting: Zulip's `match_content` / `match_subject`. */
+import { escapeHtml } from '../markdown.js';
 import type { Memo } from '../memo.js';
 import { keywordPattern } from './match.js';
 
 // ---- search highlighting -----------------------------------------------------------------------
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function highlightText(text: string, patterns: RegExp[]): string {
   let out = text;

@@ -18,6 +18,7 @@ import { badRequest, invalidChannelId } from '../errors.js';
 import { checkNoNullBytes, type Params } from '../http.js';
 import { renderDescription } from '../markdown.js';
 import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type Store, type User } from '../store.js';
+import { groupSettingsEqual } from './user-groups.js';
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -274,13 +275,6 @@ export function parseGroupSettingValue(store: Store, setting: ChannelPermissionS
     return parseGroupSettingValue(store, setting, directSubgroups[0]);
   }
   return { direct_members: directMembers, direct_subgroups: directSubgroups };
-}
-
-export function groupSettingsEqual(a: GroupSettingValue, b: GroupSettingValue): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return a === b;
-  const same = (x: number[], y: number[]) =>
-    x.length === y.length && [...x].sort((p, q) => p - q).every((v, i) => v === [...y].sort((p, q) => p - q)[i]);
-  return same(a.direct_members, b.direct_members) && same(a.direct_subgroups, b.direct_subgroups);
 }
 
 /** Web-public channels need the server setting, the organization setting and the creator's permission. */

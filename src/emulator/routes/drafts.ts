@@ -10,7 +10,7 @@
  * non-channel draft is dropped. Deliberately stricter than Zulip: a topic with a
  * null byte is refused whatever the draft type.
  */
-import type { Draft as WireDraft, DraftType } from '../../zulip/model/drafts.js';
+import type { DraftType } from '../../zulip/model/drafts.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Draft, Store, User } from '../store.js';
@@ -19,7 +19,7 @@ import { checkDirectRecipients, directRecipientIds, normalizeContent, truncateTo
 const DRAFT_TYPES: readonly string[] = ['', 'stream', 'private'] satisfies DraftType[];
 const DRAFT_KEYS = new Set(['type', 'to', 'topic', 'content', 'timestamp']);
 
-export function serializeDraft(d: Draft): WireDraft {
+export function serializeDraft(d: Draft): Draft {
   return { id: d.id, type: d.type, to: [...d.to], topic: d.topic, content: d.content, timestamp: d.timestamp };
 }
 
@@ -28,7 +28,7 @@ export function draftsSyncEnabled(user: User): boolean {
 }
 
 /** The user's drafts, most recently edited first (as the register response and the docs order them). */
-export function draftsOf(store: Store, userId: number): WireDraft[] {
+export function draftsOf(store: Store, userId: number): Draft[] {
   return [...(store.drafts.get(userId)?.values() ?? [])]
     .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
     .map(serializeDraft);

@@ -13,7 +13,7 @@
  */
 import type { UserGroup as WireUserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, insufficientPermission } from '../errors.js';
 import { checkNoNullBytes } from '../http.js';
 import { addGroup } from '../factory.js';
 import type { GroupSettingValue, Store, User, UserGroup } from '../store.js';
@@ -101,10 +101,6 @@ function recursiveSubgroups(store: Store, groupId: number): Set<number> {
 }
 
 // ---- access and validation ---------------------------------------------------------------------
-
-function insufficientPermission() {
-  return badRequest('Insufficient permission');
-}
 
 /** Zulip's require_member_or_admin. */
 function requireMember(user: User): void {
@@ -211,7 +207,8 @@ export function parseUserGroupSetting(
   return { direct_members: directMembers, direct_subgroups: directSubgroups };
 }
 
-function sameSetting(a: GroupSettingValue, b: GroupSettingValue): boolean {
+/** Whether two group-setting values name the same groups and users (order and repeats ignored). */
+export function groupSettingsEqual(a: GroupSettingValue, b: GroupSettingValue): boolean {
   if (typeof a === 'number' || typeof b === 'number') return a === b;
   const same = (x: number[], y: number[]) => {
     const xs = [...new Set(x)].sort(byId);
@@ -343,9 +340,9 @@ function updateUserGroup(ctx: RouteContext) {
     if (update.old !== undefined && update.old !== null) {
       // The expected value is only compared, so the restrictions on new values do not apply to it.
       const expected = parseUserGroupSetting(store, setting, update.old, { restrict: false });
-      if (!sameSetting(expected, group[setting])) throw badRequest("'old' value does not match the expected value.");
+      if (!groupSettingsEqual(expected, group[setting])) throw badRequest("'old' value does not match the expected value.");
     }
-    if (!sameSetting(next, group[setting])) changes.push([setting, next]);
+    if (!groupSettingsEqual(next, group[setting])) changes.push([setting, next]);
   }
 
   const audience = everyoneActive(store);

@@ -10,7 +10,7 @@
  * reconnects forever in the background (capped backoff), and {@link ClusterRedis.state} follows.
  */
 import { Redis, ReplyError, type RedisOptions } from 'ioredis';
-import { ClusterConfigError, createKeyDeriver, type KeyDeriver } from './keys.js';
+import { ClusterConfigError, createKeyDeriver } from './keys.js';
 
 export interface ClusterConfig {
   /** REDIS_URL, password included; never log it (see {@link redactRedisUrl}). */
@@ -197,9 +197,4 @@ export class ClusterRedis {
     this.#state = state;
     this.#options.onState?.(state);
   }
-}
-
-/** The key deriver of a configuration. */
-export function keysOf(config: ClusterConfig): KeyDeriver {
-  return createKeyDeriver({ secret: config.secret, prefix: config.keyPrefix });
 }

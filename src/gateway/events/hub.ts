@@ -182,11 +182,6 @@ export class EventHub {
     await this.options.cluster?.close();
   }
 
-  /** Cluster mode's shared state, when the hub runs in cluster mode. */
-  get cluster(): EventCluster | undefined {
-    return this.options.cluster;
-  }
-
   private leaseFor(connection: ZulipConnection): Lease {
     const key = sessionKey(connection);
     const existing = this.sessions.get(key);

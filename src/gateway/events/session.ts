@@ -75,7 +75,7 @@ export interface QueueEventSessionOptions {
   unexpectedBackoff?: BackoffOptions;
   /** Merged into the queue's registration (a live directory's state, see hub.ts `addTap`). */
   register?: RegisterExtras;
-  /** Called once when the credential is refused, after every subscriber was ended. */
+  /** Called once when the credential is refused, before its subscribers are ended. */
   onRefused?: () => void;
 }
 

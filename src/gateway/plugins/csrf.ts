@@ -5,6 +5,7 @@
  * code and clients need a stable one (CSRF_REFUSED) to tell it from other 403s.
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { GatewayErrorCode } from '../errors.js';
 
 /** Header that marks a request as sent by a script or app, not by a cross-site HTML form. */
 export const CSRF_HEADER = 'x-graphql-yoga-csrf';
@@ -20,7 +21,7 @@ export function csrfPrevention(): Plugin {
       if (mediaType && !SIMPLE_CONTENT_TYPES.has(mediaType)) return;
       throw createGraphQLError(
         `Refused as a possible cross-site request: send Content-Type: application/json, or the ${CSRF_HEADER} header.`,
-        { extensions: { code: 'CSRF_REFUSED', http: { status: 403 } } },
+        { extensions: { code: GatewayErrorCode.csrfRefused, http: { status: 403 } } },
       );
     },
   };

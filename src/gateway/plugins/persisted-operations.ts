@@ -13,26 +13,15 @@
  *   `persisted-documents.json`, or Relay's `{ id: text }` / `[{ id, text }]` output); anything else
  *   is refused with PERSISTED_QUERY_ONLY. Served by @graphql-yoga/plugin-persisted-operations.
  *
- * `resolvePersisted` is the same logic for transports that bypass yoga's onParams (graphql-ws).
+ * `resolveApq` / `resolveTrusted` are the same logic for transports that bypass yoga's onParams
+ * (graphql-ws); `persistedOperations` builds both for a configured mode.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-
-export const PersistedErrorCode = {
-  /** APQ: the hash is unknown; send the query with it. Trusted: not in the manifest. */
-  notFound: 'PERSISTED_QUERY_NOT_FOUND',
-  /** APQ: the query sent does not hash to the hash sent. */
-  hashMismatch: 'PERSISTED_QUERY_HASH_MISMATCH',
-  /** The persistedQuery extension is malformed (version, hash format). */
-  invalid: 'PERSISTED_QUERY_INVALID',
-  /** Trusted mode: a request with a query text instead of a document id. */
-  only: 'PERSISTED_QUERY_ONLY',
-  /** Trusted mode: a request with neither query nor document id. */
-  idRequired: 'PERSISTED_QUERY_ID_REQUIRED',
-} as const;
+import { GatewayErrorCode } from '../errors.js';
 
 const SHA256_HEX = /^[a-f0-9]{64}$/;
 
@@ -72,7 +61,7 @@ export class PersistedQueryStore {
   }
 }
 
-function refuse(message: string, code: string, status = 400): never {
+function refuse(message: string, code: GatewayErrorCode, status = 400): never {
   throw createGraphQLError(message, { extensions: { code, http: { status } } });
 }
 
@@ -80,26 +69,26 @@ type Params = GraphQLParams & { documentId?: unknown; doc_id?: unknown; id?: unk
 
 /**
  * APQ: returns the params to execute (the stored query filled in), or throws a GraphQLError with
- * one of PersistedErrorCode. Params without a persistedQuery extension pass unchanged.
+ * one of the GatewayErrorCode persistedQuery* codes. Params without a persistedQuery extension pass unchanged.
  */
 export function resolveApq(params: Params, store: PersistedQueryStore): Params {
   const pq = (params.extensions as { persistedQuery?: unknown } | undefined)?.persistedQuery;
   if (pq == null) return params;
   const { version, sha256Hash } = pq as { version?: unknown; sha256Hash?: unknown };
-  if (version !== 1) refuse('Only persistedQuery version 1 is supported.', PersistedErrorCode.invalid);
+  if (version !== 1) refuse('Only persistedQuery version 1 is supported.', GatewayErrorCode.persistedQueryInvalid);
   if (typeof sha256Hash !== 'string' || !SHA256_HEX.test(sha256Hash)) {
-    refuse('persistedQuery.sha256Hash must be 64 lower-case hexadecimal digits.', PersistedErrorCode.invalid);
+    refuse('persistedQuery.sha256Hash must be 64 lower-case hexadecimal digits.', GatewayErrorCode.persistedQueryInvalid);
   }
   if (typeof params.query === 'string') {
     if (createHash('sha256').update(params.query).digest('hex') !== sha256Hash) {
-      refuse('provided sha does not match query', PersistedErrorCode.hashMismatch);
+      refuse('provided sha does not match query', GatewayErrorCode.persistedQueryHashMismatch);
     }
     store.set(sha256Hash, params.query);
     return params;
   }
   const query = store.get(sha256Hash);
   // Status 200: Apollo's and urql's clients read the error from the body and retry with the query.
-  if (query === undefined) refuse('PersistedQueryNotFound', PersistedErrorCode.notFound, 200);
+  if (query === undefined) refuse('PersistedQueryNotFound', GatewayErrorCode.persistedQueryNotFound, 200);
   return { ...params, query };
 }
 
@@ -161,11 +150,11 @@ export function documentIdOf(params: Params): string | null {
 
 /** Trusted mode, for transports outside yoga's onParams: the query to run, or a refusal. */
 export function resolveTrusted(params: Params, documents: TrustedDocuments): Params {
-  if (typeof params.query === 'string' && params.query !== '') refuse(TRUSTED_ONLY_MESSAGE, PersistedErrorCode.only);
+  if (typeof params.query === 'string' && params.query !== '') refuse(TRUSTED_ONLY_MESSAGE, GatewayErrorCode.persistedQueryOnly);
   const id = documentIdOf(params);
-  if (id === null) refuse(ID_REQUIRED_MESSAGE, PersistedErrorCode.idRequired);
+  if (id === null) refuse(ID_REQUIRED_MESSAGE, GatewayErrorCode.persistedQueryIdRequired);
   const query = documents.get(id);
-  if (query === undefined) refuse(NOT_TRUSTED_MESSAGE, PersistedErrorCode.notFound);
+  if (query === undefined) refuse(NOT_TRUSTED_MESSAGE, GatewayErrorCode.persistedQueryNotFound);
   return { ...params, query };
 }
 
@@ -179,19 +168,35 @@ export function useTrustedDocuments(documents: TrustedDocuments): Plugin {
     getPersistedOperation: (id) => documents.get(id) ?? null,
     extractPersistedOperationId: (params) => documentIdOf(params as Params),
     customErrors: {
-      notFound: { message: NOT_TRUSTED_MESSAGE, extensions: { code: PersistedErrorCode.notFound, ...status } },
-      keyNotFound: { message: ID_REQUIRED_MESSAGE, extensions: { code: PersistedErrorCode.idRequired, ...status } },
-      persistedQueryOnly: { message: TRUSTED_ONLY_MESSAGE, extensions: { code: PersistedErrorCode.only, ...status } },
+      notFound: { message: NOT_TRUSTED_MESSAGE, extensions: { code: GatewayErrorCode.persistedQueryNotFound, ...status } },
+      keyNotFound: { message: ID_REQUIRED_MESSAGE, extensions: { code: GatewayErrorCode.persistedQueryIdRequired, ...status } },
+      persistedQueryOnly: { message: TRUSTED_ONLY_MESSAGE, extensions: { code: GatewayErrorCode.persistedQueryOnly, ...status } },
     },
   }) as Plugin;
 }
 
-/** The plugin for a configured mode (none for `off`). */
-export function persistedOperationsPlugin(
-  config: { mode: 'off' | 'apq' | 'trusted'; file?: string; apqMaxEntries: number },
-  documents?: TrustedDocuments,
-): Plugin | undefined {
-  if (config.mode === 'apq') return useAutomaticPersistedQueries(new PersistedQueryStore(config.apqMaxEntries));
-  if (config.mode === 'trusted') return useTrustedDocuments(documents ?? loadTrustedDocuments(config.file!));
-  return undefined;
+/** Persisted-operations settings (GatewayOptions.persistedOperations). */
+export interface PersistedOperationsOptions {
+  mode: 'off' | 'apq' | 'trusted';
+  /** Trusted mode: the manifest to load when `documents` is not given. */
+  file?: string;
+  documents?: TrustedDocuments;
+  /** APQ: entries kept in the store. @default 1000 */
+  apqMaxEntries?: number;
+}
+
+/**
+ * The plugin for a configured mode, and the same rule for transports outside yoga's onParams
+ * (graphql-ws); undefined for `off`.
+ */
+export function persistedOperations(
+  options: PersistedOperationsOptions | undefined,
+): { plugin: Plugin; resolve: (params: GraphQLParams) => GraphQLParams } | undefined {
+  if (!options || options.mode === 'off') return undefined;
+  if (options.mode === 'apq') {
+    const store = new PersistedQueryStore(options.apqMaxEntries ?? 1000);
+    return { plugin: useAutomaticPersistedQueries(store), resolve: (params) => resolveApq(params, store) };
+  }
+  const documents = options.documents ?? loadTrustedDocuments(options.file!);
+  return { plugin: useTrustedDocuments(documents), resolve: (params) => resolveTrusted(params, documents) };
 }

@@ -32,8 +32,3 @@ export function useRequestId(logger?: Logger): Plugin {
     },
   };
 }
-
-/** The request id of a fetch Request seen by `useRequestId` (for the access log). */
-export function requestIdOf(context: { requestId?: unknown }): string | undefined {
-  return typeof context.requestId === 'string' ? context.requestId : undefined;
-}

@@ -1,9 +1,10 @@
 /**
- * The one deadline of a `send`: every attempt and every wait between attempts must finish before
+ * The one deadline of a `request`: every attempt and every wait between attempts must finish before
  * it, so a hung upstream costs a caller at most `deadlineMs`, not attempts × timeout. It also
  * carries the caller's abort signal, and remembers which of the two ended the call.
  */
 import { EventEmitter } from 'node:events';
+import { defaultSleep } from '../backoff.js';
 
 /** The signal undici's request API takes besides an AbortSignal: an EventEmitter with `aborted` and `reason`. */
 export class AbortEmitter extends EventEmitter {
@@ -57,11 +58,6 @@ export class Deadline {
     return this.aborted ? 0 : Math.max(0, this.expiresAt - performance.now());
   }
 
-  /** True once the deadline passed or the caller aborted. */
-  get ended(): boolean {
-    return this.aborted;
-  }
-
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
@@ -86,19 +82,10 @@ export class Deadline {
 
   /** Waits `ms` unless the call ends first; resolves false then. */
   pause(ms: number): Promise<boolean> {
-    if (this.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const signal = this.signal;
-      const onEnd = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onEnd);
-        resolve(true);
-      }, ms);
-      signal.addEventListener('abort', onEnd, { once: true });
-    });
+    return defaultSleep(ms, this.signal).then(
+      () => true,
+      () => false,
+    );
   }
 
   dispose(): void {

@@ -28,15 +28,16 @@ import { json, raw } from '../params.js';
  * To page past a cursor, keep the anchor (the default) and drop it from the result, or ask for
  * one side only (`numBefore: 0` or `numAfter: 0`).
  */
-export function assertAnchorExclusionAtEnd(
+function anchorExclusionError(
   routeName: string,
   options: { includeAnchor?: boolean; numBefore?: number; numAfter?: number },
-): void {
+): RangeError | undefined {
   if (options.includeAnchor === false && (options.numBefore ?? 0) > 0 && (options.numAfter ?? 0) > 0) {
-    throw new RangeError(
+    return new RangeError(
       `${routeName}: includeAnchor false needs numBefore or numAfter to be 0 (Zulip only excludes the anchor at an end of the range)`,
     );
   }
+  return undefined;
 }
 
 /**
@@ -48,7 +49,7 @@ export interface GetMessagesOptions {
   anchor?: Anchor;
   /**
    * Whether the anchor message itself may be returned. New in feature level 155. `false` only with
-   * `numBefore` or `numAfter` 0 (see {@link assertAnchorExclusionAtEnd}). @default true (server side)
+   * `numBefore` or `numAfter` 0 (see {@link anchorExclusionError}). @default true (server side)
    */
   includeAnchor?: boolean;
   /** Required unless messageIds is given; at most 5000 in total (1000 recommended). */
@@ -77,11 +78,8 @@ export function getMessages(
   options: GetMessagesOptions,
   call: SendOptions = {},
 ): Promise<GetMessagesResult> {
-  try {
-    assertAnchorExclusionAtEnd('getMessages', options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const refused = anchorExclusionError('getMessages', options);
+  if (refused) return Promise.reject(refused);
   return connection.request<GetMessagesResult>(
     'get-messages',
     'GET',
@@ -245,7 +243,7 @@ export function updateMessageFlags(
 
 export interface UpdateMessageFlagsForNarrowOptions {
   anchor: Anchor;
-  /** `false` only with `numBefore` or `numAfter` 0 (see {@link assertAnchorExclusionAtEnd}). @default true (server side) */
+  /** `false` only with `numBefore` or `numAfter` 0 (see {@link anchorExclusionError}). @default true (server side) */
   includeAnchor?: boolean;
   /** The server may lower them to bound its transactions. */
   numBefore: number;
@@ -265,11 +263,8 @@ export function updateMessageFlagsForNarrow(
   options: UpdateMessageFlagsForNarrowOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageFlagsForNarrowResult> {
-  try {
-    assertAnchorExclusionAtEnd('updateMessageFlagsForNarrow', options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const refused = anchorExclusionError('updateMessageFlagsForNarrow', options);
+  if (refused) return Promise.reject(refused);
   return connection.request<UpdateMessageFlagsForNarrowResult>(
     'update-message-flags-for-narrow',
     'POST',

@@ -4,8 +4,7 @@
  * from that registration (the directory's register options are part of it) and keeps it current
  * from the Redis log; the other instance answers per request. Answers are the same on both.
  */
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
-import { createEmulator, type Emulator } from '../../../src/emulator/app.js';
+import { expect, onTestFinished, test } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { EventHub, sessionKey } from '../../../src/gateway/events/hub.js';
 import { EventCluster } from '../../../src/gateway/events/redis/cluster.js';
@@ -14,6 +13,7 @@ import { createGateway } from '../../../src/gateway/yoga.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
 import { basicAuth } from '../../helpers/harness.js';
 import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
+import { setupListeningEmulator } from './fixture.js';
 
 const SECRET = 's'.repeat(40);
 const ONE = 'query One($id: Long!) { user(id: $id) { id fullName email } }';
@@ -21,31 +21,18 @@ type OneUser = { data?: { user: { id: number; fullName: string; email: string } 
 
 describeWithRedis('live directory in cluster mode', () => {
   const redis = setupRedisServer();
-  let emulator: Emulator;
-  let upstreamUrl: string;
-  let closeUpstream: () => Promise<void>;
+  const upstream = setupListeningEmulator();
+  const { registersOf } = upstream;
 
-  beforeAll(async () => {
-    emulator = createEmulator();
-    const listening = await emulator.listen({ host: '127.0.0.1', port: 0 });
-    upstreamUrl = listening.url;
-    closeUpstream = listening.close;
-  });
-  afterAll(async () => {
-    await closeUpstream();
-    await emulator.close();
-  });
-
-  const userId = (login: string) => emulator.store.userByEmail(demoUser(login).email)!.user_id;
+  const userId = (login: string) => upstream.emulator.store.userByEmail(demoUser(login).email)!.user_id;
   /** Calls of `login` to the chat server other than the queue's own (register, long polls). */
   const lookupsOf = (login: string) =>
-    emulator.requests.filter((r) => r.email === demoUser(login).email && r.path !== '/register' && !r.path.startsWith('/events')).length;
-  const registersOf = (login: string) => emulator.requests.filter((r) => r.method === 'POST' && r.path === '/register' && r.email === demoUser(login).email).length;
+    upstream.emulator.requests.filter((r) => r.email === demoUser(login).email && r.path !== '/register' && !r.path.startsWith('/events')).length;
 
   async function instance(prefix: string) {
     const cluster = new EventCluster({ url: redis.url, secret: SECRET, keyPrefix: prefix, failoverMs: 1000, retryMs: 20, maxReconnectDelayMs: 50, tail: { blockMs: 1000, retryMs: 20 } });
     const hub = new EventHub({ graceMs: 300, cluster });
-    const gateway = createGateway({ logging: false, liveDirectory: true, zulipUrl: upstreamUrl, eventHub: hub });
+    const gateway = createGateway({ logging: false, liveDirectory: true, zulipUrl: upstream.url, eventHub: hub });
     const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0 }, drainMs: 0 });
     const url = await served.listen(0, '127.0.0.1');
     onTestFinished(async () => {
@@ -54,7 +41,7 @@ describeWithRedis('live directory in cluster mode', () => {
     });
     const directoryOf = (login: string) => {
       const { email, apiKey } = demoUser(login);
-      return gateway.directories!.registry.get(sessionKey(new ZulipConnection({ baseUrl: upstreamUrl, credentials: { email, apiKey } })));
+      return gateway.directories!.registry.get(sessionKey(new ZulipConnection({ baseUrl: upstream.url, credentials: { email, apiKey } })));
     };
     const gql = async (login: string, query: string, variables: Record<string, unknown>): Promise<OneUser> => {
       const response = await fetch(`${url}/graphql`, {
@@ -92,7 +79,7 @@ describeWithRedis('live directory in cluster mode', () => {
     expect(lookupsOf('hamlet')).toBe(before + 1); // per request on the other instance
 
     // A change upstream reaches A's directory through the log (in order, after its snapshot).
-    const renamed = await fetch(`${upstreamUrl}/api/v1/settings`, {
+    const renamed = await fetch(`${upstream.url}/api/v1/settings`, {
       method: 'PATCH',
       headers: { authorization: basicAuth(demoUser('othello')), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ full_name: 'Othello of Cyprus' }),
@@ -119,9 +106,9 @@ describeWithRedis('live directory in cluster mode', () => {
 
     // Events of the old queue, then the queue is gone: A registers a new one and logs a RESYNC.
     // A's queue: the newest (two instances closing together may leave an earlier test's queue to expire upstream).
-    const queue = emulator.queues.queuesOf(userId('hamlet')).at(-1);
+    const queue = upstream.emulator.queues.queuesOf(userId('hamlet')).at(-1);
     const rename = (name: string) =>
-      fetch(`${upstreamUrl}/api/v1/settings`, {
+      fetch(`${upstream.url}/api/v1/settings`, {
         method: 'PATCH',
         headers: { authorization: basicAuth(demoUser('iago')), 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ full_name: name }),
@@ -129,7 +116,7 @@ describeWithRedis('live directory in cluster mode', () => {
     expect((await rename('Iago the First')).status).toBe(200);
     await waitUntil(() => loaded.lastEventId > oldLastEventId, 10_000, 'the first rename to be applied');
     const beforeExpiry = loaded.lastEventId;
-    emulator.queues.expire(queue!.id);
+    upstream.emulator.queues.expire(queue!.id);
     await waitUntil(() => registersOf('hamlet') === registeredBefore + 2, 10_000, 'A to register a new queue');
     // Loaded from the new registration: event ids count from the new queue's start.
     await waitUntil(() => a.directoryOf('hamlet')?.ready === true && a.directoryOf('hamlet')!.lastEventId < beforeExpiry, 10_000, 'the reload');

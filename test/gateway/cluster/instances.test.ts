@@ -6,9 +6,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient, type Client } from 'graphql-ws';
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import { expect, onTestFinished, test } from 'vitest';
 import WebSocket from 'ws';
-import { createEmulator, type Emulator } from '../../../src/emulator/app.js';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { ClusterConfigError } from '../../../src/gateway/cluster/keys.js';
 import { EventHub, type HubStats } from '../../../src/gateway/events/hub.js';
@@ -18,6 +17,7 @@ import { createGateway } from '../../../src/gateway/yoga.js';
 import { basicAuth } from '../../helpers/harness.js';
 import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
 import { collect, type Collected } from '../../helpers/ws-client.js';
+import { setupListeningEmulator } from './fixture.js';
 import type { InstanceMessage } from './instance.js';
 
 const SECRET = 's'.repeat(40);
@@ -42,31 +42,17 @@ interface Instance {
 
 describeWithRedis('two gateway instances over one Redis', () => {
   const redis = setupRedisServer();
-  let emulator: Emulator;
-  let upstreamUrl: string;
-  let closeUpstream: () => Promise<void>;
+  const upstream = setupListeningEmulator();
+  const { registersOf } = upstream;
   let prefixCount = 0;
 
-  beforeAll(async () => {
-    emulator = createEmulator();
-    const listening = await emulator.listen({ host: '127.0.0.1', port: 0 });
-    upstreamUrl = listening.url;
-    closeUpstream = listening.close;
-  });
-  afterAll(async () => {
-    await closeUpstream();
-    await emulator.close();
-  });
-
   /** The user's live upstream queues (registered: events sent from now on are delivered). */
-  const queuesOf = (login: string) => emulator.queues.queuesOf(emulator.store.userByEmail(demoUser(login).email)!.user_id);
-  const registersOf = (login: string) =>
-    emulator.requests.filter((r) => r.method === 'POST' && r.path === '/register' && r.email === demoUser(login).email).length;
+  const queuesOf = (login: string) => upstream.emulator.queues.queuesOf(upstream.emulator.store.userByEmail(demoUser(login).email)!.user_id);
 
   /** Sends a channel message straight to the emulator, as a client of some other server would. */
   async function send(login: string, content: string, to = 'general'): Promise<number> {
     const body = new URLSearchParams({ type: 'stream', to, topic: 'cluster', content });
-    const response = await fetch(`${upstreamUrl}/api/v1/messages`, {
+    const response = await fetch(`${upstream.url}/api/v1/messages`, {
       method: 'POST',
       headers: { authorization: basicAuth(demoUser(login)), 'content-type': 'application/x-www-form-urlencoded' },
       body,
@@ -89,7 +75,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
   async function childInstance(prefix: string): Promise<Instance & { child: ChildProcess }> {
     const child = fork(fileURLToPath(new URL('./instance.ts', import.meta.url)), [], {
       execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ZULIP_URL: upstreamUrl, REDIS_URL: redis.url, GATEWAY_SECRET: SECRET, REDIS_KEY_PREFIX: prefix, CLUSTER_FAILOVER_MS: String(FAILOVER_MS) },
+      env: { ...process.env, ZULIP_URL: upstream.url, REDIS_URL: redis.url, GATEWAY_SECRET: SECRET, REDIS_KEY_PREFIX: prefix, CLUSTER_FAILOVER_MS: String(FAILOVER_MS) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const clients: Client[] = [];
@@ -128,7 +114,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
       tail: { blockMs: 1000, retryMs: 20 },
     });
     const hub = new EventHub({ graceMs: 300, cluster });
-    const gateway = createGateway({ logging: false, liveDirectory: false, zulipUrl: upstreamUrl, eventHub: hub });
+    const gateway = createGateway({ logging: false, liveDirectory: false, zulipUrl: upstream.url, eventHub: hub });
     const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0 }, drainMs: 0 });
     const url = await served.listen(0, '127.0.0.1');
     const wsUrl = url.replace(/^http/, 'ws');
@@ -188,8 +174,8 @@ describeWithRedis('two gateway instances over one Redis', () => {
     expect(queuesOf('hamlet')).toHaveLength(1);
 
     // othello's own subscription saw the channel messages it can read, and nothing of hamlet's.
-    const direct = new URLSearchParams({ type: 'direct', to: JSON.stringify([emulator.store.userByEmail(demoUser('hamlet').email)!.user_id]), content: 'for hamlet only' });
-    await fetch(`${upstreamUrl}/api/v1/messages`, {
+    const direct = new URLSearchParams({ type: 'direct', to: JSON.stringify([upstream.emulator.store.userByEmail(demoUser('hamlet').email)!.user_id]), content: 'for hamlet only' });
+    await fetch(`${upstream.url}/api/v1/messages`, {
       method: 'POST',
       headers: { authorization: basicAuth(demoUser('iago')), 'content-type': 'application/x-www-form-urlencoded' },
       body: direct,
@@ -245,11 +231,11 @@ describeWithRedis('two gateway instances over one Redis', () => {
     const before = await send('othello', 'before');
     await onSecond.waitFor(1);
 
-    const userId = emulator.store.userByEmail(demoUser('shiva').email)!.user_id;
-    const [queue] = emulator.queues.queuesOf(userId);
+    const userId = upstream.emulator.store.userByEmail(demoUser('shiva').email)!.user_id;
+    const [queue] = upstream.emulator.queues.queuesOf(userId);
     onFirst.dispose();
     await first.hub.close(); // gives the lease up at once, leaving the queue to the second instance…
-    emulator.queues.expire(queue!.id); // …which finds it gone
+    upstream.emulator.queues.expire(queue!.id); // …which finds it gone
     await waitUntil(() => second.hub.stats().cluster?.leasesHeld === 1, 10_000, 'the second instance to take over');
     await waitUntil(() => registersOf('shiva') === 2, 10_000, 'a new registration');
     const after = await send('othello', 'after');
@@ -300,7 +286,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
 
   test('cluster mode refuses to start without GATEWAY_SECRET; without cluster options the hub stays in process', () => {
     expect(() => new EventCluster({ url: redis.url, secret: '' })).toThrow(ClusterConfigError);
-    expect(() => createGateway({ zulipUrl: upstreamUrl, liveDirectory: false, cluster: { url: redis.url, secret: 'short' } })).toThrow(ClusterConfigError);
+    expect(() => createGateway({ zulipUrl: upstream.url, liveDirectory: false, cluster: { url: redis.url, secret: 'short' } })).toThrow(ClusterConfigError);
     expect(new EventHub().stats().cluster).toBeUndefined();
   });
 });

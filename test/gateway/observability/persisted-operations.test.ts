@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   PersistedQueryStore,
   parseTrustedDocuments,
-  persistedOperationsPlugin,
+  persistedOperations,
   resolveTrusted,
 } from '../../../src/gateway/plugins/persisted-operations.js';
 import { post, startTestServer, type TestServer } from './server.js';
@@ -17,7 +17,7 @@ const apq = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash 
 
 describe('automatic persisted queries', () => {
   it('answers an unknown hash with PersistedQueryNotFound, stores the query sent with it, then serves the hash alone', async () => {
-    server = await startTestServer({ plugins: [persistedOperationsPlugin({ mode: 'apq', apqMaxEntries: 10 })!] });
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
     const query = 'query Hello { hello }';
     const hash = sha256(query);
     const first = await post(server.url, { extensions: apq(hash) });
@@ -31,7 +31,7 @@ describe('automatic persisted queries', () => {
   });
 
   it('refuses a query that does not match its hash, and a malformed extension, without storing', async () => {
-    server = await startTestServer({ plugins: [persistedOperationsPlugin({ mode: 'apq', apqMaxEntries: 10 })!] });
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
     const hash = sha256('{ hello }');
     const mismatch = await post(server.url, { query: '{ fail }', extensions: apq(hash) });
     expect(mismatch.body.errors![0]).toMatchObject({ message: 'provided sha does not match query', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } });
@@ -42,7 +42,7 @@ describe('automatic persisted queries', () => {
   });
 
   it('leaves ordinary requests alone', async () => {
-    server = await startTestServer({ plugins: [persistedOperationsPlugin({ mode: 'apq', apqMaxEntries: 10 })!] });
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
     expect((await post(server.url, { query: '{ hello }' })).body).toEqual({ data: { hello: 'world' } });
   });
 
@@ -70,12 +70,12 @@ describe('trusted documents', () => {
     ['the APQ extension of a codegen client', codegen, { extensions: apq(sha256(hello)) }],
     ['Relay (doc_id)', relay, { doc_id: '6f1d2c3b4a5e6f708192a3b4c5d6e7f8' }],
   ])('serves a document of %s by id', async (_, manifest, body) => {
-    server = await startTestServer({ plugins: [persistedOperationsPlugin({ mode: 'trusted', apqMaxEntries: 1 }, parseTrustedDocuments(manifest))!] });
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'trusted', documents: parseTrustedDocuments(manifest) })!.plugin] });
     expect((await post(server.url, body)).body).toEqual({ data: { hello: 'world' } });
   });
 
   it('refuses any other operation with a stable code', async () => {
-    server = await startTestServer({ plugins: [persistedOperationsPlugin({ mode: 'trusted', apqMaxEntries: 1 }, parseTrustedDocuments(codegen))!] });
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'trusted', documents: parseTrustedDocuments(codegen) })!.plugin] });
     const arbitrary = await post(server.url, { query: hello });
     expect(arbitrary.response.status).toBe(400);
     expect(arbitrary.body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_ONLY' });

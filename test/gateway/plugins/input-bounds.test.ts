@@ -10,6 +10,7 @@ import { DEFAULT_INPUT_LIMITS } from '../../../src/gateway/input-limits.js';
 import { MAX_STRING_LENGTH, TRUNCATED_INPUT_FACTOR } from '../../../src/gateway/plugins/input-bounds.js';
 import { createHarness, setupHarness, TEST_LIVE_DIRECTORY } from '../../helpers/harness.js';
 import { wsOperation } from '../../helpers/ws-operation.js';
+import { until } from '../../helpers/wait.js';
 
 const h = createHarness();
 afterAll(() => h.close());
@@ -86,7 +87,7 @@ describe('string bounds', () => {
     // A lookup through the loaders starts the caller's live directory, which registers in the background.
     await small.gql('{ messages(last: 1) { nodes { sender { fullName } } } }');
     let refused: Awaited<ReturnType<typeof ask>> | undefined;
-    await untilAsync(async () => ((refused = await ask()).errors?.length ?? 0) > 0);
+    await until(async () => ((refused = await ask()).errors?.length ?? 0) > 0);
     expect(refused!.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', maxLength: 20 });
     small.resetUpstreamRequests();
     await ask();
@@ -94,11 +95,3 @@ describe('string bounds', () => {
   });
 });
 
-/** Polls an async condition every 20 ms, for at most 5 s. */
-async function untilAsync(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

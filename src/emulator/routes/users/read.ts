@@ -4,7 +4,7 @@
  * `GET /users/me` (https://zulip.com/api/get-own-user), and the user lookups the writes share.
  */
 import type { RouteContext } from '../../context.js';
-import { ApiError, badRequest } from '../../errors.js';
+import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import type { User } from '../../store.js';
 import { accessibleUserIds, canAccessUser, type SerializeOptions, serializeUser } from './wire.js';
 
@@ -12,10 +12,6 @@ import { accessibleUserIds, canAccessUser, type SerializeOptions, serializeUser 
 
 export function noSuchUser(): ApiError {
   return badRequest('No such user');
-}
-
-export function insufficientPermission(): ApiError {
-  return badRequest('Insufficient permission');
 }
 
 /** Zulip's OrganizationOwnerRequiredError. */

@@ -3,13 +3,13 @@
  * `realm_user` / `realm_bot` update events. Every input is checked before anything changes.
  */
 import type { RouteContext } from '../../context.js';
-import { ApiError, badRequest } from '../../errors.js';
+import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import { renderMarkdown } from '../../markdown.js';
 import { Role, ROLES, type SYSTEM_GROUPS, type Store, type User } from '../../store.js';
 import type { CustomProfileField } from '../../store.js';
 import { RENDERED_FIELD_TYPES, customProfileFields } from './profile-fields.js';
 import { usersWhoCanAccess } from './wire.js';
-import { insufficientPermission, ownerRequired, accessUser } from './read.js';
+import { ownerRequired, accessUser } from './read.js';
 
 // ---- update ------------------------------------------------------------------------------------
 
