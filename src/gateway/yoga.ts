@@ -24,6 +24,7 @@ import type { GatewayMetrics } from './observability/metrics.js';
 import type { GatewayTracing } from './observability/tracing.js';
 import { upstreamObserver, type RequestObservation } from './observability/upstream.js';
 import { EventCluster, type EventClusterOptions } from './events/redis/cluster.js';
+import { limitRequestBody } from './plugins/body-limit.js';
 import { CSRF_HEADER, csrfPrevention } from './plugins/csrf.js';
 import { useEventHub } from './plugins/event-hub.js';
 import { learnInputLimits } from './input-limits.js';
@@ -193,7 +194,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // yoga would answer /health itself (an empty 200) before any plugin: ours is observability/endpoints.ts.
     healthCheckEndpoint: YOGA_HEALTH_CHECK_ENDPOINT,
     landingPage: false,
-    maxRequestBodySize: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+    // Bodies are bounded by our own plugin below (plugins/body-limit.ts says why).
+    maxRequestBodySize: false,
     maskedErrors: MASKED_ERRORS,
     // Hooks run in this order; `gateway.dispose()` runs the disposers last-in first-out: the event
     // hub first (every subscription ends, every upstream queue is deleted), then the upstream
@@ -207,6 +209,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
       ...(tracing ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
+      limitRequestBody(options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES),
       csrfPrevention(),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
