@@ -9,7 +9,8 @@ import type { Logger } from '../observability/logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
 
 export interface RequestIdContext {
-  requestId: string;
+  /** Undefined once a subscription is set up (see onSubscribe). */
+  requestId: string | undefined;
   /** The gateway logger with `requestId` on every line (when the plugin was given a logger). */
   log?: Logger;
 }
@@ -25,6 +26,14 @@ export function useRequestId(logger?: Logger): Plugin {
       const requestId = (request && ids.get(request)) ?? requestIdFrom(undefined);
       const extension: RequestIdContext = { requestId, ...(logger && { log: logger.child({ requestId }) }) };
       extendContext(extension as Partial<typeof context>);
+    },
+    onSubscribe({ args }) {
+      // The id marks the upstream calls that set the subscription up. The credential's event queue
+      // it may start keeps polling with this request's connection, also for later subscribers:
+      // those polls are nobody's request and carry no id (as they carry no trace, plugins/tracing.ts).
+      const context = args.contextValue as Partial<RequestIdContext>;
+      const drop = () => void (context.requestId = undefined);
+      return { onSubscribeResult: drop, onSubscribeError: drop };
     },
     onResponse({ request, response }) {
       const id = ids.get(request);

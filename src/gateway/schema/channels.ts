@@ -25,6 +25,11 @@ import { UserRef } from './users.js';
 
 // ---- helpers shared with subscriptions and user topics --------------------------------------------
 
+/** A channel by ID through the request's loader, for a field whose source may have no channel (null). */
+export function loadChannel(ctx: Context, id: number | null | undefined): Promise<Channel> | null {
+  return id == null ? null : ctx.loaders.channels.load(id);
+}
+
 /** A channel by ID through the request's loader; null for one the caller cannot see. */
 export async function channelOrNull(ctx: Context, id: number): Promise<Channel | null> {
   const [channel] = await ctx.loaders.channels.loadMany([id]);

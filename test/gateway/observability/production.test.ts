@@ -102,7 +102,7 @@ describe('request ids and traces, end to end', () => {
     expect(span.attributes).toMatchObject({ 'chatgraph.upstream.retries': 1, 'http.response.status_code': '200' });
   });
 
-  it('traces setting a subscription up, not the event queue polls that follow', async () => {
+  it('traces setting a subscription up, not the event queue polls that follow, which carry no request id', async () => {
     const { emulator, started, spans } = await setup({ LIVE_DIRECTORY: 'off' });
     // The subscription registers the credential's queue (no live directory, no other client did).
     const stream = await fetch(started.url, {
@@ -120,6 +120,10 @@ describe('request ids and traces, end to end', () => {
     const polls = emulator.requests.slice(afterEvent).filter((r) => r.path === '/events');
     expect(polls.every((r) => !r.traceparent?.includes(TRACE_ID))).toBe(true);
     expect(polls.length).toBeGreaterThan(0);
+    const subscribeId = stream.headers.get('x-request-id');
+    expect(subscribeId).toBeTruthy();
+    expect(emulator.requests.some((r) => r.path === '/register' && r.requestId === subscribeId)).toBe(true);
+    expect(polls.map((r) => r.requestId ?? null)).toEqual(polls.map(() => null));
     await reader.cancel();
   });
 });

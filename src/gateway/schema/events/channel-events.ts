@@ -4,11 +4,11 @@
  */
 import type { Subscription } from '../../../zulip/model/subscriptions.js';
 import { builder } from '../../builder.js';
-import { ChannelRef } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels.js';
 import { SubscriptionRef } from '../subscriptions.js';
 import { VisibilityPolicyEnum } from '../user-topics.js';
 import { EventOpEnum, otherType } from './kinds.js';
-import { ints, loadChannel, num, objects, str } from './payloads.js';
+import { ints, num, objects, str } from './payloads.js';
 
 export const SubscriptionEventRef = otherType(
   'SubscriptionEvent',

@@ -6,12 +6,12 @@
 import type { Reaction } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
 import type { FlagsData, MessageDeletedData, MessageEventData, MessageMovedData, MessageUpdatedData, ReactionData } from '../../events/model.js';
-import { ChannelRef } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels.js';
 import { MessageRef, MessageTypeEnum, PropagateModeEnum } from '../messages/index.js';
 import { ReactionRef } from '../reactions.js';
 import { UserRef } from '../users.js';
 import { eventType, otherType } from './kinds.js';
-import { loadChannel, loadUser, num, str, type Payload } from './payloads.js';
+import { loadUser, num, str, type Payload } from './payloads.js';
 
 export const MessageEventRef = eventType<Payload<MessageEventData>>('MessageEvent', 'A new message (kind MESSAGE).');
 builder.objectFields(MessageEventRef, (t) => ({

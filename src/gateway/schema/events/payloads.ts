@@ -58,7 +58,3 @@ export const dataOf = (w: Record<string, unknown>): Record<string, unknown> => {
 export function loadUser(ctx: Context, id: number | null | undefined) {
   return id == null ? null : ctx.loaders.users.load(id);
 }
-
-export function loadChannel(ctx: Context, id: number | null | undefined) {
-  return id == null ? null : ctx.loaders.channels.load(id);
-}

@@ -7,11 +7,11 @@ import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import type { TypingData } from '../../events/model.js';
 import type { Subscriber } from '../../events/subscriber.js';
-import { ChannelRef } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels.js';
 import { MessageTypeEnum } from '../messages/index.js';
 import { UserRef } from '../users.js';
 import { EventOpEnum, eventType, otherType } from './kinds.js';
-import { loadChannel, loadUser, num, type Ended, type Payload } from './payloads.js';
+import { loadUser, num, type Ended, type Payload } from './payloads.js';
 import { endOf, stream, useBatchLoaders } from './stream.js';
 
 export const TypingEventRef = eventType<Payload<TypingData>>(

@@ -5,7 +5,6 @@
  * `renderedContent` in the other format than the page cost one batched request per page
  * (loaders/content.ts).
  */
-import type { Channel } from '../../../zulip/model/channels.js';
 import type {
   DisplayRecipientUser,
   EditHistoryEntry,
@@ -17,7 +16,7 @@ import type {
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { isNotFound } from '../../errors.js';
-import { ChannelRef } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels.js';
 import { UserRef } from '../users.js';
 import { ContentTypeEnum, KNOWN_FLAGS, MessageFlagEnum, MessageTypeEnum } from './enums.js';
 
@@ -36,10 +35,6 @@ export function primeMessageLoader(ctx: Context, messages: readonly Message[]): 
 }
 
 export const MessageRef = builder.objectRef<Message>('Message');
-
-function loadChannel(ctx: Context, id: number | undefined | null): Promise<Channel> | null {
-  return id == null ? null : ctx.loaders.channels.load(id);
-}
 
 export const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>('DirectMessageRecipient').implement({
   description: 'One participant of a direct-message conversation, as the message carries it (sender included).',
