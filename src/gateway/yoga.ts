@@ -99,7 +99,8 @@ export interface GatewayOptions {
   cluster?: EventClusterOptions;
   /**
    * Largest request body accepted, in bytes; a larger one gets 413 `REQUEST_ENTITY_TOO_LARGE`,
-   * from its Content-Length alone or as soon as that many bytes arrived. @default MAX_REQUEST_BODY_BYTES
+   * from its Content-Length alone or as soon as that many bytes arrived. It bounds each graphql-ws
+   * message too (a larger one closes the socket with 1009). @default MAX_REQUEST_BODY_BYTES
    */
   maxRequestBodyBytes?: number;
   /** Run identical subscriptions (credential, operation, variables) once, on every transport. @default true */
@@ -133,6 +134,8 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
     logger: Logger | undefined;
     /** The persisted-operations rule (`apq`/`trusted`): the params to run, or a GraphQLError thrown. */
     resolveParams: ((params: GraphQLParams) => GraphQLParams) | undefined;
+    /** The request body limit, which bounds each WebSocket message too. */
+    maxRequestBodyBytes: number;
   };
 };
 
@@ -183,6 +186,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   upstream.observe = (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method);
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = persistedOperations(options.persistedOperations);
+  const maxRequestBodyBytes = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
@@ -209,7 +213,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
       ...(tracing ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
-      limitRequestBody(options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES),
+      limitRequestBody(maxRequestBodyBytes),
       csrfPrevention(),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
@@ -230,6 +234,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     subscriptions: sharing.sharing,
     directories,
     hub,
-    transport: { metrics, logger, resolveParams: persisted?.resolve },
+    transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },
   });
 }

@@ -15,6 +15,8 @@
  * - 4403 Forbidden: no usable credentials, or the chat server refused them. graphql-ws clients
  *   retry 4403 by default; give them a `shouldRetry` that stops on it.
  * - 1013 Try Again Later: the chat server could not be reached to check them.
+ * - 1009 Message Too Big: a message over the gateway's request body limit (`MAX_BODY_BYTES`), closed
+ *   by ws as soon as its frame header announces the size, before the payload is read or parsed.
  * - graphql-ws's own: 4408 no `connection_init` in time, 4409 duplicate operation id, 4429 second
  *   `connection_init`, 4401 subscribe before ack, 4400 malformed message; and keep-alive pings,
  *   terminating peers that stop answering.
@@ -103,7 +105,13 @@ function refuse(socket: WebSocket, code: number, reason: string): false {
 
 export function attachGraphQLWs(server: Server, gateway: Gateway, options: GraphQLWsOptions = {}): GraphQLWsServer {
   // No compression (ws's default for servers, stated): a deflate per frame would cost more than the write.
-  const wss = new WebSocketServer({ server, path: options.path ?? '/graphql', perMessageDeflate: false });
+  // ws's own maxPayload default is 100 MiB: a message that size would be buffered and JSON-parsed.
+  const wss = new WebSocketServer({
+    server,
+    path: options.path ?? '/graphql',
+    perMessageDeflate: false,
+    maxPayload: gateway.transport.maxRequestBodyBytes,
+  });
 
   // The checked credentials of each socket (graphql-ws keeps the raw payload as connectionParams).
   const paramsOf = new WeakMap<object, { authorization?: string }>();

@@ -44,6 +44,25 @@ describe('graphql-ws transport', () => {
     expect(closed.reason).not.toContain('not-the-key');
   });
 
+  test('a message over the body limit: 1009 before it is parsed, and other sockets carry on', async () => {
+    const limit = live.gateway.transport.maxRequestBodyBytes;
+    const socket = await rawSocket(live.wsUrl);
+    socket.send(init({ authorization: live.auth('hamlet') }));
+    await socket.waitForMessage((m) => m.type === 'connection_ack');
+    const query = '{ __typename }';
+    socket.send({ id: 'big', type: 'subscribe', payload: { query, variables: { pad: 'x'.repeat(limit) } } });
+    expect((await socket.closed).code).toBe(1009);
+    // Just under the limit is read, parsed and answered.
+    const other = await rawSocket(live.wsUrl);
+    other.send(init({ authorization: live.auth('hamlet') }));
+    await other.waitForMessage((m) => m.type === 'connection_ack');
+    const pad = 'x'.repeat(limit - 200);
+    other.send({ id: 'under', type: 'subscribe', payload: { query, variables: { pad } } });
+    const answer = await other.waitForMessage((m) => m.type === 'next');
+    expect(answer).toMatchObject({ id: 'under', type: 'next', payload: { data: { __typename: 'Query' } } });
+    other.close();
+  });
+
   test('no credentials at all: 4403 with a clear reason', async () => {
     const socket = await rawSocket(live.wsUrl);
     socket.send(init({}));
