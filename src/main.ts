@@ -104,6 +104,7 @@ export async function start(
     timeoutMs: config.upstreamDeadlineMs,
     upstreamDeadlineMs: config.upstreamDeadlineMs,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
+    maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
     graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
     logger,
     ...(metrics && { metrics }),

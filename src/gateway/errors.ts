@@ -64,6 +64,8 @@ export const GatewayErrorCode = {
   csrfRefused: 'CSRF_REFUSED',
   /** A subscription that fell too far behind and was closed; resubscribe from the last cursor. */
   slowConsumer: 'SLOW_CONSUMER',
+  /** A subscription refused: its credential already has the most this instance serves (`limit`). */
+  tooManySubscriptions: 'TOO_MANY_SUBSCRIPTIONS',
   /** A subscription closed by the gateway (shutdown); resubscribe from the last cursor. */
   subscriptionClosed: 'SUBSCRIPTION_CLOSED',
   /** Persisted operations, APQ: unknown hash (send the query with it); trusted: not in the manifest. */

@@ -108,6 +108,11 @@ export interface GatewayOptions {
   /** Results a client's subscription may have waiting before it ends with SLOW_CONSUMER. @default 1000 */
   subscriptionBacklog?: number;
   /**
+   * Subscriptions one credential may have open on this instance, every transport together; the
+   * next is refused with TOO_MANY_SUBSCRIPTIONS. @default DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL (200)
+   */
+  maxSubscriptionsPerCredential?: number;
+  /**
    * Keep a live directory of users, channels and groups per credential, fed by its event queue, so
    * lookups cost no upstream call (directory/live.ts). false: every lookup goes upstream. @default true
    */
@@ -173,6 +178,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const sharing = shareSubscriptions({
     ...(options.shareSubscriptions !== undefined && { share: options.shareSubscriptions }),
     ...(options.subscriptionBacklog !== undefined && { backlog: options.subscriptionBacklog }),
+    ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
   if (options.userIdsThreshold !== undefined) upstream.userIdsThreshold = options.userIdsThreshold;
   const hub = options.eventHub ?? new EventHub(options.cluster ? { cluster: new EventCluster(options.cluster) } : {});

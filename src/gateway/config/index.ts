@@ -34,6 +34,7 @@ export interface GatewayConfig {
   upstreamDeadlineMs: number;
   drainMs: number;
   maxRequestBodyBytes: number;
+  maxSubscriptionsPerCredential: number;
   /** `*`: any origin without credentials; a list: those origins with credentials; []: none. */
   corsOrigins: string[] | '*';
   graphiql: boolean;
@@ -170,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     upstreamDeadlineMs: int('UPSTREAM_DEADLINE_MS', 10_000, 1, DAY_MS),
     drainMs: int('DRAIN_MS', 10_000, 0, DAY_MS),
     maxRequestBodyBytes: int('MAX_BODY_BYTES', 2_000_000, 1024, 1_073_741_824),
+    maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 200, 1, 1_000_000),
     corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
     graphiql: bool('GRAPHIQL', !production || demo),
     metrics: {

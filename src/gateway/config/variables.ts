@@ -24,6 +24,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'UPSTREAM_DEADLINE_MS', default: '10000', meaning: 'Deadline shared by every call to the chat server that one query or mutation makes, retries included; past it they fail with UPSTREAM_TIMEOUT. A subscription\'s calls get this long each.' },
   { name: 'DRAIN_MS', default: '10000', meaning: 'On SIGTERM, how long requests in flight may finish before connections are cut.' },
   { name: 'MAX_BODY_BYTES', default: '2000000', meaning: 'Largest request body or graphql-ws message accepted, in bytes (HTTP 413, WebSocket close 1009 above).' },
+  { name: 'MAX_SUBSCRIPTIONS_PER_CREDENTIAL', default: '200', meaning: 'Subscriptions one credential may have open on one instance, all transports together; the next is refused with TOO_MANY_SUBSCRIPTIONS.' },
   { name: 'CORS_ORIGINS', default: '(none)', meaning: 'Comma-separated browser origins allowed cross-origin, with credentials. `*` alone: any origin, never with credentials. Unset: no cross-origin access.' },
   { name: 'GRAPHIQL', default: 'on, off when NODE_ENV=production outside demo mode', meaning: 'Serve GraphiQL on GET /graphql from a browser (on/off).' },
   { name: 'METRICS', default: 'on', meaning: 'Serve Prometheus metrics (on/off).' },

@@ -72,6 +72,13 @@ export class Directory {
     return this.status === 'ready';
   }
 
+  /** This directory when it is ready; else undefined, counted as a miss (a request that cannot use it). */
+  ifReady(): Directory | undefined {
+    if (this.status === 'ready') return this;
+    this.counters.misses++;
+    return undefined;
+  }
+
   // ---- loading and events ------------------------------------------------------------------------
 
   /** Loads a register response made with DIRECTORY_REGISTER_OPTIONS (throws if it lacks a key, leaving the state as it was). */
@@ -226,6 +233,11 @@ export class Directory {
 
   // ---- reads: undefined means "not ready, use the per-request path" --------------------------------
 
+  private found<T>(record: T | undefined): T | undefined {
+    if (record !== undefined) this.counters.hits++;
+    return record;
+  }
+
   private read(lookups = 1): DirectoryData | undefined {
     if (this.status !== 'ready') {
       this.counters.misses += lookups;
@@ -252,9 +264,22 @@ export class Directory {
     return data && ids.map((id) => data.users.get(id));
   }
 
+  /**
+   * One user, or undefined when the caller cannot see them or the directory is not ready. Counted
+   * as a hit only when found: otherwise the caller asks `usersById`, which counts the lookup.
+   */
+  userById(id: number): User | undefined {
+    return this.found(this.status === 'ready' ? this.data?.users.get(id) : undefined);
+  }
+
   /** Every user GET /users would list (active and deactivated), by user ID. */
   allUsers(): readonly User[] | undefined {
     return this.list((d) => [...d.users.values()]); // values() is in ID order
+  }
+
+  /** One channel, as `userById`. */
+  channelById(id: number): Channel | undefined {
+    return this.found(this.status === 'ready' ? this.data?.channels.get(id) : undefined);
   }
 
   channelsById(ids: readonly number[]): (Channel | undefined)[] | undefined {

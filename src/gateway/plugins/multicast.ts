@@ -17,7 +17,7 @@ export interface MulticastOptions<T> {
 
 const DONE = { done: true, value: undefined } as const;
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
 }
 
@@ -127,8 +127,11 @@ class Channel<T> {
     private readonly onEmpty: () => void,
   ) {}
 
-  attach(): Consumer<T> {
-    const consumer = new Consumer<T>(this.options, (c) => this.detach(c));
+  attach(onLeave?: () => void): Consumer<T> {
+    const consumer = new Consumer<T>(this.options, (c) => {
+      this.detach(c);
+      onLeave?.();
+    });
     this.consumers.add(consumer);
     return consumer;
   }
@@ -175,8 +178,13 @@ export class Multicast<T> {
   /**
    * Joins the source stream for `key`, opening it with `open` if there is none. Whatever `open`
    * yields that is not an async iterable (e.g. an error result) is returned as is, unshared.
+   * `onLeave` is called once when the consumer returned ends (for any reason).
    */
-  async join<R>(key: string, open: () => Promise<AsyncIterable<T> | R> | AsyncIterable<T> | R): Promise<AsyncIterableIterator<T> | R> {
+  async join<R>(
+    key: string,
+    open: () => Promise<AsyncIterable<T> | R> | AsyncIterable<T> | R,
+    onLeave?: () => void,
+  ): Promise<AsyncIterableIterator<T> | R> {
     for (let attempt = 0; attempt < 3; attempt++) {
       let channel = this.channels.get(key);
       let opener = false;
@@ -200,11 +208,13 @@ export class Multicast<T> {
         return opened as R;
       }
       if (channel.ended) continue; // it ended while we waited: open a fresh one
-      const consumer = channel.attach();
+      const consumer = channel.attach(onLeave);
       if (opener) void channel.pump(opened as AsyncIterable<T>);
       return consumer;
     }
-    // Unreachable in practice (a source ending three times in a row while joining): do not share.
+    // Unreachable in practice (a source ending three times in a row while joining): do not share
+    // (nor track: the caller's count is released at once).
+    onLeave?.();
     return (await open()) as AsyncIterableIterator<T> | R;
   }
 }

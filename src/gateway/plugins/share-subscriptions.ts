@@ -11,19 +11,28 @@
  * falls more than `backlog` results behind gets a last SLOW_CONSUMER error and its subscription
  * ends, without slowing the others. Subscriptions that are not shared (resuming from a cursor)
  * run through the same queue under a key of their own.
+ *
+ * It also bounds what one credential can hold open on this instance, shared or not, on every
+ * transport together: past `maxPerCredential` a subscription is refused with TOO_MANY_SUBSCRIPTIONS
+ * before it runs, so one client cannot grow the gateway's memory without limit.
  */
 import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 import { GatewayErrorCode } from '../errors.js';
-import { Multicast } from './multicast.js';
+import { isAsyncIterable, Multicast } from './multicast.js';
 
 export interface ShareSubscriptionsOptions {
   /** Share identical subscriptions. @default true */
   share?: boolean;
   /** Results a client's subscription may have waiting before it ends with SLOW_CONSUMER. @default 1000 */
   backlog?: number;
+  /** Subscriptions one credential may have open on this instance. @default DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL */
+  maxPerCredential?: number;
 }
+
+/** Many tabs and devices of one user, each with a few subscriptions, stay well under it. */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL = 200;
 
 /** What the plugin exposes for tests and metrics. */
 export interface SubscriptionSharing {
@@ -66,6 +75,8 @@ export function shareSubscriptions(options: ShareSubscriptionsOptions = {}): Plu
   const documentIds = new WeakMap<DocumentNode, number>();
   let nextId = 0;
   let unshared = 0;
+  const maxPerCredential = options.maxPerCredential ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL;
+  const open = new OpenCounts();
 
   return {
     sharing: {
@@ -73,9 +84,12 @@ export function shareSubscriptions(options: ShareSubscriptionsOptions = {}): Plu
         return multicast.size;
       },
     },
-    onSubscribe({ args, subscribeFn, setSubscribeFn }) {
+    onSubscribe({ args, subscribeFn, setSubscribeFn, setResultAndStopExecution }) {
       const { document, operationName, variableValues } = args;
       const credentialKey = args.contextValue.credentials ? args.contextValue.connection.credentialKey : undefined;
+      // Counted from here (not once open), so concurrent subscribes cannot all pass the check.
+      const release = credentialKey === undefined ? undefined : open.take(credentialKey, maxPerCredential);
+      if (release === null) return setResultAndStopExecution({ errors: [tooManySubscriptions(maxPerCredential)] });
       let key: string;
       if (options.share !== false && credentialKey !== undefined && shareable(document, operationName, variableValues)) {
         let documentId = documentIds.get(document);
@@ -85,7 +99,43 @@ export function shareSubscriptions(options: ShareSubscriptionsOptions = {}): Plu
       } else {
         key = `unshared:${++unshared}`;
       }
-      setSubscribeFn((subscribeArgs) => multicast.join(key, () => subscribeFn(subscribeArgs)) as never);
+      setSubscribeFn((async (subscribeArgs: Parameters<typeof subscribeFn>[0]) => {
+        try {
+          const result = await multicast.join(key, () => subscribeFn(subscribeArgs), release);
+          if (!isAsyncIterable(result)) release?.(); // refused or failed: nothing stays open
+          return result;
+        } catch (error) {
+          release?.();
+          throw error;
+        }
+      }) as never);
     },
   };
+}
+
+function tooManySubscriptions(limit: number): GraphQLError {
+  return new GraphQLError(
+    `This credential already has ${limit} subscriptions open on this gateway instance; end one before starting another.`,
+    { extensions: { code: GatewayErrorCode.tooManySubscriptions, limit } },
+  );
+}
+
+/** Open subscriptions per credential key; a key is forgotten when its count drops to zero. */
+class OpenCounts {
+  private readonly counts = new Map<string, number>();
+
+  /** Counts one more for `key` and returns its release (idempotent), or null at `limit`. */
+  take(key: string, limit: number): (() => void) | null {
+    const held = this.counts.get(key) ?? 0;
+    if (held >= limit) return null;
+    this.counts.set(key, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.counts.get(key) ?? 1) - 1;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    };
+  }
 }

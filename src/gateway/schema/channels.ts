@@ -26,8 +26,8 @@ import { UserRef } from './users.js';
 // ---- helpers shared with subscriptions and user topics --------------------------------------------
 
 /** A channel by ID through the request's loader, for a field whose source may have no channel (null). */
-export function loadChannel(ctx: Context, id: number | null | undefined): Promise<Channel> | null {
-  return id == null ? null : ctx.loaders.channels.load(id);
+export function loadChannel(ctx: Context, id: number | null | undefined): Channel | Promise<Channel> | null {
+  return id == null ? null : ctx.loaders.channel(id);
 }
 
 /** A channel by ID through the request's loader; null for one the caller cannot see. */
@@ -67,7 +67,7 @@ export const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
     channel: t.field({
       type: ChannelRef,
       description: 'The channel of the topic.',
-      resolve: (topic, _args, ctx) => ctx.loaders.channels.load(topic.stream_id),
+      resolve: (topic, _args, ctx) => ctx.loaders.channel(topic.stream_id),
     }),
   }),
 });
@@ -260,7 +260,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One channel by ID (archived ones too); NOT_FOUND when it does not exist or the caller cannot see it.',
     args: { id: t.arg({ type: 'Long', required: true, description: 'The channel ID.' }) },
-    resolve: (_root, args, ctx) => ctx.loaders.channels.load(args.id),
+    resolve: (_root, args, ctx) => ctx.loaders.channel(args.id),
   }),
   topics: t.field({
     type: [TopicRef],

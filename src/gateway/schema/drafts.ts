@@ -53,7 +53,7 @@ DraftRef.implement({
       type: ChannelRef,
       nullable: true,
       description: 'The channel of a CHANNEL draft; null otherwise (or with an error when it is no longer visible).',
-      resolve: (d, _args, ctx) => (d.type === 'stream' && d.to[0] !== undefined ? ctx.loaders.channels.load(d.to[0]) : null),
+      resolve: (d, _args, ctx) => (d.type === 'stream' && d.to[0] !== undefined ? ctx.loaders.channel(d.to[0]) : null),
     }),
     recipientIds: t.field({
       type: ['Long'],
@@ -64,7 +64,7 @@ DraftRef.implement({
       type: [UserRef],
       nullable: true,
       description: 'The recipients of a DIRECT draft (see recipientIds); empty otherwise.',
-      resolve: (d, _args, ctx) => (d.type === 'private' ? Promise.all(d.to.map((id) => ctx.loaders.users.load(id))) : []),
+      resolve: (d, _args, ctx) => (d.type === 'private' ? Promise.all(d.to.map((id) => ctx.loaders.user(id))) : []),
     }),
     topic: t.exposeString('topic', { description: 'The topic of a CHANNEL draft; empty for the other types.' }),
     content: t.exposeString('content', { description: 'The draft text (Markdown).' }),

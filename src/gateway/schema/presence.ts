@@ -82,7 +82,7 @@ PresenceRef.implement({
   description: 'A user\u2019s presence: when they were last active and last connected. https://zulip.com/api/get-presence',
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user ID.', resolve: (p) => p.user_id }),
-    user: t.field({ type: UserRef, description: 'The user.', resolve: (p, _args, ctx) => ctx.loaders.users.load(p.user_id) }),
+    user: t.field({ type: UserRef, description: 'The user.', resolve: (p, _args, ctx) => ctx.loaders.user(p.user_id) }),
     activeTimestamp: t.field({
       type: 'Long',
       description: 'When the user was last active, in UNIX seconds (the date joined if never).',

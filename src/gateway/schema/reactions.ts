@@ -51,7 +51,7 @@ export const ReactionRef = builder.objectRef<Reaction>('Reaction').implement({
       type: UserRef,
       nullable: true,
       description: 'Who reacted (one `GET /users` per request for all users); null if the caller cannot see them.',
-      resolve: (r, _args, ctx) => ctx.loaders.users.load(userIdOf(r)),
+      resolve: (r, _args, ctx) => ctx.loaders.user(userIdOf(r)),
     }),
   }),
 });

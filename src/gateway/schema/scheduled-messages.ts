@@ -71,7 +71,7 @@ ScheduledMessageRef.implement({
       description: 'The channel of a CHANNEL message; null for direct messages.',
       resolve: (m, _args, ctx) => {
         const id = channelIdOf(m);
-        return id === null ? null : ctx.loaders.channels.load(id);
+        return id === null ? null : ctx.loaders.channel(id);
       },
     }),
     recipientIds: t.field({
@@ -83,7 +83,7 @@ ScheduledMessageRef.implement({
       type: [UserRef],
       nullable: true,
       description: 'The recipients of a DIRECT message (see recipientIds); empty for channel messages.',
-      resolve: (m, _args, ctx) => Promise.all(userIdsOf(m).map((id) => ctx.loaders.users.load(id))),
+      resolve: (m, _args, ctx) => Promise.all(userIdsOf(m).map((id) => ctx.loaders.user(id))),
     }),
     topic: t.string({
       nullable: true,

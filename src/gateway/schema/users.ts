@@ -155,7 +155,7 @@ export const MeRef = builder.objectRef<OwnUser>('Me').implement({
     user: t.field({
       type: UserRef,
       description: "The caller's user record.",
-      resolve: (me, _args, ctx) => ctx.loaders.users.load(me.user_id),
+      resolve: (me, _args, ctx) => ctx.loaders.user(me.user_id),
     }),
   }),
 });
@@ -203,7 +203,7 @@ builder.queryField('user', (t) =>
     description:
       'One user by ID (deactivated ones included); null with a NOT_FOUND error when it does not exist or is not visible.',
     args: { id: t.arg({ type: 'Long', required: true, description: 'The user ID.' }) },
-    resolve: (_root, args, ctx) => ctx.loaders.users.load(args.id),
+    resolve: (_root, args, ctx) => ctx.loaders.user(args.id),
   }),
 );
 

@@ -1,7 +1,7 @@
 /**
  * The one slow-consumer policy (plugins/share-subscriptions.ts): a client that does not take its
  * results ends alone with SLOW_CONSUMER, on any transport, while an identical subscription sharing
- * its execution gets everything.
+ * its execution gets everything; and the bound on what one credential may hold open.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { until } from '../../helpers/wait.js';
@@ -51,5 +51,49 @@ describe('slow consumers', () => {
     expect(text).toContain('event: complete');
     expect(live.gateway.subscriptions.clients).toBe(1);
     reader.dispose();
+  });
+});
+
+describe('subscriptions per credential', () => {
+  let bounded: Live;
+  beforeAll(async () => {
+    bounded = await startLiveGateway({ gateway: { maxSubscriptionsPerCredential: 3 } });
+  });
+  afterAll(() => bounded.close());
+
+  test('past the limit, over WebSocket and SSE together, the next is refused with TOO_MANY_SUBSCRIPTIONS until one ends', async () => {
+    const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+    const sse = (login: string) =>
+      bounded.gateway.fetch(bounded.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: bounded.auth(login) },
+        body: JSON.stringify({ query }),
+      });
+    const hamlet = bounded.client('hamlet');
+    const first = collect(hamlet, query);
+    const second = collect(hamlet, query, { unused: 1 }); // not shared with the first: counted all the same
+    const stream = await sse('hamlet');
+    await until(() => bounded.gateway.subscriptions.clients === 3, 5000, 'three subscriptions');
+
+    const refused = collect(hamlet, query);
+    await refused.waitDone();
+    // graphql-ws sends a subscribe function's error result as one `next`, then `complete`.
+    expect(refused.results).toEqual([{ errors: [expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3 } })] }]);
+    const refusedSse = await sse('hamlet');
+    expect(await refusedSse.text()).toContain('"code":"TOO_MANY_SUBSCRIPTIONS"');
+    expect(first.done || second.done).toBe(false); // the open ones are untouched
+
+    // Another credential has its own count.
+    const othello = collect(bounded.client('othello'), query);
+    await until(() => bounded.gateway.subscriptions.clients === 4, 5000, "othello's subscription");
+
+    // Ending one frees its place.
+    second.dispose();
+    await until(() => bounded.gateway.subscriptions.clients === 3, 5000, 'the second subscription to end');
+    const again = collect(hamlet, query);
+    await until(() => bounded.gateway.subscriptions.clients === 4, 5000, 'the new subscription');
+    expect(again.done).toBe(false);
+    expect(stream.status).toBe(200); // still open: the gateway's close ends it
+    for (const c of [first, again, othello]) c.dispose();
   });
 });

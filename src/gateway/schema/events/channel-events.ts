@@ -52,7 +52,7 @@ builder.objectFields(ChannelEventRef, (t) => ({
     description: 'CREATE / DELETE: the channels, as they were sent; UPDATE: the channel as it is now (loaded); null if it cannot be read.',
     resolve: async (p, _args, ctx) => {
       const id = num(p.event.wire, 'stream_id');
-      if (id !== null) return [await ctx.loaders.channels.load(id)];
+      if (id !== null) return [await ctx.loaders.channel(id)];
       return objects(p.event.wire.streams) as never[];
     },
   }),

@@ -56,5 +56,5 @@ export const dataOf = (w: Record<string, unknown>): Record<string, unknown> => {
 };
 
 export function loadUser(ctx: Context, id: number | null | undefined) {
-  return id == null ? null : ctx.loaders.users.load(id);
+  return id == null ? null : ctx.loaders.user(id);
 }

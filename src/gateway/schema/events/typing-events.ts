@@ -25,7 +25,7 @@ builder.objectFields(TypingEventRef, (t) => ({
     type: UserRef,
     nullable: true,
     description: 'Who is typing.',
-    resolve: (p, _args, ctx) => ctx.loaders.users.load(p.event.wire.sender.user_id),
+    resolve: (p, _args, ctx) => ctx.loaders.user(p.event.wire.sender.user_id),
   }),
   messageType: t.field({
     type: MessageTypeEnum,

@@ -50,7 +50,7 @@ export const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>
       type: UserRef,
       nullable: true,
       description: 'The full user record (null if the caller cannot see the user).',
-      resolve: (r, _args, ctx) => ctx.loaders.users.load(r.id),
+      resolve: (r, _args, ctx) => ctx.loaders.user(r.id),
     }),
   }),
 });
@@ -70,7 +70,7 @@ export const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit')
       type: UserRef,
       nullable: true,
       description: 'Who made the edit; null for very old edits or users the caller cannot see.',
-      resolve: (e, _args, ctx) => (e.user_id == null ? null : ctx.loaders.users.load(e.user_id)),
+      resolve: (e, _args, ctx) => (e.user_id == null ? null : ctx.loaders.user(e.user_id)),
     }),
     timestamp: t.field({ type: 'Long', description: 'When, in UNIX seconds.', resolve: (e) => e.timestamp }),
     prevContent: t.string({
@@ -151,7 +151,7 @@ MessageRef.implement({
       type: UserRef,
       nullable: true,
       description: 'The sender (one `GET /users` per request for all senders); null if the caller cannot see them.',
-      resolve: (m, _args, ctx) => ctx.loaders.users.load(m.sender_id),
+      resolve: (m, _args, ctx) => ctx.loaders.user(m.sender_id),
     }),
     avatarUrl: t.string({
       nullable: true,
