@@ -8,9 +8,10 @@
  * - `on`: the live directory (warmed before measuring);
  * - `off@372`: no directory, a server below feature level 384 (a few users by ID, many with GET /users);
  * - `off@384`: no directory, `GET /users?user_ids=`.
- * For each: gateway CPU per query (process.cpuUsage around a bounded sequential loop after a warm-up loop as long, median of
- * rounds) and upstream calls per query (the response's `extensions.upstreamRequests`), for the
- * one-user query `user(id: 8) { id fullName }` and the README dashboard query.
+ * For each: gateway CPU per query (after a full GC and a warm-up loop, process.cpuUsage around
+ * bounded sequential loops, median of rounds) and upstream calls per query (the response's
+ * `extensions.upstreamRequests`), for the one-user query `user(id: 8) { id fullName }` and the
+ * README dashboard query.
  * Then, with the directory on: heap and estimated bytes of one credential's directory; time from a
  * rename's event reaching the gateway (its queue batch) to the new name in a query, and from the
  * rename call to it (which includes the emulator's own work: it decides who may see the user for
