@@ -30,22 +30,6 @@ process.env.NODE_ENV ??= 'production';
 const CHILD_FLAG = '--directory-emulator-child';
 const SIZES = (process.env.BENCH_SIZES ?? '500,20000,100000').split(',').map(Number);
 const ONE_QUERY = 'query One { user(id: 8) { id fullName } }';
-const DASHBOARD_QUERY = /* GraphQL */ `
-  query Dashboard {
-    messages(last: 100) {
-      edges {
-        cursor
-        node {
-          id timestamp content
-          sender { fullName avatarUrl role }
-          channel { name description }
-          reactions { emojiName user { fullName } }
-        }
-      }
-      pageInfo { hasPreviousPage startCursor }
-    }
-  }
-`;
 /** Sequential CPU loops: [count, ms] bounds; dashboards off-directory at 100k users parse 60 MB each, so few. */
 const LOOPS = { one: { count: 2000, maxMs: 3000 }, dashboard: { count: 150, maxMs: 4000 }, heavy: { count: 4, maxMs: 6000 } };
 const ROUNDS = 3;
@@ -195,6 +179,7 @@ interface SizeResult {
 async function benchSize(users: number): Promise<SizeResult> {
   const { createGateway } = await import('../src/gateway/yoga.js');
   const { EventHub } = await import('../src/gateway/events/hub.js');
+  const { DASHBOARD_QUERY } = await import('../src/gateway/graphiql.js');
   const { child, ready } = await startChild(users);
   const [{ email, apiKey }] = (await child.ask({ type: 'credentials', count: 1 })).credentials!;
   const auth = `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
