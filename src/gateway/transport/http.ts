@@ -7,11 +7,12 @@
  * There is no fast path of our own in front of yoga: measured over loopback HTTP, one saved less
  * than 30% of the gateway's CPU for a single-endpoint query and about 6% for the dashboard query
  * (`BENCH_MODE=transport npm run bench:gateway`), not worth a second
- * HTTP implementation. Request bodies are bounded by yoga (GatewayOptions.maxRequestBodyBytes):
- * refused from Content-Length alone, or as soon as a chunked body passes the limit.
+ * HTTP implementation. Request bodies are bounded by plugins/body-limit.ts
+ * (GatewayOptions.maxRequestBodyBytes): refused from Content-Length alone, or as soon as a chunked
+ * body passes the limit.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Gateway } from '../yoga.js';
 import { attachGraphQLWs, type GraphQLWsOptions, type GraphQLWsServer } from './ws.js';
 
@@ -20,6 +21,11 @@ export interface GatewayServerOptions {
   ws?: GraphQLWsOptions;
   /** How long `close()` waits for requests in flight before cutting connections. @default 10_000 */
   drainMs?: number;
+  /**
+   * How long a connection answered before its request body was read whole keeps reading (and
+   * discarding) what the client still sends, before it is cut. @default 5_000
+   */
+  lingerMs?: number;
 }
 
 export interface GatewayServer {
@@ -36,12 +42,13 @@ export interface GatewayServer {
 
 export function createGatewayServer(gateway: Gateway, options: GatewayServerOptions = {}): GatewayServer {
   const server = createServer(gateway);
-  // A request answered before its body was read whole (refused as too large, or failed) is not
-  // read on: the connection closes once the answer is written, instead of node discarding the rest.
+  const lingerMs = options.lingerMs ?? 5_000;
+  // A request answered before its body was read whole (refused as too large, or failed) ends its
+  // connection once the answer is written: no further request is read from it.
   server.on('request', (req, res) => {
     const socket = req.socket; // detached from req by the time the answer is written
     res.once('finish', () => {
-      if (!req.complete) socket.end();
+      if (!req.complete) closeLingering(socket, lingerMs);
     });
   });
   const ws = attachGraphQLWs(server, gateway, options.ws);
@@ -68,4 +75,25 @@ export function createGatewayServer(gateway: Gateway, options: GatewayServerOpti
       });
     },
   };
+}
+
+/**
+ * Ends a connection whose client may still be sending a body we did not read, without losing the
+ * answer already written: our side ends after the answer, node's parser goes on reading and
+ * discarding the body, and the socket is destroyed when the client ends its side or after
+ * `lingerMs`. Destroyed at once (node's own way for `Connection: close`), the kernel answers the
+ * client's next bytes with a reset, and a client that writes before it reads can lose the 413: a
+ * raw-socket client still sending 12 MB read nothing in 3 of 6 runs on two busy cores. (undici
+ * read the 413 either way.)
+ */
+function closeLingering(socket: Socket, lingerMs: number): void {
+  if (socket.destroyed) return;
+  // node's destroySoon() (called first, for `Connection: close`) destroys once our side is ended.
+  socket.removeListener('finish', socket.destroy);
+  // node's parser pauses the socket at each piece of a body whose request stream yoga destroyed
+  // (a chunked body over the limit); the body is discarded all the same, so read on.
+  socket.on('pause', () => socket.resume());
+  socket.end();
+  const cut = setTimeout(() => socket.destroy(), lingerMs).unref();
+  socket.once('close', () => clearTimeout(cut));
 }

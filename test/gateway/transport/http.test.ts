@@ -119,6 +119,54 @@ describe('request bodies', () => {
     expect(await small()).toBeLessThan(1000);
   });
 
+  it.each([
+    ['announced', (size: number) => ({ 'content-length': String(size) }), (body: Buffer) => body, (body: Buffer) => body],
+    ['chunked', () => ({ 'transfer-encoding': 'chunked' }), (body: Buffer) => chunked(body, false), (body: Buffer) => chunked(body)],
+  ])('lets a client still sending a refused %s body finish it and read the 413: the connection ends, it is not reset', async (_, headers, first, rest) => {
+    await h.ready;
+    const { port } = new URL(h.url);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    const events: string[] = [];
+    const received: Buffer[] = [];
+    socket.on('data', (data) => received.push(data));
+    socket.on('error', (error: NodeJS.ErrnoException) => events.push(`error ${error.code}`));
+    const ended = new Promise((resolve) => socket.once('end', resolve));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const size = MAX_REQUEST_BODY_BYTES * 4;
+    socket.write(postHead(h.url, json(null, headers(size))));
+    socket.write(first(invalidJson(MAX_REQUEST_BODY_BYTES + 65_536)));
+    await ended; // the whole answer, then the server's end of the connection
+    expect(Buffer.concat(received).toString('utf8')).toMatch(/^HTTP\/1\.1 413 /);
+    // Only now does the client send the rest: a server that closed outright answers it with a
+    // reset, and one that stopped reading leaves it unsent until the connection is cut.
+    await new Promise<void>((resolve) => socket.end(rest(invalidJson(size - MAX_REQUEST_BODY_BYTES - 65_536)), resolve));
+    await closed;
+    expect(events).toEqual([]);
+  });
+
+  it('cuts a connection whose client neither sends on nor ends after the 413, once lingerMs have passed', async () => {
+    const gateway = createGateway({ zulipUrl: h.zulipUrl, fetch: () => Promise.reject(new Error('no upstream call expected')), logging: false, maxRequestBodyBytes: 1000 });
+    const served = createGatewayServer(gateway, { drainMs: 0, lingerMs: 50 });
+    try {
+      const url = await served.listen(0, '127.0.0.1');
+      const socket = connect({ port: Number(new URL(url).port), host: '127.0.0.1', allowHalfOpen: true });
+      const received: Buffer[] = [];
+      socket.on('data', (data) => received.push(data));
+      socket.on('error', () => undefined);
+      const ended = new Promise((resolve) => socket.once('end', resolve));
+      socket.write(postHead(url, json(null, { 'content-length': '5000' })));
+      socket.write(invalidJson(100)); // ... and never the rest, nor an end
+      await ended;
+      expect(Buffer.concat(received).toString('utf8')).toMatch(/^HTTP\/1\.1 413 /);
+      const open = () => new Promise<number>((resolve, reject) => served.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+      await until(async () => (await open()) === 0, 5000, 'the server to cut the connection');
+      socket.destroy();
+    } finally {
+      await served.close();
+      await gateway.dispose();
+    }
+  });
+
   it('stops reading a chunked body at the limit and closes the connection after the answer', async () => {
     const gateway = createGateway({ zulipUrl: h.zulipUrl, fetch: () => Promise.reject(new Error('no upstream call expected')), logging: false, maxRequestBodyBytes: 1000 });
     const served = createGatewayServer(gateway, { drainMs: 0 });
