@@ -187,6 +187,17 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     wss,
     options.keepAliveMs ?? 12_000,
   );
+  // graphql-ws writes a socket's error (ws's, for a client's protocol violation such as a message
+  // over maxPayload) to console.error with its stack, once per socket: output any client can
+  // fill. ws has already closed the socket with the right code by then; one line at debug, as for
+  // other refused client input, through the gateway's logger is enough.
+  const { logger } = gateway.transport;
+  wss.on('connection', (socket) => {
+    socket.removeAllListeners('error'); // added by graphql-ws's own 'connection' listener, just before
+    socket.on('error', (error: Error & { code?: string }) => {
+      logger?.debug({ wsError: error.code ?? error.name }, 'WebSocket closed on a client protocol error');
+    });
+  });
 
   return {
     wss,

@@ -3,9 +3,11 @@
  * on loopback: credentials in connection_init, close codes, keep-alive, errors that must not drop
  * the socket, and subscriptions shared with identical ones (plugins/share-subscriptions.ts).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
+import { createLogger } from '../../../src/gateway/observability/logger.js';
 import { sseSubscribe } from '../../helpers/sse.js';
+import { memoryDestination } from '../observability/server.js';
 import { collect, rawSocket, startLiveGateway, until, type Live } from '../../helpers/ws-client.js';
 
 let live: Live;
@@ -61,6 +63,27 @@ describe('graphql-ws transport', () => {
     const answer = await other.waitForMessage((m) => m.type === 'next');
     expect(answer).toMatchObject({ id: 'under', type: 'next', payload: { data: { __typename: 'Query' } } });
     other.close();
+  });
+
+  test('a client protocol violation is one debug line in the gateway log, not a stack on stderr', async () => {
+    const destination = memoryDestination();
+    const logged = await startLiveGateway({ gateway: { logger: createLogger({ level: 'debug', destination }) } });
+    const consoleError = vi.spyOn(console, 'error');
+    try {
+      const socket = await rawSocket(logged.wsUrl);
+      socket.send(init({ authorization: logged.auth('hamlet') }));
+      await socket.waitForMessage((m) => m.type === 'connection_ack');
+      socket.send({ id: 'big', type: 'subscribe', payload: { query: '{ __typename }', variables: { pad: 'x'.repeat(logged.gateway.transport.maxRequestBodyBytes) } } });
+      expect((await socket.closed).code).toBe(1009);
+      await until(() => destination.lines.some((l) => l.wsError !== undefined), 5000, 'the protocol error to be logged');
+      expect(destination.lines.filter((l) => l.wsError !== undefined)).toEqual([
+        expect.objectContaining({ level: 'debug', wsError: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', msg: 'WebSocket closed on a client protocol error' }),
+      ]);
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      await logged.close();
+    }
   });
 
   test('no credentials at all: 4403 with a clear reason', async () => {
