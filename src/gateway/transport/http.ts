@@ -11,7 +11,7 @@
  * (GatewayOptions.maxRequestBodyBytes): refused from Content-Length alone, or as soon as a chunked
  * body passes the limit.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Gateway } from '../yoga.js';
 import { attachGraphQLWs, type GraphQLWsOptions, type GraphQLWsServer } from './ws.js';
@@ -41,15 +41,21 @@ export interface GatewayServer {
 }
 
 export function createGatewayServer(gateway: Gateway, options: GatewayServerOptions = {}): GatewayServer {
-  const server = createServer(gateway);
   const lingerMs = options.lingerMs ?? 5_000;
   // A request answered before its body was read whole (refused as too large, or failed) ends its
-  // connection once the answer is written: no further request is read from it.
-  server.on('request', (req, res) => {
+  // connection once the answer is written. A request pipelined behind it is then neither run nor
+  // answered, and reading stops: its client sees the connection end without an answer, which
+  // tells it the request was not processed (a mutation run unanswered might be sent again).
+  const closing = new WeakSet<Socket>();
+  const server = createServer((req, res) => {
+    if (closing.has(req.socket)) return void req.socket.pause();
     const socket = req.socket; // detached from req by the time the answer is written
     res.once('finish', () => {
-      if (!req.complete) closeLingering(socket, lingerMs);
+      if (req.complete) return;
+      closing.add(socket);
+      closeLingering(req, socket, lingerMs);
     });
+    void gateway(req, res);
   });
   const ws = attachGraphQLWs(server, gateway, options.ws);
   const drainMs = options.drainMs ?? 10_000;
@@ -86,13 +92,17 @@ export function createGatewayServer(gateway: Gateway, options: GatewayServerOpti
  * raw-socket client still sending 12 MB read nothing in 3 of 6 runs on two busy cores. (undici
  * read the 413 either way.)
  */
-function closeLingering(socket: Socket, lingerMs: number): void {
+function closeLingering(req: IncomingMessage, socket: Socket, lingerMs: number): void {
   if (socket.destroyed) return;
   // node's destroySoon() (called first, for `Connection: close`) destroys once our side is ended.
   socket.removeListener('finish', socket.destroy);
   // node's parser pauses the socket at each piece of a body whose request stream yoga destroyed
-  // (a chunked body over the limit); the body is discarded all the same, so read on.
-  socket.on('pause', () => socket.resume());
+  // (a chunked body over the limit): read on until that body ends, a piece per turn of the event
+  // loop. Pauses after it stand: they stop the reading of requests pipelined behind it, which are
+  // not answered (our side has ended); resumed at once, node's own pause for them spun.
+  socket.on('pause', () => {
+    if (!req.complete) setImmediate(() => socket.resume());
+  });
   socket.end();
   const cut = setTimeout(() => socket.destroy(), lingerMs).unref();
   socket.once('close', () => clearTimeout(cut));

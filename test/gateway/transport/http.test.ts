@@ -144,6 +144,22 @@ describe('request bodies', () => {
     expect(events).toEqual([]);
   });
 
+  it('neither runs nor answers requests pipelined behind a refused body, and stays responsive', async () => {
+    await h.ready;
+    const sent = () => h.upstreamRequests.filter((r) => r.method === 'POST' && r.path === 'messages').length;
+    const before = sent();
+    const mutation = Buffer.from(JSON.stringify({ query: 'mutation { sendMessage(channelName: "general", topic: "pipelined", content: "x") { id } }' }));
+    const pipelined = postHead(h.url, json(basicAuth(hamlet), { 'content-length': String(mutation.length), connection: 'keep-alive' }));
+    const refused = invalidJson(MAX_REQUEST_BODY_BYTES + 1000);
+    const head = postHead(h.url, json(null, { 'content-length': String(refused.length), connection: 'keep-alive' }));
+    const behind = Buffer.concat(Array.from({ length: 200 }, () => Buffer.concat([Buffer.from(pipelined), mutation])));
+    const answer = await exchange(h.url, head, Buffer.concat([refused, behind]));
+    expect(answer.status).toBe(413);
+    expect(`${answer.head}\r\n\r\n${answer.body}`.match(/HTTP\/1\.1 \d{3} /g)).toHaveLength(1);
+    expect((await h.gql('{ __typename }', {}, { as: null })).data).toEqual({ __typename: 'Query' });
+    expect(sent()).toBe(before);
+  });
+
   it('cuts a connection whose client neither sends on nor ends after the 413, once lingerMs have passed', async () => {
     const gateway = createGateway({ zulipUrl: h.zulipUrl, fetch: () => Promise.reject(new Error('no upstream call expected')), logging: false, maxRequestBodyBytes: 1000 });
     const served = createGatewayServer(gateway, { drainMs: 0, lingerMs: 50 });
