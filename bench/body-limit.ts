@@ -11,6 +11,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cpuPerCall, median } from './cpu.js';
 
 process.env.NODE_ENV ??= 'production';
 const { createSchema, createYoga } = await import('graphql-yoga');
@@ -28,21 +29,6 @@ const servers = {
   ours: createYoga({ schema, logging: false, maxRequestBodySize: false, plugins: [limitRequestBody(LIMIT)] }),
 };
 type Name = keyof typeof servers;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** CPU ms per call of `call`, over one bounded loop. */
-async function cpuPerCall(call: () => Promise<void>): Promise<number> {
-  const started = Date.now();
-  const before = process.cpuUsage();
-  let n = 0;
-  while (n < LOOP.count && Date.now() - started < LOOP.maxMs) {
-    await call();
-    n++;
-  }
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / n;
-}
 
 function inProcess(name: Name): () => Promise<void> {
   return async () => {
@@ -73,10 +59,10 @@ async function overHttp(name: Name): Promise<{ call: () => Promise<void>; close:
 }
 
 async function compare(label: string, calls: Record<Name, () => Promise<void>>): Promise<void> {
-  for (const name of ['yoga', 'ours'] as const) await cpuPerCall(calls[name]); // warm-up
+  for (const name of ['yoga', 'ours'] as const) await cpuPerCall(calls[name], LOOP); // warm-up
   const rounds: Record<Name, number[]> = { yoga: [], ours: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of ['yoga', 'ours'] as const) rounds[name].push(await cpuPerCall(calls[name]));
+    for (const name of ['yoga', 'ours'] as const) rounds[name].push((await cpuPerCall(calls[name], LOOP)).cpuMs);
   }
   const [yoga, ours] = [median(rounds.yoga), median(rounds.ours)];
   console.log(`| ${label} | ${yoga.toFixed(3)} ms | ${ours.toFixed(3)} ms | ${(100 * (1 - ours / yoga)).toFixed(0)}% |`);

@@ -24,6 +24,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Gateway } from '../src/gateway/yoga.js';
+import { cpuPerCall, median, type LoopBound } from './cpu.js';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -112,7 +113,6 @@ async function startChild(users: number): Promise<{ child: Child; ready: Extract
 
 // ---- the gateway side ------------------------------------------------------------------------------
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const heapMb = () => (gc(), gc(), process.memoryUsage().heapUsed / 1e6);
 
@@ -129,28 +129,21 @@ async function query(gateway: Gateway, auth: string, q: string): Promise<number>
 }
 
 /** CPU ms per query (median of rounds) and upstream calls per query. */
-async function cpuPerQuery(gateway: Gateway, auth: string, q: string, bound: { count: number; maxMs: number }) {
+async function cpuPerQuery(gateway: Gateway, auth: string, q: string, bound: LoopBound) {
   gc(); // so that no measurement pays for the garbage of the one before (off@372 dashboards parse whole directories)
   // Warm-up as long as one round: a server answers the same query shapes all day, so the steady
   // state (JIT-compiled, heap sized) is what is measured. Warming up takes thousands of queries: at
   // 100,000 users the one-user query cost 0.30 ms per query over its first 2,000 after a directory
   // load and 0.09 ms over its fifth 2,000.
-  for (let n = 0, started = Date.now(); n < bound.count && Date.now() - started < bound.maxMs; n++) await query(gateway, auth, q);
+  await cpuPerCall(() => query(gateway, auth, q), bound);
   const perRound: number[] = [];
   let upstream = 0;
   let queries = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const started = Date.now();
-    const before = process.cpuUsage();
-    let n = 0;
     upstream = 0;
-    while (n < bound.count && Date.now() - started < bound.maxMs) {
-      upstream += await query(gateway, auth, q);
-      n++;
-    }
-    const used = process.cpuUsage(before);
-    perRound.push((used.user + used.system) / 1000 / n);
-    queries = n;
+    const measured = await cpuPerCall(async () => void (upstream += await query(gateway, auth, q)), bound);
+    perRound.push(measured.cpuMs);
+    queries = measured.count;
   }
   return { cpuMs: median(perRound), upstream: upstream / Math.max(1, queries) };
 }

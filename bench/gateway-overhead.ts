@@ -27,6 +27,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { cpuPerCall, median, type LoopBound } from './cpu.js';
 
 const CHILD_FLAG = '--emulator-child';
 
@@ -359,26 +360,14 @@ interface CpuResult {
 }
 
 /** Sequential calls, CPU time of this process (and of the emulator process) per call. */
-async function cpuPerCall(call: () => Promise<number>, limits: { count: number; maxMs: number }, emulator: EmulatorProcess): Promise<CpuResult> {
+async function cpuWithEmulator(call: () => Promise<number>, limits: LoopBound, emulator: EmulatorProcess): Promise<CpuResult> {
   // Warm-up (JIT, caches, keep-alive): V8 needs a few thousand queries to optimize the whole path,
   // and a short warm-up measured mostly the interpreter.
-  const warmUntil = performance.now() + WARMUP.maxMs;
-  for (let i = 0; i < WARMUP.count && performance.now() < warmUntil; i++) await call();
+  await cpuPerCall(call, WARMUP);
   const emulatorBefore = await emulator.cpuUsage();
-  const before = process.cpuUsage();
-  const started = performance.now();
-  let count = 0;
-  while (count < limits.count && performance.now() - started < limits.maxMs) {
-    await call();
-    count++;
-  }
-  const used = process.cpuUsage(before);
+  const { cpuMs, count } = await cpuPerCall(call, limits);
   const emulatorUsed = diffCpu(await emulator.cpuUsage(), emulatorBefore);
-  return {
-    count,
-    cpuMs: (used.user + used.system) / 1000 / count,
-    emulatorCpuMs: (emulatorUsed.user + emulatorUsed.system) / 1000 / count,
-  };
+  return { count, cpuMs, emulatorCpuMs: (emulatorUsed.user + emulatorUsed.system) / 1000 / count };
 }
 
 interface CpuRounds {
@@ -386,9 +375,9 @@ interface CpuRounds {
   median: CpuResult;
 }
 
-async function cpuRounds(call: () => Promise<number>, limits: { count: number; maxMs: number }, emulator: EmulatorProcess): Promise<CpuRounds> {
+async function cpuRounds(call: () => Promise<number>, limits: LoopBound, emulator: EmulatorProcess): Promise<CpuRounds> {
   const rounds: CpuResult[] = [];
-  for (let i = 0; i < CPU_ROUNDS; i++) rounds.push(await cpuPerCall(call, limits, emulator));
+  for (let i = 0; i < CPU_ROUNDS; i++) rounds.push(await cpuWithEmulator(call, limits, emulator));
   rounds.sort((a, b) => a.cpuMs - b.cpuMs);
   return { min: rounds[0]!, median: rounds[Math.floor(rounds.length / 2)]! };
 }
@@ -428,7 +417,7 @@ async function main(): Promise<void> {
     console.log(`dashboard query: ${dashboardUpstream} upstream requests (emulator counted ${counted})`);
 
     // BENCH_PROFILE=<loop>: only one in-process CPU loop, for `node --cpu-prof` runs.
-    const profiles: Record<string, [() => Promise<number>, { count: number; maxMs: number }]> = {
+    const profiles: Record<string, [() => Promise<number>, LoopBound]> = {
       single: [c.singleInProcess, LIMITS.cpuSingle],
       dashboard: [c.dashboardInProcess, LIMITS.cpuDashboard],
       typename: [c.typenameInProcess, LIMITS.cpuSingle],
@@ -441,7 +430,7 @@ async function main(): Promise<void> {
     const only = process.env.BENCH_PROFILE;
     if (only !== undefined && profiles[only]) {
       const [call, limits] = profiles[only]!;
-      const r = await cpuPerCall(call, limits, emulator);
+      const r = await cpuWithEmulator(call, limits, emulator);
       console.log(`${only}: ${r.cpuMs.toFixed(3)} ms CPU per query over ${r.count} queries (emulator ${r.emulatorCpuMs.toFixed(3)} ms)`);
       return;
     }
@@ -568,7 +557,6 @@ async function compareTransports(emulator: EmulatorProcess, urls: Record<string,
       }
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`\nmedians of ${rounds} rounds, concurrency ${concurrency}, ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}:`);
   for (const queryName of Object.keys(queries)) {
     const line = Object.keys(urls).map((server) => `${server} ${median(results.get(`${queryName} ${server}`)!).toFixed(3)} ms`);

@@ -63,6 +63,25 @@ function exchange(url: string, head: string, body: Buffer = Buffer.alloc(0), tim
   });
 }
 
+/**
+ * A raw connection that stays open for writing after the server ends its side (`allowHalfOpen`):
+ * what arrived, the server's end, the close, and the socket errors seen.
+ */
+function halfOpen(url: string) {
+  const socket = connect({ port: Number(new URL(url).port), host: '127.0.0.1', allowHalfOpen: true });
+  const received: Buffer[] = [];
+  const errors: string[] = [];
+  socket.on('data', (data) => received.push(data));
+  socket.on('error', (error: NodeJS.ErrnoException) => errors.push(`error ${error.code}`));
+  return {
+    socket,
+    errors,
+    text: () => Buffer.concat(received).toString('utf8'),
+    ended: new Promise((resolve) => socket.once('end', resolve)),
+    closed: new Promise((resolve) => socket.once('close', resolve)),
+  };
+}
+
 function postHead(url: string, headers: Record<string, string>): string {
   const { host, pathname } = new URL(url);
   const lines = Object.entries({ host, connection: 'close', ...headers });
@@ -124,24 +143,17 @@ describe('request bodies', () => {
     ['chunked', () => ({ 'transfer-encoding': 'chunked' }), (body: Buffer) => chunked(body, false), (body: Buffer) => chunked(body)],
   ])('lets a client still sending a refused %s body finish it and read the 413: the connection ends, it is not reset', async (_, headers, first, rest) => {
     await h.ready;
-    const { port } = new URL(h.url);
-    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
-    const events: string[] = [];
-    const received: Buffer[] = [];
-    socket.on('data', (data) => received.push(data));
-    socket.on('error', (error: NodeJS.ErrnoException) => events.push(`error ${error.code}`));
-    const ended = new Promise((resolve) => socket.once('end', resolve));
-    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const client = halfOpen(h.url);
     const size = MAX_REQUEST_BODY_BYTES * 4;
-    socket.write(postHead(h.url, json(null, headers(size))));
-    socket.write(first(invalidJson(MAX_REQUEST_BODY_BYTES + 65_536)));
-    await ended; // the whole answer, then the server's end of the connection
-    expect(Buffer.concat(received).toString('utf8')).toMatch(/^HTTP\/1\.1 413 /);
+    client.socket.write(postHead(h.url, json(null, headers(size))));
+    client.socket.write(first(invalidJson(MAX_REQUEST_BODY_BYTES + 65_536)));
+    await client.ended; // the whole answer, then the server's end of the connection
+    expect(client.text()).toMatch(/^HTTP\/1\.1 413 /);
     // Only now does the client send the rest: a server that closed outright answers it with a
     // reset, and one that stopped reading leaves it unsent until the connection is cut.
-    await new Promise<void>((resolve) => socket.end(rest(invalidJson(size - MAX_REQUEST_BODY_BYTES - 65_536)), resolve));
-    await closed;
-    expect(events).toEqual([]);
+    await new Promise<void>((resolve) => client.socket.end(rest(invalidJson(size - MAX_REQUEST_BODY_BYTES - 65_536)), resolve));
+    await client.closed;
+    expect(client.errors).toEqual([]);
   });
 
   it('neither runs nor answers requests pipelined behind a refused body, and stays responsive', async () => {
@@ -165,18 +177,14 @@ describe('request bodies', () => {
     const served = createGatewayServer(gateway, { drainMs: 0, lingerMs: 50 });
     try {
       const url = await served.listen(0, '127.0.0.1');
-      const socket = connect({ port: Number(new URL(url).port), host: '127.0.0.1', allowHalfOpen: true });
-      const received: Buffer[] = [];
-      socket.on('data', (data) => received.push(data));
-      socket.on('error', () => undefined);
-      const ended = new Promise((resolve) => socket.once('end', resolve));
-      socket.write(postHead(url, json(null, { 'content-length': '5000' })));
-      socket.write(invalidJson(100)); // ... and never the rest, nor an end
-      await ended;
-      expect(Buffer.concat(received).toString('utf8')).toMatch(/^HTTP\/1\.1 413 /);
+      const client = halfOpen(url);
+      client.socket.write(postHead(url, json(null, { 'content-length': '5000' })));
+      client.socket.write(invalidJson(100)); // ... and never the rest, nor an end
+      await client.ended;
+      expect(client.text()).toMatch(/^HTTP\/1\.1 413 /);
       const open = () => new Promise<number>((resolve, reject) => served.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
       await until(async () => (await open()) === 0, 5000, 'the server to cut the connection');
-      socket.destroy();
+      client.socket.destroy();
     } finally {
       await served.close();
       await gateway.dispose();

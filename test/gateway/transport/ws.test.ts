@@ -19,6 +19,16 @@ afterAll(() => live.close());
 const init = (payload: Record<string, unknown>) => ({ type: 'connection_init', payload });
 
 /** Sends a message to `general` as othello, straight to the emulator; returns its ID. */
+/** Opens a socket as hamlet and sends one message over the body limit; the close code. */
+async function sendOversized(to: Live): Promise<number> {
+  const socket = await rawSocket(to.wsUrl);
+  socket.send(init({ authorization: to.auth('hamlet') }));
+  await socket.waitForMessage((m) => m.type === 'connection_ack');
+  const pad = 'x'.repeat(to.gateway.transport.maxRequestBodyBytes);
+  socket.send({ id: 'big', type: 'subscribe', payload: { query: '{ __typename }', variables: { pad } } });
+  return (await socket.closed).code;
+}
+
 async function sendAsOthello(live: Live, topic: string, content: string): Promise<number> {
   const body = new URLSearchParams({ type: 'stream', to: 'general', topic, content });
   const response = await live.emulator.fetch(
@@ -47,19 +57,13 @@ describe('graphql-ws transport', () => {
   });
 
   test('a message over the body limit: 1009 before it is parsed, and other sockets carry on', async () => {
-    const limit = live.gateway.transport.maxRequestBodyBytes;
-    const socket = await rawSocket(live.wsUrl);
-    socket.send(init({ authorization: live.auth('hamlet') }));
-    await socket.waitForMessage((m) => m.type === 'connection_ack');
-    const query = '{ __typename }';
-    socket.send({ id: 'big', type: 'subscribe', payload: { query, variables: { pad: 'x'.repeat(limit) } } });
-    expect((await socket.closed).code).toBe(1009);
+    expect(await sendOversized(live)).toBe(1009);
     // Just under the limit is read, parsed and answered.
     const other = await rawSocket(live.wsUrl);
     other.send(init({ authorization: live.auth('hamlet') }));
     await other.waitForMessage((m) => m.type === 'connection_ack');
-    const pad = 'x'.repeat(limit - 200);
-    other.send({ id: 'under', type: 'subscribe', payload: { query, variables: { pad } } });
+    const pad = 'x'.repeat(live.gateway.transport.maxRequestBodyBytes - 200);
+    other.send({ id: 'under', type: 'subscribe', payload: { query: '{ __typename }', variables: { pad } } });
     const answer = await other.waitForMessage((m) => m.type === 'next');
     expect(answer).toMatchObject({ id: 'under', type: 'next', payload: { data: { __typename: 'Query' } } });
     other.close();
@@ -70,11 +74,7 @@ describe('graphql-ws transport', () => {
     const logged = await startLiveGateway({ gateway: { logger: createLogger({ level: 'debug', destination }) } });
     const consoleError = vi.spyOn(console, 'error');
     try {
-      const socket = await rawSocket(logged.wsUrl);
-      socket.send(init({ authorization: logged.auth('hamlet') }));
-      await socket.waitForMessage((m) => m.type === 'connection_ack');
-      socket.send({ id: 'big', type: 'subscribe', payload: { query: '{ __typename }', variables: { pad: 'x'.repeat(logged.gateway.transport.maxRequestBodyBytes) } } });
-      expect((await socket.closed).code).toBe(1009);
+      expect(await sendOversized(logged)).toBe(1009);
       await until(() => destination.lines.some((l) => l.wsError !== undefined), 5000, 'the protocol error to be logged');
       expect(destination.lines.filter((l) => l.wsError !== undefined)).toEqual([
         expect.objectContaining({ level: 'debug', wsError: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', msg: 'WebSocket closed on a client protocol error' }),
