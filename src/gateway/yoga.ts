@@ -13,7 +13,7 @@ import {
   type Context,
 } from './context.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
-import { directoryWrites } from './directory/writes.js';
+import { directoryWrites } from './plugins/directory-writes.js';
 import { corsOptions } from './config/index.js';
 import { EventHub } from './events/hub.js';
 import { graphiqlOptions, packagedGraphiQLRenderer } from './graphiql.js';
@@ -34,7 +34,7 @@ import { boundInputs } from './plugins/input-bounds.js';
 import { operationLimits } from './plugins/limits.js';
 import { limitVariablesDepth } from './plugins/variables-depth.js';
 import { useLogging } from './plugins/logging.js';
-import { MASKED_ERRORS } from './plugins/masking.js';
+import { MASKED_ERRORS } from './masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
 import { useRequestId } from './plugins/request-id.js';

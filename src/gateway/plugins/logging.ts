@@ -8,7 +8,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { logFailure, type Logger } from '../observability/logger.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
-import { operationInfo, safeOperationName } from './operation.js';
+import { operationInfo, safeOperationName } from '../observability/operation.js';
 
 const QUIET_PATHS = new Set(['/health', '/readiness', '/metrics']);
 

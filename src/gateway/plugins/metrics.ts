@@ -11,7 +11,7 @@ import type { Plugin } from 'graphql-yoga';
 import { opsFetchResponse, type OpsEndpoints } from '../observability/endpoints.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { GatewayErrorCode } from '../errors.js';
-import { operationInfo } from './operation.js';
+import { operationInfo } from '../observability/operation.js';
 
 const SLOW_CONSUMER: string = GatewayErrorCode.slowConsumer;
 

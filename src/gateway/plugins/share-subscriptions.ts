@@ -20,7 +20,7 @@ import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionR
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 import { GatewayErrorCode } from '../errors.js';
-import { isAsyncIterable, Multicast } from './multicast.js';
+import { isAsyncIterable, Multicast } from '../events/multicast.js';
 
 export interface ShareSubscriptionsOptions {
   /** Share identical subscriptions. @default true */

@@ -6,7 +6,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayTracing, TraceContext } from '../observability/tracing.js';
-import { operationInfo, safeOperationName } from './operation.js';
+import { operationInfo, safeOperationName } from '../observability/operation.js';
 
 export interface TracingContext {
   traceContext?: TraceContext;

@@ -1,6 +1,6 @@
-/** Sharing one source among identical consumers, each with its own bounded backlog (plugins/multicast.ts). */
+/** Sharing one source among identical consumers, each with its own bounded backlog (events/multicast.ts). */
 import { describe, expect, test } from 'vitest';
-import { Multicast } from '../../../src/gateway/plugins/multicast.js';
+import { Multicast } from '../../../src/gateway/events/multicast.js';
 
 /** A push-driven source that records whether it was returned. */
 function source<T>() {

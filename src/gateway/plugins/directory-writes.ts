@@ -9,7 +9,7 @@
 import { Kind, type DefinitionNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { ZulipConnection } from '../../zulip/connection.js';
-import type { LiveDirectories } from './live.js';
+import type { LiveDirectories } from '../directory/live.js';
 
 /** Mutation fields whose upstream write changes the directory, and the event types that write causes. */
 export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {

@@ -4,7 +4,7 @@
  * A yoga option rather than a plugin, since yoga installs its masking plugin itself.
  */
 import type { YogaMaskedErrorOpts } from 'graphql-yoga';
-import { toGraphQLError, UNEXPECTED_ERROR_MESSAGE } from '../errors.js';
+import { toGraphQLError, UNEXPECTED_ERROR_MESSAGE } from './errors.js';
 
 export const MASKED_ERRORS: Partial<YogaMaskedErrorOpts> = {
   errorMessage: UNEXPECTED_ERROR_MESSAGE,

@@ -1,5 +1,5 @@
 /**
- * Shares one source stream among identical consumers: the mechanism behind share-subscriptions.ts.
+ * Shares one source stream among identical consumers: the mechanism behind plugins/share-subscriptions.ts.
  *
  * A consumer that joins later starts at the next result, which is what a fresh subscription would
  * see. The source is read as fast as it produces (never waiting for a consumer), and each consumer
