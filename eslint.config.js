@@ -2,6 +2,7 @@
 // marked as such. `npm run lint` runs it; CI fails on any finding.
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
+import { typeCycleRule } from './scripts/eslint-type-cycles.js';
 
 /** A zone: files under `target` may not import files under `from`. */
 const forbid = (target, from, message) => ({ target, from, message });
@@ -25,29 +26,33 @@ const zones = [
   forbid('./src/gateway/events', './src/gateway/plugins', 'The event hub knows nothing of yoga plugins.'),
   forbid('./src/gateway/schema', './src/gateway/transport', 'The schema never touches a socket.'),
   forbid('./src/gateway/loaders', './src/gateway/schema', 'Loaders sit below the schema.'),
-  forbid('./src/gateway/loaders.ts', './src/gateway/schema', 'Loaders sit below the schema.'),
   forbid('./src/gateway/loaders', './src/gateway/transport', 'Loaders sit below the transports.'),
-  forbid('./src/gateway/loaders.ts', './src/gateway/transport', 'Loaders sit below the transports.'),
   forbid('./src/gateway/directory', './src/gateway/schema', 'The live directory sits below the schema.'),
   forbid('./src/gateway/directory', './src/gateway/transport', 'The live directory sits below the transports.'),
   forbid('./src/gateway/cluster', './src/gateway/schema', 'The cluster layer sits below the schema.'),
   forbid('./src/gateway/cluster', './src/gateway/transport', 'The cluster layer sits below the transports.'),
+  forbid('./src/gateway/cluster', './src/gateway/plugins', 'The cluster layer knows nothing of yoga plugins.'),
+  forbid('./src/gateway/directory', './src/gateway/plugins', 'The live directory knows nothing of yoga plugins.'),
+  forbid('./src/gateway/loaders', './src/gateway/plugins', 'Loaders know nothing of yoga plugins.'),
   forbid('./src', './test', 'Source never imports tests.'),
   forbid('./src', './bench', 'Source never imports benchmarks.'),
 ];
 
-/** Packages a layer may not load at all (the hub is transport- and schema-free). */
+/** Packages a layer may not load at all (the hub and cluster mode are transport- and schema-free). */
 const hubForbiddenPackages = ['graphql', 'graphql-yoga', 'graphql-ws', 'ws', '@pothos/core'].map((name) => ({
   name,
-  message: 'The event hub knows nothing of GraphQL or transports.',
+  message: 'The event hub and cluster mode know nothing of GraphQL or transports.',
 }));
 
+/** The layers below the schema read GraphQL documents at most: yoga plugins live in plugins/. */
+const yogaForbidden = [{ name: 'graphql-yoga', message: 'Only yoga.ts, plugins/ and transport/ load yoga; a yoga plugin goes in src/gateway/plugins/.' }];
+
 export default tseslint.config(
-  { ignores: ['test/fixtures/lint-cycle/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '.vitest-cache/**'] },
+  { ignores: ['test/fixtures/lint-cycle/**', 'test/fixtures/lint-type-cycle/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '.vitest-cache/**'] },
   {
     files: ['**/*.ts', '**/*.js'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },
-    plugins: { import: importPlugin, '@typescript-eslint': tseslint.plugin },
+    plugins: { import: importPlugin, '@typescript-eslint': tseslint.plugin, local: { rules: { 'no-type-cycle': typeCycleRule() } } },
     settings: {
       'import/resolver': { [`${import.meta.dirname}/scripts/eslint-resolver.cjs`]: {} },
       // no-cycle parses the imported files too: with the TypeScript parser.
@@ -57,6 +62,8 @@ export default tseslint.config(
     rules: {
       'import/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],
       'import/no-cycle': ['error', { ignoreExternal: true }],
+      // import/no-cycle skips `import type`; this reports the cycles that go through one.
+      'local/no-type-cycle': 'error',
       'import/no-self-import': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
@@ -76,8 +83,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/gateway/events/**/*.ts'],
+    files: ['src/gateway/events/**/*.ts', 'src/gateway/cluster/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: hubForbiddenPackages }] },
+  },
+  {
+    files: ['src/gateway/directory/**/*.ts', 'src/gateway/loaders/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: yogaForbidden }] },
   },
   {
     // Tests and the entry point may wire the emulator to the gateway.

@@ -43,6 +43,27 @@ describe('lint enforces the arrows', () => {
     expect(result!.messages.map((message) => message.ruleId)).toContain('import/no-cycle');
   });
 
+  it('refuses an import cycle made of type-only imports, which import/no-cycle skips', async () => {
+    const unignored = new ESLint({ cwd: process.cwd(), ignore: false });
+    const [result] = await unignored.lintFiles(['test/fixtures/lint-type-cycle/a.ts']);
+    const messages = result!.messages.map((message) => [message.ruleId, message.message]);
+    expect(messages).toEqual([
+      ['local/no-type-cycle', 'Import cycle through a type-only import: test/fixtures/lint-type-cycle/a.ts → test/fixtures/lint-type-cycle/b.ts → test/fixtures/lint-type-cycle/a.ts.'],
+    ]);
+  });
+
+  it('refuses graphql-yoga below the schema (a yoga plugin belongs in plugins/)', async () => {
+    for (const filePath of ['src/gateway/directory/stray.ts', 'src/gateway/loaders/stray.ts']) {
+      const ids = await ruleIdsFor(filePath, "import type { Plugin } from 'graphql-yoga';\nexport type P = Plugin;\n");
+      expect(ids).toContain('no-restricted-imports');
+    }
+  });
+
+  it('refuses cluster mode loading GraphQL or a transport', async () => {
+    const ids = await ruleIdsFor('src/gateway/cluster/stray.ts', "import { GraphQLError } from 'graphql';\nvoid GraphQLError;\n");
+    expect(ids).toContain('no-restricted-imports');
+  });
+
   it('refuses a value import used only as a type', async () => {
     const ids = await ruleIdsFor('src/zulip/stray.ts', "import { ZulipConnection } from './connection.js';\nexport type C = ZulipConnection;\n");
     expect(ids).toContain('@typescript-eslint/consistent-type-imports');

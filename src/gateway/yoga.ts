@@ -23,7 +23,7 @@ import { yogaLogger, type Logger } from './observability/logger.js';
 import type { GatewayMetrics } from './observability/metrics.js';
 import type { GatewayTracing } from './observability/tracing.js';
 import { upstreamObserver, type RequestObservation } from './observability/upstream.js';
-import { EventCluster, type EventClusterOptions } from './events/redis/cluster.js';
+import { EventCluster, type EventClusterOptions } from './cluster/cluster.js';
 import { limitRequestBody } from './plugins/body-limit.js';
 import { CSRF_HEADER, csrfPrevention } from './plugins/csrf.js';
 import { useEventHub } from './plugins/event-hub.js';

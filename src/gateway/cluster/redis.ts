@@ -7,9 +7,10 @@
  * while disconnected (`enableOfflineQueue: false`) and never resends a command that was in flight
  * when the connection dropped: a caller learns at once that Redis is unreachable instead of
  * waiting on a queue, and a blocking read is never silently replayed on a new server. ioredis
- * reconnects forever in the background (capped backoff), and {@link ClusterRedis.state} follows.
+ * reconnects forever in the background (zulip/backoff.ts, capped, full jitter), and {@link ClusterRedis.state} follows.
  */
 import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { Backoff } from '../../zulip/backoff.js';
 import { ClusterConfigError, createKeyDeriver } from './keys.js';
 
 export interface ClusterConfig {
@@ -93,7 +94,8 @@ export interface ClusterRedisOptions {
 
 /** ioredis options shared by the command client and its duplicates (blocking readers). */
 function clientOptions(options: ClusterRedisOptions, onReconnect: () => void): RedisOptions {
-  const cap = options.maxReconnectDelayMs ?? 2_000;
+  // The gateway's one backoff (full jitter), so that instances do not all reconnect at once.
+  const backoff = new Backoff({ maxBoundMs: options.maxReconnectDelayMs ?? 2_000 });
   return {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -101,7 +103,12 @@ function clientOptions(options: ClusterRedisOptions, onReconnect: () => void): R
     maxRetriesPerRequest: 0,
     connectTimeout: options.connectTimeoutMs ?? 5_000,
     // Never give up: the gateway keeps serving queries, and subscriptions recover when Redis returns.
-    retryStrategy: (times) => (onReconnect(), Math.min(50 * 2 ** Math.min(times, 10), cap)),
+    // ioredis counts attempts from 1 again after each successful connection.
+    retryStrategy: (times) => {
+      onReconnect();
+      if (times === 1) backoff.reset();
+      return backoff.nextDelayMs();
+    },
     // A failover replica turning read-only must drop the connection so we reach the new primary.
     reconnectOnError: (error) => error.message.startsWith('READONLY'),
   };

@@ -192,7 +192,7 @@ export class LiveDirectories {
         }
         for (const fence of entry.fences) fence.mark = current.lastEventId;
       },
-      // Cluster mode: the log no longer continues what the directory loaded (see redis/session.ts).
+      // Cluster mode: the log no longer continues what the directory loaded (see cluster/session.ts).
       lost: () => this.registry.get(key)?.reset(),
       events: (events) => {
         this.registry.get(key)?.applyAll(events as unknown as DirectoryEvent[]);

@@ -12,7 +12,7 @@
  * - Sessions are refcounted by their subscribers. When the last one leaves, the session lives on
  *   for a grace period (polling and buffering), so a client that reconnects and resumes with its
  *   last cursor loses nothing; after it, the poll is aborted and the queue deleted upstream.
- * - Cluster mode (`cluster`, redis/cluster.ts): sessions are backed by Redis and shared by several
+ * - Cluster mode (`cluster`, cluster/cluster.ts): sessions are backed by Redis and shared by several
  *   gateway instances (one upstream queue per credential across them; README, "Running several
  *   instances"); a session that ends deletes its queue only when no other instance still wants it.
  * - `createSession` replaces the in-process session (tests, other backends);
@@ -24,7 +24,7 @@ import type { Cursor, ReplayBufferOptions } from './buffer.js';
 import type { FilterSpec } from './filters.js';
 import { SUPPORTED_EVENT_TYPES } from './model.js';
 import type { RegisterExtras } from './queue.js';
-import type { ClusterState, EventCluster } from './redis/cluster.js';
+import type { ClusterState, EventCluster } from '../cluster/cluster.js';
 import { QueueEventSession, type EventSession, type QueueEventSessionOptions } from './session.js';
 import { Subscriber } from './subscriber.js';
 
@@ -54,7 +54,7 @@ export interface EventHubOptions {
   createSession?: (connection: ZulipConnection, refused: () => void) => EventSession;
   /**
    * Cluster mode: sessions share each credential's upstream queue and event log with the other
-   * gateway instances through Redis (redis/cluster.ts). The hub closes it with itself.
+   * gateway instances through Redis (cluster/cluster.ts). The hub closes it with itself.
    * @default none: everything stays in this process
    */
   cluster?: EventCluster;

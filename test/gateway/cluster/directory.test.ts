@@ -7,7 +7,7 @@
 import { expect, onTestFinished, test } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { EventHub, sessionKey } from '../../../src/gateway/events/hub.js';
-import { EventCluster } from '../../../src/gateway/events/redis/cluster.js';
+import { EventCluster } from '../../../src/gateway/cluster/cluster.js';
 import { createGatewayServer } from '../../../src/gateway/transport/http.js';
 import { createGateway } from '../../../src/gateway/yoga.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';

@@ -10,7 +10,7 @@
  */
 import { clusterConfigFromEnv } from '../../../src/gateway/cluster/redis.js';
 import { EventHub } from '../../../src/gateway/events/hub.js';
-import { EventCluster } from '../../../src/gateway/events/redis/cluster.js';
+import { EventCluster } from '../../../src/gateway/cluster/cluster.js';
 import { createGatewayServer } from '../../../src/gateway/transport/http.js';
 import { createGateway } from '../../../src/gateway/yoga.js';
 

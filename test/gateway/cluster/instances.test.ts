@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { ClusterConfigError } from '../../../src/gateway/cluster/keys.js';
 import { EventHub, type HubStats } from '../../../src/gateway/events/hub.js';
-import { EventCluster } from '../../../src/gateway/events/redis/cluster.js';
+import { EventCluster } from '../../../src/gateway/cluster/cluster.js';
 import { createGatewayServer } from '../../../src/gateway/transport/http.js';
 import { createGateway } from '../../../src/gateway/yoga.js';
 import { basicAuth } from '../../helpers/harness.js';

@@ -16,21 +16,21 @@
  * - When the session ends (grace period over, shutdown), the holder deletes the upstream queue only
  *   if no other instance is in the credential's interest set; otherwise another one continues it.
  */
-import type { ZulipApiError } from '../../../zulip/errors.js';
-import type { RegisterQueueResult } from '../../../zulip/model/events.js';
-import { RedisUnavailableError } from '../../cluster/redis.js';
-import type { CredentialKeys } from '../../cluster/keys.js';
-import { Lease, LeaseKeeper, type LeaseTimes } from '../../cluster/lease.js';
-import type { ClusterRedis } from '../../cluster/redis.js';
-import { ResumeGate } from '../../cluster/resume.js';
-import { EventStream, type EventStreamOptions, type StreamEntry } from '../../cluster/stream.js';
-import type { StreamTailer, TailListener } from '../../cluster/tail.js';
-import { encodeCursor, type Cursor } from '../buffer.js';
-import { FanOut } from '../fanout.js';
-import type { EventFilter, FilterSpec } from '../filters.js';
-import type { GatewayEvent, RawEvent, ResyncReason } from '../model.js';
-import type { EventSession, QueueEventSessionOptions, SessionListener } from '../session.js';
-import type { Delivery, SessionScope, Subscriber } from '../subscriber.js';
+import type { ZulipApiError } from '../../zulip/errors.js';
+import type { RegisterQueueResult } from '../../zulip/model/events.js';
+import { RedisUnavailableError } from './redis.js';
+import type { CredentialKeys } from './keys.js';
+import { Lease, LeaseKeeper, type LeaseTimes } from './lease.js';
+import type { ClusterRedis } from './redis.js';
+import { ResumeGate } from './resume.js';
+import { EventStream, type EventStreamOptions, type StreamEntry } from './stream.js';
+import type { StreamTailer, TailListener } from './tail.js';
+import { encodeCursor, type Cursor } from '../events/buffer.js';
+import { FanOut } from '../events/fanout.js';
+import type { EventFilter, FilterSpec } from '../events/filters.js';
+import type { GatewayEvent, RawEvent, ResyncReason } from '../events/model.js';
+import type { EventSession, QueueEventSessionOptions, SessionListener } from '../events/session.js';
+import type { Delivery, SessionScope, Subscriber } from '../events/subscriber.js';
 import { decodeEntry } from './codec.js';
 import { StreamHolder } from './holder.js';
 

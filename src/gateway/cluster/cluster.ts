@@ -9,12 +9,12 @@
  * `clusterConfigFromEnv` reads REDIS_URL, GATEWAY_SECRET, REDIS_KEY_PREFIX, CLUSTER_FAILOVER_MS).
  */
 import { randomBytes } from 'node:crypto';
-import { createKeyDeriver, type KeyDeriver } from '../../cluster/keys.js';
-import { leaseTimes, type LeaseTimes } from '../../cluster/lease.js';
-import { ClusterRedis, type RedisState } from '../../cluster/redis.js';
-import { StreamTailer, type StreamTailerOptions } from '../../cluster/tail.js';
-import type { ReplayBufferOptions } from '../buffer.js';
-import type { EventSession, QueueEventSessionOptions } from '../session.js';
+import { createKeyDeriver, type KeyDeriver } from './keys.js';
+import { leaseTimes, type LeaseTimes } from './lease.js';
+import { ClusterRedis, type RedisState } from './redis.js';
+import { StreamTailer, type StreamTailerOptions } from './tail.js';
+import type { ReplayBufferOptions } from '../events/buffer.js';
+import type { EventSession, QueueEventSessionOptions } from '../events/session.js';
 import { ClusterEventSession } from './session.js';
 
 export interface EventClusterOptions {

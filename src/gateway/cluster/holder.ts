@@ -13,13 +13,13 @@
  * - A registration that replaces a queue (or that starts after the log lost track of the queue)
  *   logs a RESYNC entry first, ahead of the new queue's events.
  */
-import { defaultSleep, type BackoffOptions } from '../../../zulip/backoff.js';
-import type { ZulipConnection } from '../../../zulip/connection.js';
-import type { ZulipApiError } from '../../../zulip/errors.js';
-import type { RegisterQueueResult } from '../../../zulip/model/events.js';
-import { LeaseLostError, type EventStream, type QueuePosition } from '../../cluster/stream.js';
-import type { ResyncReason } from '../model.js';
-import { QueuePoller, type RegisterExtras } from '../queue.js';
+import { defaultSleep, type BackoffOptions } from '../../zulip/backoff.js';
+import type { ZulipConnection } from '../../zulip/connection.js';
+import type { ZulipApiError } from '../../zulip/errors.js';
+import type { RegisterQueueResult } from '../../zulip/model/events.js';
+import { LeaseLostError, type EventStream, type QueuePosition } from './stream.js';
+import type { ResyncReason } from '../events/model.js';
+import { QueuePoller, type RegisterExtras } from '../events/queue.js';
 import { encodeEvents, encodeResync } from './codec.js';
 
 export interface StreamHolderOptions {

@@ -8,7 +8,7 @@
  * stream get the raw events back. A resync the poller announces (a replaced queue) is an entry too,
  * so a client resuming across it sees it in order. Heartbeats make no entry.
  */
-import { parseEvent, type GatewayEvent, type RawEvent, type ResyncReason } from '../model.js';
+import { parseEvent, type GatewayEvent, type RawEvent, type ResyncReason } from '../events/model.js';
 
 type EntryData = { i: number; r: RawEvent } | { resync: ResyncReason; featureLevel: number | null };
 
