@@ -1,8 +1,8 @@
 /**
  * The event hub: one event session per credential, shared by every subscription of that
- * credential, whatever transport it came through. The hub creates, leases and stops sessions;
- * each session (session.ts) polls its upstream queue, keeps the replay buffer and fans events out
- * by filter. It knows nothing of the GraphQL schema. See docs/events.md.
+ * credential, whatever transport it came through. The hub creates sessions, counts who holds
+ * each, and stops them; each session (session.ts) polls its upstream queue, keeps the replay
+ * buffer and fans events out by filter. It knows nothing of the GraphQL schema. See docs/events.md.
  *
  * - A session is created by the first subscriber of a credential and registered once with every
  *   event type the gateway supports (docs/events.md, "One queue per credential"); subscriptions
@@ -91,16 +91,19 @@ export interface HubStats {
   cluster?: ClusterState;
 }
 
-/** A session and the hub's bookkeeping of it. */
-interface Lease {
+/**
+ * A session and how many hold it (subscribers and in-process listeners). Not a cluster lease
+ * (cluster/lease.ts), which picks the one instance polling a credential's upstream queue.
+ */
+interface HeldSession {
   key: string;
   session: EventSession;
-  leases: number;
+  holders: number;
   graceTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export class EventHub {
-  private readonly sessions = new Map<string, Lease>();
+  private readonly sessions = new Map<string, HeldSession>();
   private readonly options: EventHubOptions;
   private closed = false;
   private readonly taps = new Set<SessionTap>();
@@ -115,20 +118,20 @@ export class EventHub {
    */
   async subscribe(connection: ZulipConnection, options: SubscribeOptions = {}): Promise<Subscriber> {
     if (this.closed) throw new Error('the event hub is closed');
-    const lease = this.leaseFor(connection);
+    const held = this.heldFor(connection);
     const subscriber = new Subscriber(this.options.subscriberBufferSize ?? 1000, (s) => {
-      lease.session.detach(s);
-      this.release(lease);
+      held.session.detach(s);
+      this.release(held);
     });
-    this.acquire(lease);
-    lease.session.attach(subscriber, options.filter ?? {}, options.after);
+    this.acquire(held);
+    held.session.attach(subscriber, options.filter ?? {}, options.after);
     try {
-      await lease.session.whenReady(this.options.readyTimeoutMs ?? 15_000);
+      await held.session.whenReady(this.options.readyTimeoutMs ?? 15_000);
     } catch (error) {
       await subscriber.return();
       throw error;
     }
-    subscriber.typingExpiryMs = this.options.typingExpiryMs ?? lease.session.typingExpiryMs;
+    subscriber.typingExpiryMs = this.options.typingExpiryMs ?? held.session.typingExpiryMs;
     return subscriber;
   }
 
@@ -141,18 +144,18 @@ export class EventHub {
   }
 
   /**
-   * Runs `use` with the credential's session once its queue is registered, holding a lease on it
-   * meanwhile: how an in-process consumer (a live directory) listens to the credential's stream.
+   * Runs `use` with the credential's session once its queue is registered, holding it meanwhile:
+   * how an in-process consumer (a live directory) listens to the credential's stream.
    */
   async withSession<T>(connection: ZulipConnection, use: (session: EventSession) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('the event hub is closed');
-    const lease = this.leaseFor(connection);
-    this.acquire(lease);
+    const held = this.heldFor(connection);
+    this.acquire(held);
     try {
-      await lease.session.whenReady(this.options.readyTimeoutMs ?? 15_000);
-      return await use(lease.session);
+      await held.session.whenReady(this.options.readyTimeoutMs ?? 15_000);
+      return await use(held.session);
     } finally {
-      this.release(lease);
+      this.release(held);
     }
   }
 
@@ -165,9 +168,9 @@ export class EventHub {
   stats(): HubStats {
     let subscribers = 0;
     let lingering = 0;
-    for (const lease of this.sessions.values()) {
-      subscribers += lease.session.subscriberCount;
-      if (lease.graceTimer) lingering++;
+    for (const held of this.sessions.values()) {
+      subscribers += held.session.subscriberCount;
+      if (held.graceTimer) lingering++;
     }
     const cluster = this.options.cluster?.state();
     return { sessions: this.sessions.size, subscribers, lingering, ...(cluster && { cluster }) };
@@ -176,24 +179,24 @@ export class EventHub {
   /** Ends every subscription and deletes every queue upstream. */
   async close(): Promise<void> {
     this.closed = true;
-    const leases = [...this.sessions.values()];
+    const all = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(leases.map((lease) => this.stop(lease, 'The gateway is shutting down.')));
+    await Promise.all(all.map((held) => this.stop(held, 'The gateway is shutting down.')));
     await this.options.cluster?.close();
   }
 
-  private leaseFor(connection: ZulipConnection): Lease {
+  private heldFor(connection: ZulipConnection): HeldSession {
     const key = sessionKey(connection);
     const existing = this.sessions.get(key);
     if (existing && !existing.session.stopped) return existing;
     const refused = () => {
-      if (this.sessions.get(key) === lease) this.sessions.delete(key);
+      if (this.sessions.get(key) === held) this.sessions.delete(key);
     };
     const session = this.options.createSession?.(connection, refused) ?? this.queueSession(connection, refused);
-    const lease: Lease = { key, session, leases: 0, graceTimer: undefined };
-    this.sessions.set(key, lease);
+    const held: HeldSession = { key, session, holders: 0, graceTimer: undefined };
+    this.sessions.set(key, held);
     for (const tap of this.taps) tap.opened(key, session, connection);
-    return lease;
+    return held;
   }
 
   private queueSession(connection: ZulipConnection, refused: () => void): EventSession {
@@ -211,29 +214,29 @@ export class EventHub {
     return this.options.cluster ? this.options.cluster.createSession(options) : new QueueEventSession(options);
   }
 
-  private acquire(lease: Lease): void {
-    lease.leases++;
-    if (lease.graceTimer) clearTimeout(lease.graceTimer);
-    lease.graceTimer = undefined;
+  private acquire(held: HeldSession): void {
+    held.holders++;
+    if (held.graceTimer) clearTimeout(held.graceTimer);
+    held.graceTimer = undefined;
   }
 
-  private release(lease: Lease): void {
-    lease.leases--;
-    if (lease.leases > 0 || this.closed) return;
-    lease.graceTimer = setTimeout(() => {
-      lease.graceTimer = undefined;
-      if (lease.leases > 0) return;
-      if (this.sessions.get(lease.key) === lease) this.sessions.delete(lease.key);
-      void this.stop(lease, 'The subscription was closed.');
+  private release(held: HeldSession): void {
+    held.holders--;
+    if (held.holders > 0 || this.closed) return;
+    held.graceTimer = setTimeout(() => {
+      held.graceTimer = undefined;
+      if (held.holders > 0) return;
+      if (this.sessions.get(held.key) === held) this.sessions.delete(held.key);
+      void this.stop(held, 'The subscription was closed.');
     }, this.options.graceMs ?? 30_000);
     // A pending grace period alone must not keep the process alive.
-    lease.graceTimer.unref?.();
+    held.graceTimer.unref?.();
   }
 
-  private async stop(lease: Lease, message: string): Promise<void> {
-    if (lease.graceTimer) clearTimeout(lease.graceTimer);
-    lease.graceTimer = undefined;
-    await lease.session.stop(message);
+  private async stop(held: HeldSession, message: string): Promise<void> {
+    if (held.graceTimer) clearTimeout(held.graceTimer);
+    held.graceTimer = undefined;
+    await held.session.stop(message);
   }
 }
 

@@ -2,7 +2,7 @@
  * One credential's event stream: the upstream queue poller (queue.ts) as the source, the replay
  * buffer (buffer.ts) and the fan-out to subscribers by filter (filters.ts). See docs/events.md.
  *
- * {@link EventSession} is the seam: the hub (hub.ts) only creates, leases and stops sessions, so a
+ * {@link EventSession} is the seam: the hub (hub.ts) only creates, holds and stops sessions, so a
  * session whose source and log live elsewhere (a Redis stream shared by several gateway
  * instances) can replace {@link QueueEventSession}, and in-process consumers of the whole stream
  * (a live directory of users and channels) {@link EventSession.listen} to it instead of
