@@ -44,7 +44,7 @@ function benchChild(role: 'emulator' | 'clients'): ChildProcess {
 }
 
 function instanceChild(zulipUrl: string, redisUrl?: string): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, ZULIP_URL: zulipUrl, SUBSCRIBER_BUFFER: '10000', GRACE_MS: '30000', CLUSTER_RETRY_MS: '250' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ZULIP_URL: zulipUrl, SLOW_CONSUMER_LIMIT: '10000', GRACE_MS: '30000', CLUSTER_RETRY_MS: '250' };
   delete env.REDIS_URL;
   if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, GATEWAY_SECRET: 'bench-secret-'.padEnd(40, 'x'), REDIS_KEY_PREFIX: 'bench:' });
   return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx'] });

@@ -179,7 +179,7 @@ async function runBench(): Promise<void> {
     const { EventHub } = await import('../src/gateway/events/hub.js');
     const { createGatewayServer } = await import('../src/gateway/transport/http.js');
     const { createGateway } = await import('../src/gateway/yoga.js');
-    const hub = new EventHub({ subscriberBufferSize: 10_000 });
+    const hub = new EventHub({ slowConsumerLimit: 10_000 });
     const gateway = createGateway({ zulipUrl: upstream.url, logging: false, graphiql: false, eventHub: hub });
     const served = createGatewayServer(gateway, { drainMs: 0 });
     const wsUrl = (await served.listen(0, '127.0.0.1')).replace(/^http/, 'ws');

@@ -105,6 +105,7 @@ export async function start(
     upstreamDeadlineMs: config.upstreamDeadlineMs,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
+    slowConsumerLimit: config.slowConsumerLimit,
     graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
     logger,
     ...(metrics && { metrics }),

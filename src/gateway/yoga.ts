@@ -105,8 +105,12 @@ export interface GatewayOptions {
   maxRequestBodyBytes?: number;
   /** Run identical subscriptions (credential, operation, variables) once, on every transport. @default true */
   shareSubscriptions?: boolean;
-  /** Results a client's subscription may have waiting before it ends with SLOW_CONSUMER. @default 1000 */
-  subscriptionBacklog?: number;
+  /**
+   * Events or results one subscription may have waiting before it ends with SLOW_CONSUMER, when
+   * `eventHub` is not given (a given hub has its own `slowConsumerLimit`; giving both throws).
+   * @default DEFAULT_SLOW_CONSUMER_LIMIT (1000)
+   */
+  slowConsumerLimit?: number;
   /**
    * Subscriptions one credential may have open on this instance, every transport together; the
    * next is refused with TOO_MANY_SUBSCRIPTIONS. @default DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL (200)
@@ -175,13 +179,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   });
+  if (options.eventHub && options.slowConsumerLimit !== undefined) {
+    throw new Error('slowConsumerLimit is the event hub\'s: give it to the EventHub passed as eventHub.');
+  }
+  const hub =
+    options.eventHub ??
+    new EventHub({
+      ...(options.slowConsumerLimit !== undefined && { slowConsumerLimit: options.slowConsumerLimit }),
+      ...(options.cluster && { cluster: new EventCluster(options.cluster) }),
+    });
   const sharing = shareSubscriptions({
     ...(options.shareSubscriptions !== undefined && { share: options.shareSubscriptions }),
-    ...(options.subscriptionBacklog !== undefined && { backlog: options.subscriptionBacklog }),
+    slowConsumerLimit: hub.slowConsumerLimit,
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
   if (options.userIdsThreshold !== undefined) upstream.userIdsThreshold = options.userIdsThreshold;
-  const hub = options.eventHub ?? new EventHub(options.cluster ? { cluster: new EventCluster(options.cluster) } : {});
   const directories =
     options.liveDirectory === false
       ? undefined

@@ -35,6 +35,8 @@ export interface GatewayConfig {
   drainMs: number;
   maxRequestBodyBytes: number;
   maxSubscriptionsPerCredential: number;
+  /** Events or results one subscription may have waiting before it ends with SLOW_CONSUMER. */
+  slowConsumerLimit: number;
   /** `*`: any origin without credentials; a list: those origins with credentials; []: none. */
   corsOrigins: string[] | '*';
   graphiql: boolean;
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     drainMs: int('DRAIN_MS', 10_000, 0, DAY_MS),
     maxRequestBodyBytes: int('MAX_BODY_BYTES', 2_000_000, 1024, 1_073_741_824),
     maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 200, 1, 1_000_000),
+    slowConsumerLimit: int('SLOW_CONSUMER_LIMIT', 1000, 1, 1_000_000),
     corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
     graphiql: bool('GRAPHIQL', !production || demo),
     metrics: {

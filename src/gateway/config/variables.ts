@@ -25,6 +25,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'DRAIN_MS', default: '10000', meaning: 'On SIGTERM, how long requests in flight may finish before connections are cut.' },
   { name: 'MAX_BODY_BYTES', default: '2000000', meaning: 'Largest request body or graphql-ws message accepted, in bytes (HTTP 413, WebSocket close 1009 above).' },
   { name: 'MAX_SUBSCRIPTIONS_PER_CREDENTIAL', default: '200', meaning: 'Subscriptions one credential may have open on one instance, all transports together; the next is refused with TOO_MANY_SUBSCRIPTIONS.' },
+  { name: 'SLOW_CONSUMER_LIMIT', default: '1000', meaning: 'Events or results one subscription may have waiting to be sent; a client that falls further behind gets SLOW_CONSUMER and resubscribes with its last cursor.' },
   { name: 'CORS_ORIGINS', default: '(none)', meaning: 'Comma-separated browser origins allowed cross-origin, with credentials. `*` alone: any origin, never with credentials. Unset: no cross-origin access.' },
   { name: 'GRAPHIQL', default: 'on, off when NODE_ENV=production outside demo mode', meaning: 'Serve GraphiQL on GET /graphql from a browser (on/off).' },
   { name: 'METRICS', default: 'on', meaning: 'Serve Prometheus metrics (on/off).' },

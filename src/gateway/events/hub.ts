@@ -33,8 +33,12 @@ export interface EventHubOptions {
   graceMs?: number;
   /** Bounds of each credential's replay buffer. @default { maxEntries: 1000, maxAgeMs: 300_000 } */
   replay?: ReplayBufferOptions;
-  /** Deliveries a subscriber may have waiting before it is closed as too slow. @default 1000 */
-  subscriberBufferSize?: number;
+  /**
+   * The gateway's one slow-consumer limit: what one subscription may have waiting, here and in the
+   * results its transport has not sent yet (plugins/share-subscriptions.ts reads it from the hub),
+   * before it ends with SLOW_CONSUMER. @default DEFAULT_SLOW_CONSUMER_LIMIT
+   */
+  slowConsumerLimit?: number;
   /** How long a new subscription waits for the first queue registration. @default 15_000 */
   readyTimeoutMs?: number;
   /** Timeout of each long-poll (the heartbeat watchdog). @default the server's event_queue_longpoll_timeout_seconds */
@@ -59,6 +63,9 @@ export interface EventHubOptions {
    */
   cluster?: EventCluster;
 }
+
+/** Events or results one subscription may have waiting before it ends with SLOW_CONSUMER. */
+export const DEFAULT_SLOW_CONSUMER_LIMIT = 1000;
 
 /**
  * An in-process consumer told of every session the hub creates, before its queue registers (so it
@@ -112,6 +119,11 @@ export class EventHub {
     this.options = options;
   }
 
+  /** See {@link EventHubOptions.slowConsumerLimit}. */
+  get slowConsumerLimit(): number {
+    return this.options.slowConsumerLimit ?? DEFAULT_SLOW_CONSUMER_LIMIT;
+  }
+
   /**
    * Subscribes as the connection's credential. Resolves once the credential's queue is registered;
    * rejects with the upstream error if it is refused or cannot be registered in time.
@@ -119,7 +131,7 @@ export class EventHub {
   async subscribe(connection: ZulipConnection, options: SubscribeOptions = {}): Promise<Subscriber> {
     if (this.closed) throw new Error('the event hub is closed');
     const held = this.heldFor(connection);
-    const subscriber = new Subscriber(this.options.subscriberBufferSize ?? 1000, (s) => {
+    const subscriber = new Subscriber(this.slowConsumerLimit, (s) => {
       held.session.detach(s);
       this.release(held);
     });

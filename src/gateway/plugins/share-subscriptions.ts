@@ -8,9 +8,10 @@
  * shared execution is read as fast as it produces (so the hub's own per-subscriber queue never
  * backs up), and each client has its own bounded backlog of results its transport has not sent
  * yet (graphql-ws waits for each frame's write; SSE for the response stream's pull). A client that
- * falls more than `backlog` results behind gets a last SLOW_CONSUMER error and its subscription
- * ends, without slowing the others. Subscriptions that are not shared (resuming from a cursor)
- * run through the same queue under a key of their own.
+ * falls more than `slowConsumerLimit` results behind gets a last SLOW_CONSUMER error and its
+ * subscription ends, without slowing the others. The limit is the hub's (EventHub
+ * `slowConsumerLimit`), so one number bounds both queues a subscription has. Subscriptions that are
+ * not shared (resuming from a cursor) run through the same queue under a key of their own.
  *
  * It also bounds what one credential can hold open on this instance, shared or not, on every
  * transport together: past `maxPerCredential` a subscription is refused with TOO_MANY_SUBSCRIPTIONS
@@ -25,8 +26,8 @@ import { isAsyncIterable, Multicast } from '../events/multicast.js';
 export interface ShareSubscriptionsOptions {
   /** Share identical subscriptions. @default true */
   share?: boolean;
-  /** Results a client's subscription may have waiting before it ends with SLOW_CONSUMER. @default 1000 */
-  backlog?: number;
+  /** Results a client's subscription may have waiting before it ends with SLOW_CONSUMER: the hub's `slowConsumerLimit`. */
+  slowConsumerLimit: number;
   /** Subscriptions one credential may have open on this instance. @default DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL */
   maxPerCredential?: number;
 }
@@ -58,13 +59,13 @@ function shareable(document: DocumentNode, operationName: string | null | undefi
   return true;
 }
 
-export function shareSubscriptions(options: ShareSubscriptionsOptions = {}): Plugin<Context> & { sharing: SubscriptionSharing } {
-  const backlog = options.backlog ?? 1000;
+export function shareSubscriptions(options: ShareSubscriptionsOptions): Plugin<Context> & { sharing: SubscriptionSharing } {
+  const limit = options.slowConsumerLimit;
   const multicast = new Multicast<ExecutionResult>({
-    limit: backlog,
+    limit,
     overflow: () => ({
       errors: [
-        new GraphQLError(`The subscription fell more than ${backlog} results behind and was closed; resubscribe with the last cursor received.`, {
+        new GraphQLError(`The subscription fell more than ${limit} results behind and was closed; resubscribe with the last cursor received.`, {
           extensions: { code: GatewayErrorCode.slowConsumer },
         }),
       ],

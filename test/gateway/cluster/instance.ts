@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     });
   const hub = new EventHub({
     graceMs: Number(process.env.GRACE_MS ?? 300),
-    subscriberBufferSize: Number(process.env.SUBSCRIBER_BUFFER ?? 1000),
+    slowConsumerLimit: Number(process.env.SLOW_CONSUMER_LIMIT ?? 1000),
     ...(cluster && { cluster }),
   });
   const gateway = createGateway({ logging: false, liveDirectory: false, zulipUrl: process.env.ZULIP_URL!, eventHub: hub });

@@ -300,7 +300,7 @@ describe('EventHub', () => {
   });
 
   test('a subscriber that does not read is closed with SLOW_CONSUMER and does not hold back the others', async () => {
-    const { emulator, hub, connect } = setup({ hub: { subscriberBufferSize: 5 } });
+    const { emulator, hub, connect } = setup({ hub: { slowConsumerLimit: 5 } });
     const me = userId(emulator, 'hamlet');
     const slow = await hub.subscribe(connect('hamlet'));
     const fast = await hub.subscribe(connect('hamlet'));

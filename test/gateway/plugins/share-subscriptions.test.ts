@@ -4,12 +4,14 @@
  * its execution gets everything; and the bound on what one credential may hold open.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EventHub } from '../../../src/gateway/events/hub.js';
+import { createGateway } from '../../../src/gateway/yoga.js';
 import { until } from '../../helpers/wait.js';
 import { collect, startLiveGateway, type Live } from '../../helpers/ws-client.js';
 
 let live: Live;
 beforeAll(async () => {
-  live = await startLiveGateway({ gateway: { subscriptionBacklog: 2 } });
+  live = await startLiveGateway({ hub: { slowConsumerLimit: 2 } });
 });
 afterAll(() => live.close());
 
@@ -51,6 +53,16 @@ describe('slow consumers', () => {
     expect(text).toContain('event: complete');
     expect(live.gateway.subscriptions.clients).toBe(1);
     reader.dispose();
+  });
+});
+
+describe('one slow-consumer limit', () => {
+  test("the gateway gives slowConsumerLimit to the hub it builds, and refuses it beside a hub of the caller's", async () => {
+    const gateway = createGateway({ zulipUrl: 'http://chat.localhost', logging: false, liveDirectory: false, slowConsumerLimit: 7 });
+    expect(gateway.hub.slowConsumerLimit).toBe(7);
+    await gateway.dispose();
+    expect(new EventHub().slowConsumerLimit).toBe(1000);
+    expect(() => createGateway({ zulipUrl: 'http://chat.localhost', logging: false, eventHub: new EventHub(), slowConsumerLimit: 7 })).toThrow(/slowConsumerLimit/);
   });
 });
 
