@@ -189,7 +189,7 @@ async function runBench(): Promise<void> {
     if (clientsChild) await ask(clientsChild, { type: 'connect', wsUrl, users: upstream.users, count: SUBSCRIBERS }, 'connected');
     else await local!.connect(wsUrl, upstream.users, SUBSCRIBERS);
     // Subscriptions start after the ack, asynchronously: wait (bounded) until all are served.
-    while (gateway.subscriptions.clients < SUBSCRIBERS && Date.now() - connectStart < 60_000) await sleep(50);
+    while (gateway.graphqlSubscriptions.clients < SUBSCRIBERS && Date.now() - connectStart < 60_000) await sleep(50);
     const connectMs = Date.now() - connectStart;
     const { count: queues } = await ask(emulatorChild, { type: 'queues' }, 'queueCount');
 
@@ -224,7 +224,7 @@ async function runBench(): Promise<void> {
       processes: clientsChild ? 'gateway here; emulator and clients in two child processes' : 'gateway and clients here; emulator in a child process',
       users: USERS,
       subscribers: SUBSCRIBERS,
-      subscriptionsServed: gateway.subscriptions.clients,
+      subscriptionsServed: gateway.graphqlSubscriptions.clients,
       hubSubscribers: hub.stats().subscribers,
       upstreamQueues: queues,
       connectSeconds: +(connectMs / 1000).toFixed(1),

@@ -80,7 +80,7 @@ describe('README graphql-ws snippet', () => {
     let exited = false;
     child.on('exit', () => void (exited = true));
 
-    await until(() => h.gateway.subscriptions.clients > 0 || exited, 10_000, 'the snippet to subscribe');
+    await until(() => h.gateway.graphqlSubscriptions.clients > 0 || exited, 10_000, 'the snippet to subscribe');
     expect(output).toBe('');
     const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "readme", content: "snippet check") { id } }');
     expect(sent.errors).toBeUndefined();

@@ -38,7 +38,7 @@ import { MASKED_ERRORS } from './masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
 import { useRequestId } from './plugins/request-id.js';
-import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
+import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
@@ -131,8 +131,8 @@ export interface GatewayOptions {
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
-  /** Subscriptions served now, for tests and metrics. */
-  readonly subscriptions: SubscriptionSharing;
+  /** GraphQL subscriptions served now (not channel subscriptions), for tests and metrics. */
+  readonly graphqlSubscriptions: GraphQLSubscriptionSharing;
   /** The live directories (`stats()` for metrics); undefined when `liveDirectory: false`. */
   readonly directories: LiveDirectories | undefined;
   /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
@@ -249,7 +249,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ],
   });
   return Object.assign(yoga, {
-    subscriptions: sharing.sharing,
+    graphqlSubscriptions: sharing.sharing,
     directories,
     hub,
     transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },

@@ -1,5 +1,5 @@
 /**
- * One subscription's end of the hub: a bounded queue of deliveries, consumed as an async iterator
+ * One GraphQL subscription's end of the hub: a bounded queue of deliveries, consumed as an async iterator
  * by the GraphQL layer. The hub pushes synchronously during fan-out and never waits for a
  * subscriber, so a slow one cannot hold back the others or the acknowledgement; instead, when more
  * than `limit` deliveries are waiting, the subscriber drops them and ends with `SLOW_CONSUMER`,

@@ -1,5 +1,6 @@
 /**
- * Identical subscriptions run once: the same credential, operation document and variables, on any
+ * Identical GraphQL subscriptions (operations, not the channel subscriptions of
+ * schema/subscriptions.ts) run once: the same credential, operation document and variables, on any
  * transport (graphql-ws and SSE both subscribe through envelop, so an SSE stream and a WebSocket
  * of one user share too). With many tabs and devices per user, an event then costs one GraphQL
  * execution, not one per client (as Apollo Router's subscription deduplication does).
@@ -36,7 +37,7 @@ export interface ShareSubscriptionsOptions {
 export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL = 200;
 
 /** What the plugin exposes for tests and metrics. */
-export interface SubscriptionSharing {
+export interface GraphQLSubscriptionSharing {
   /** Client subscriptions currently served (shared or not). */
   readonly clients: number;
 }
@@ -59,7 +60,7 @@ function shareable(document: DocumentNode, operationName: string | null | undefi
   return true;
 }
 
-export function shareSubscriptions(options: ShareSubscriptionsOptions): Plugin<Context> & { sharing: SubscriptionSharing } {
+export function shareSubscriptions(options: ShareSubscriptionsOptions): Plugin<Context> & { sharing: GraphQLSubscriptionSharing } {
   const limit = options.slowConsumerLimit;
   const multicast = new Multicast<ExecutionResult>({
     limit,

@@ -1,7 +1,8 @@
 /**
- * Channel subscriptions: the `ChannelSubscription` type (backed by the wire subscription of
- * `GET /users/me/subscriptions`), `Channel.subscription`, the `subscriptions` query and the
- * `subscribe`, `unsubscribe` and `updateSubscriptionSettings` mutations.
+ * Channel subscriptions (Zulip's `subscriptions` resource; GraphQL subscriptions are in events/):
+ * the `ChannelSubscription` type (backed by the wire subscription of `GET /users/me/subscriptions`),
+ * `Channel.subscription`, the `subscriptions` query and the `subscribe`, `unsubscribe` and
+ * `updateSubscriptionSettings` mutations.
  * https://zulip.com/api/get-subscriptions, https://zulip.com/api/subscribe,
  * https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscription-settings
  */

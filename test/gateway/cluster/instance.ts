@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0 }, drainMs: 0 });
   const url = await served.listen(0, '127.0.0.1');
   process.on('message', async (message: InstanceMessage) => {
-    if (message.type === 'stats') process.send!({ type: 'stats', stats: hub.stats(), clients: gateway.subscriptions.clients } satisfies InstanceMessage);
+    if (message.type === 'stats') process.send!({ type: 'stats', stats: hub.stats(), clients: gateway.graphqlSubscriptions.clients } satisfies InstanceMessage);
     if (message.type === 'close') {
       await served.close();
       await gateway.dispose();

@@ -37,7 +37,7 @@ describe('slow consumers', () => {
     });
     expect(idle.status).toBe(200);
     const reader = collect(live.client('hamlet'), query);
-    await until(() => live.gateway.subscriptions.clients === 2, 5000, 'both subscriptions');
+    await until(() => live.gateway.graphqlSubscriptions.clients === 2, 5000, 'both subscriptions');
     expect(live.hub.stats().subscribers).toBe(1);
     const ids: number[] = [];
     // One at a time, each taken by the reader before the next (the sentinel: the shared execution
@@ -51,7 +51,7 @@ describe('slow consumers', () => {
     const text = await idle.text(); // ends: the idle client's subscription was closed
     expect(text).toContain('"code":"SLOW_CONSUMER"');
     expect(text).toContain('event: complete');
-    expect(live.gateway.subscriptions.clients).toBe(1);
+    expect(live.gateway.graphqlSubscriptions.clients).toBe(1);
     reader.dispose();
   });
 });
@@ -85,7 +85,7 @@ describe('subscriptions per credential', () => {
     const first = collect(hamlet, query);
     const second = collect(hamlet, query, { unused: 1 }); // not shared with the first: counted all the same
     const stream = await sse('hamlet');
-    await until(() => bounded.gateway.subscriptions.clients === 3, 5000, 'three subscriptions');
+    await until(() => bounded.gateway.graphqlSubscriptions.clients === 3, 5000, 'three subscriptions');
 
     const refused = collect(hamlet, query);
     await refused.waitDone();
@@ -97,13 +97,13 @@ describe('subscriptions per credential', () => {
 
     // Another credential has its own count.
     const othello = collect(bounded.client('othello'), query);
-    await until(() => bounded.gateway.subscriptions.clients === 4, 5000, "othello's subscription");
+    await until(() => bounded.gateway.graphqlSubscriptions.clients === 4, 5000, "othello's subscription");
 
     // Ending one frees its place.
     second.dispose();
-    await until(() => bounded.gateway.subscriptions.clients === 3, 5000, 'the second subscription to end');
+    await until(() => bounded.gateway.graphqlSubscriptions.clients === 3, 5000, 'the second subscription to end');
     const again = collect(hamlet, query);
-    await until(() => bounded.gateway.subscriptions.clients === 4, 5000, 'the new subscription');
+    await until(() => bounded.gateway.graphqlSubscriptions.clients === 4, 5000, 'the new subscription');
     expect(again.done).toBe(false);
     expect(stream.status).toBe(200); // still open: the gateway's close ends it
     for (const c of [first, again, othello]) c.dispose();

@@ -179,9 +179,9 @@ describe('graphql-ws transport', () => {
       expect((await resumed.waitFor(1))[0]!.data).toEqual({ messages: { __typename: 'ResyncEvent' } });
       const id = await sendAsOthello(shared, 'shared', 'hi');
       for (const sub of [a, b, other]) expect((await sub.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
-      expect(shared.gateway.subscriptions.clients).toBe(4);
+      expect(shared.gateway.graphqlSubscriptions.clients).toBe(4);
       a.dispose();
-      await until(() => shared.gateway.subscriptions.clients === 3, 5000, 'a to leave');
+      await until(() => shared.gateway.graphqlSubscriptions.clients === 3, 5000, 'a to leave');
       expect(shared.hub.stats().subscribers).toBe(3); // b still holds the shared execution
       b.dispose();
       await until(() => shared.hub.stats().subscribers === 2);
@@ -260,7 +260,7 @@ describe('sharing across transports', () => {
       const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
       const ws = collect(shared.client('hamlet'), query);
       const sse = sseSubscribe(shared.url, query, {}, { authorization: shared.auth('hamlet') });
-      await until(() => shared.gateway.subscriptions.clients === 2, 5000, 'both subscriptions');
+      await until(() => shared.gateway.graphqlSubscriptions.clients === 2, 5000, 'both subscriptions');
       expect(shared.hub.stats().subscribers).toBe(1);
       const id = await sendAsOthello(shared, 'shared', 'to both');
       expect((await ws.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
