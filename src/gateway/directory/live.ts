@@ -16,8 +16,8 @@
  *   or was dropped while subscribers kept the queue alive, the queue is deleted upstream: the hub
  *   then registers a new one exactly as after an expiry (subscribers get the QUEUE_EXPIRED resync
  *   they would need anyway), and that registration reloads the directory.
- * - Writes through the gateway fence the directory (plugins/directory-writes.ts): reads bypass it until the write's
- *   event is applied, so the writer's next query sees the write.
+ * - Writes through the gateway fence the directory (plugins/directory-writes.ts): reads bypass it
+ *   until the write's event is applied, so the writer's next query sees the write.
  */
 import type { ZulipConnection } from '../../zulip/connection.js';
 import { deleteQueue } from '../../zulip/routes/events.js';

@@ -6,7 +6,7 @@
  *   id the plain schema already has. `_entities` loads them through the request's DataLoaders with
  *   the caller's credentials, so a router's batch of representations costs what the same plain
  *   lookups cost: one `GET /users` for any number of users, one `GET /streams` for channels, one
- *   `GET /user_groups` for groups, one `GET /messages?message_ids=` per 1000 messages (loaders.ts).
+ *   `GET /user_groups` for groups, one `GET /messages?message_ids=` per 1000 messages (loaders/).
  * - `_service { sdl }` returns {@link printSubgraphSdl}'s SDL, committed as schema/subgraph.graphql.
  * - Each representation is checked on its own: a malformed one (not an object, no or an unknown
  *   `__typename`, an id that is missing or not an integer) fails its own `_entities` entry with
