@@ -1,5 +1,5 @@
 /**
- * Per-request loaders (src/gateway/loaders.ts) over a fake Zulip that answers by path: how many
+ * Per-request loaders (src/gateway/loaders/) over a fake Zulip that answers by path: how many
  * upstream calls a request makes, what they ask for, and how missing records are reported.
  */
 import { describe, expect, it } from 'vitest';
