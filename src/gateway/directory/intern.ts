@@ -15,7 +15,8 @@
 /**
  * Estimated heap bytes per JSON character of an interned object: V8 keeps keys in shared hidden
  * classes and short strings one byte per character, but every property slot, number and string
- * header costs more than its text. Measured at roughly 2–3× on user records; 3 errs on the safe side.
+ * header costs more than its text. Rounded up from what user records take (README, "Live
+ * directory"): an estimate too low would let the directories outgrow their memory cap.
  */
 export const BYTES_PER_JSON_CHAR = 3;
 
