@@ -27,7 +27,7 @@ export const DASHBOARD_QUERY = `query Dashboard {
 }
 `;
 
-export const GRAPHIQL_TITLE = 'chatgraph';
+const GRAPHIQL_TITLE = 'chatgraph';
 
 export interface GraphiQLSetup {
   /** Authorization header value to pre-fill (demo mode only). */

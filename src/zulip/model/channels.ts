@@ -16,7 +16,7 @@ export interface GroupSettingValueUpdate {
 }
 
 /** The five channel permissions that are group-setting values. */
-export const CHANNEL_PERMISSION_SETTINGS = [
+const CHANNEL_PERMISSION_SETTINGS = [
   'can_add_subscribers_group',
   'can_remove_subscribers_group',
   'can_administer_channel_group',
