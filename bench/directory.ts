@@ -31,7 +31,7 @@ process.env.NODE_ENV ??= 'production';
 const CHILD_FLAG = '--directory-emulator-child';
 const SIZES = (process.env.BENCH_SIZES ?? '500,20000,100000').split(',').map(Number);
 const ONE_QUERY = 'query One { user(id: 8) { id fullName } }';
-/** Sequential CPU loops: [count, ms] bounds; dashboards off-directory at 100k users parse 60 MB each, so few. */
+/** Sequential CPU loops: [count, ms] bounds; a dashboard off-directory below level 384 parses the whole user list, so few. */
 const LOOPS = { one: { count: 2000, maxMs: 3000 }, dashboard: { count: 150, maxMs: 4000 }, heavy: { count: 4, maxMs: 6000 } };
 const ROUNDS = 3;
 
@@ -132,9 +132,8 @@ async function query(gateway: Gateway, auth: string, q: string): Promise<number>
 async function cpuPerQuery(gateway: Gateway, auth: string, q: string, bound: LoopBound) {
   gc(); // so that no measurement pays for the garbage of the one before (off@372 dashboards parse whole directories)
   // Warm-up as long as one round: a server answers the same query shapes all day, so the steady
-  // state (JIT-compiled, heap sized) is what is measured. Warming up takes thousands of queries: at
-  // 100,000 users the one-user query cost 0.30 ms per query over its first 2,000 after a directory
-  // load and 0.09 ms over its fifth 2,000.
+  // state (JIT-compiled, heap sized) is what is measured. Warming up takes thousands of queries
+  // after a directory load (README, "Live directory"), so a short warm-up would measure the JIT.
   await cpuPerCall(() => query(gateway, auth, q), bound);
   const perRound: number[] = [];
   let upstream = 0;
@@ -215,7 +214,7 @@ async function benchSize(users: number): Promise<SizeResult> {
     const fromCall: number[] = [];
     let last = '';
     const skipRename = users >= 100_000 && process.env.BENCH_RENAME_LARGE === '0';
-    // The emulator decides who may see the renamed user for each of its users: seconds at 20,000.
+    // The emulator decides who may see the renamed user for each of its users: slow in large organizations.
     const renames = skipRename ? 0 : users >= 100_000 ? 1 : 3;
     for (let i = 0; i < renames; i++) {
       const name = `Renamed ${i} ${Date.now()}`;
@@ -250,7 +249,7 @@ async function benchSize(users: number): Promise<SizeResult> {
 
 /**
  * Memory of 1,000 credentials' directories of one organization vs one. Registering 1,000 real
- * queues would take the emulator ~1 s each at 20,000 users (and parsing each 10 MB answer 0.1 s),
+ * queues would have the emulator build, and the gateway parse, the whole organization 1,000 times,
  * so each credential is loaded from the register response of one of `VIEWS` real credentials
  * (7 members, then the other roles), reused across credentials: what stays in memory after a load
  * is the same (objects are interned by content, the snapshot is garbage afterwards); what differs

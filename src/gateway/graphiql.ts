@@ -1,6 +1,6 @@
 /**
  * GraphiQL, served from the installed @graphql-yoga/render-graphiql package: its page inlines the
- * editor, workers and styles (about 9 MB), so nothing is loaded from a CDN (yoga's built-in page
+ * editor, workers and styles (megabytes of it), so nothing is loaded from a CDN (yoga's built-in page
  * pulls everything from unpkg). The page is rendered once per gateway and then reused.
  *
  * Opens on the README's dashboard query; in demo mode the demo Authorization header is pre-filled.
@@ -27,7 +27,7 @@ export const DASHBOARD_QUERY = `query Dashboard {
 }
 `;
 
-export const GRAPHIQL_TITLE = 'chatgraph';
+const GRAPHIQL_TITLE = 'chatgraph';
 
 export interface GraphiQLSetup {
   /** Authorization header value to pre-fill (demo mode only). */
@@ -51,7 +51,7 @@ export function graphiqlOptions(setup: GraphiQLSetup): GraphiQLOptions {
 
 /**
  * yoga's `renderGraphiQL` option: the packaged page, rendered once per distinct options (one in
- * practice), since rendering copies the 9 MB bundle into a new string.
+ * practice), since rendering copies the whole bundle into a new string.
  */
 export function packagedGraphiQLRenderer(): (options: GraphiQLOptions) => string {
   let last: { key: string; html: string } | undefined;

@@ -86,5 +86,3 @@ export const featureLevels = {
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
 } as const;
-
-export type FeatureLevelName = keyof typeof featureLevels;

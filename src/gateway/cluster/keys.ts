@@ -28,7 +28,7 @@ export class ClusterConfigError extends Error {
 }
 
 /** Shortest GATEWAY_SECRET accepted: 16 bytes of entropy written as 32 hex digits, or the like. */
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 
 export interface KeyDeriverOptions {
   /** GATEWAY_SECRET; required, at least {@link MIN_SECRET_LENGTH} characters. */

@@ -1,6 +1,6 @@
 /** The live directory (issue 10): per-credential users, channels, subscriptions and groups kept by events. */
-export { Directory, type DirectoryStatus, type InvalidateReason, type WaitOutcome } from './directory.js';
-export { DirectoryRegistry, type DirectoryRegistryOptions, type DirectoryStats, type DropReason } from './registry.js';
+export { Directory, type InvalidateReason } from './directory.js';
+export { DirectoryRegistry, type DirectoryStats } from './registry.js';
 export type { DirectoryClock, DirectoryCounters } from './counters.js';
 export type { DirectoryEvent } from './data.js';
 export {

@@ -15,16 +15,17 @@
 /**
  * Estimated heap bytes per JSON character of an interned object: V8 keeps keys in shared hidden
  * classes and short strings one byte per character, but every property slot, number and string
- * header costs more than its text. Measured at roughly 2–3× on user records; 3 errs on the safe side.
+ * header costs more than its text. Rounded up from what user records take (README, "Live
+ * directory"): an estimate too low would let the directories outgrow their memory cap.
  */
-export const BYTES_PER_JSON_CHAR = 3;
+const BYTES_PER_JSON_CHAR = 3;
 
 /**
  * A 53-bit hash of a serialization (two 32-bit FNV-1a variants). Not cryptographic on purpose:
  * it only picks the bucket, and a hit is confirmed by full comparison, so a collision (even a
  * crafted one) costs a comparison, never a wrong answer.
  */
-export function jsonHash(json: string): number {
+function jsonHash(json: string): number {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   for (let i = 0; i < json.length; i++) {
@@ -67,7 +68,7 @@ function deepFreeze<T>(value: T): T {
  * True when `a` and `b` serialize to the same JSON: same keys in the same order, same values
  * (JSON-safe values only, as parsed from a response). Cheaper than serializing both.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

@@ -14,11 +14,11 @@ import type { InternTable } from './intern.js';
 
 const CHUNK_BITS = 8;
 /** IDs per chunk: small enough that a copy per event is cheap, large enough that maps stay tiny. */
-export const CHUNK_SIZE = 1 << CHUNK_BITS;
+const CHUNK_SIZE = 1 << CHUNK_BITS;
 /** Estimated bytes of one entry of a chunk (key, pointer, hash table slot). */
-export const ENTRY_BYTES = 40;
+const ENTRY_BYTES = 40;
 /** Estimated bytes of one chunk pointer in a directory's map. */
-export const CHUNK_POINTER_BYTES = 80;
+const CHUNK_POINTER_BYTES = 80;
 
 interface Chunk<V> {
   /** Entries in ascending ID order (insertion order), never modified once interned. */

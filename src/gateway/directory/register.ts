@@ -43,7 +43,7 @@ export const DIRECTORY_REGISTER_OPTIONS: RegisterQueueOptions = {
 };
 
 /** Realm keys kept from the `realm` fetch type: the limits and names resolvers check against. */
-export const REALM_KEYS = [
+const REALM_KEYS = [
   'max_message_length',
   'max_topic_length',
   'max_stream_name_length',

@@ -80,7 +80,7 @@ const PLACED = new Set<EventKind>([
 /** Kinds about one message, decided by that message's location. */
 const MESSAGE_SCOPED = new Set<EventKind>(['MESSAGE_UPDATED', 'REACTION_ADDED', 'REACTION_REMOVED', 'SUBMESSAGE', 'TYPING_EDIT_MESSAGE']);
 
-export function locationOf(message: Message): MessageLocation {
+function locationOf(message: Message): MessageLocation {
   const location: MessageLocation = {
     messageId: message.id,
     type: message.type,

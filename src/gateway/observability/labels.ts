@@ -39,5 +39,3 @@ export function routeLabel(route: string): string {
 export function statusLabel(status: number | undefined): string {
   return status !== undefined && Number.isInteger(status) && status >= 100 && status <= 599 ? String(status) : 'none';
 }
-
-export const OPERATION_TYPES = new Set(['query', 'mutation', 'subscription']);

@@ -13,7 +13,7 @@ import type { LogLevel } from '../config/index.js';
 export type { Logger } from 'pino';
 
 /** Paths whose values are replaced by "[redacted]" wherever they appear in a log record. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'authorization',
   'apiKey',
   'api_key',

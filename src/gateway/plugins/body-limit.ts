@@ -4,10 +4,10 @@
  *
  * Used instead of yoga's `maxRequestBodySize`, which pipes every body through a counting
  * TransformStream, declared length or not (node stream pipeline, abort signals, a DOMException when
- * it finishes). `npm run bench:body-limit`: 0.166 against 0.027 ms of CPU per small request in
- * process, 0.324 against 0.215 ms over loopback HTTP. A declared length needs no counting: node's
- * HTTP parser reads exactly that many bytes as the body, and in-process callers (`gateway.fetch`)
- * are our own code.
+ * it finishes), a cost every request pays though almost none is over the limit (`npm run
+ * bench:body-limit` compares the two; see the README's Performance section). A declared length
+ * needs no counting: node's HTTP parser reads exactly that many bytes as the body, and in-process
+ * callers (`gateway.fetch`) are our own code.
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { GatewayErrorCode } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
  * One deadline per query or mutation: every upstream call it causes (batches, retries, follow-up
- * lookups) must end within `operationDeadlineMs` of its start, so a hung chat server costs a client
+ * lookups) must end within `upstreamDeadlineMs` of its start, so a hung chat server costs a client
  * about that long, not that long per call. A call made after it fails at once with
  * UPSTREAM_TIMEOUT (see zulip/connection.ts `sharedDeadline`). Subscriptions have none: they live
  * for as long as the client wants, each call under its own deadline.

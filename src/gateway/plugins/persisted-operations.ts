@@ -71,7 +71,7 @@ type Params = GraphQLParams & { documentId?: unknown; doc_id?: unknown; id?: unk
  * APQ: returns the params to execute (the stored query filled in), or throws a GraphQLError with
  * one of the GatewayErrorCode persistedQuery* codes. Params without a persistedQuery extension pass unchanged.
  */
-export function resolveApq(params: Params, store: PersistedQueryStore): Params {
+function resolveApq(params: Params, store: PersistedQueryStore): Params {
   const pq = (params.extensions as { persistedQuery?: unknown } | undefined)?.persistedQuery;
   if (pq == null) return params;
   const { version, sha256Hash } = pq as { version?: unknown; sha256Hash?: unknown };
@@ -92,7 +92,7 @@ export function resolveApq(params: Params, store: PersistedQueryStore): Params {
   return { ...params, query };
 }
 
-export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin {
+function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin {
   return {
     onParams({ params, setParams }) {
       const resolved = resolveApq(params as Params, store);
@@ -142,7 +142,7 @@ export function loadTrustedDocuments(file: string): TrustedDocuments {
 }
 
 /** The document id of a request: `documentId`, Relay's `doc_id`/`id`, or the APQ hash. */
-export function documentIdOf(params: Params): string | null {
+function documentIdOf(params: Params): string | null {
   for (const candidate of [params.documentId, params.doc_id, params.id]) if (typeof candidate === 'string') return candidate;
   const pq = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;
   return typeof pq?.sha256Hash === 'string' ? pq.sha256Hash : null;
@@ -162,7 +162,7 @@ const TRUSTED_ONLY_MESSAGE = 'This gateway runs only trusted documents: send the
 const ID_REQUIRED_MESSAGE = 'Send the id of a trusted document (documentId, or extensions.persistedQuery.sha256Hash).';
 const NOT_TRUSTED_MESSAGE = 'PersistedQueryNotFound: this document id is not in the trusted documents.';
 
-export function useTrustedDocuments(documents: TrustedDocuments): Plugin {
+function useTrustedDocuments(documents: TrustedDocuments): Plugin {
   const status = { http: { status: 400 } };
   return usePersistedOperations({
     getPersistedOperation: (id) => documents.get(id) ?? null,

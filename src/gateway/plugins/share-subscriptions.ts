@@ -34,7 +34,7 @@ export interface ShareSubscriptionsOptions {
 }
 
 /** Many tabs and devices of one user, each with a few subscriptions, stay well under it. */
-export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL = 200;
+const DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL = 200;
 
 /** What the plugin exposes for tests and metrics. */
 export interface GraphQLSubscriptionSharing {

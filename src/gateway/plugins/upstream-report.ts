@@ -18,7 +18,8 @@ export function upstreamReport(): Plugin<Context> {
 }
 
 function withUpstreamExtensions(result: ExecutionResult, ctx: Context): ExecutionResult {
-  // Copied, then extended: `{ ...a, key }` costs V8 about a microsecond more than `{ ...a }` alone.
+  // Copied, then extended: V8 clones a lone `{ ...a }` on its fast path, which `{ ...a, key }` misses,
+  // and this runs on every result.
   const extensions: Record<string, unknown> = { ...result.extensions };
   extensions.upstreamRequests = ctx.upstream.requests;
   if (ctx.ignoredParameters.size > 0) extensions.ignoredParametersUnsupported = [...ctx.ignoredParameters];

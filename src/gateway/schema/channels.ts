@@ -48,13 +48,13 @@ export function primeChannels(ctx: Context, channels: readonly Channel[]): void 
 export const ChannelRef = builder.objectRef<Channel>('Channel');
 
 /** A topic entry plus the channel it was listed for. */
-export interface TopicEntry {
+interface TopicEntry {
   name: string;
   max_id: number;
   stream_id: number;
 }
 
-export const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
+const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
   description: 'A topic of a channel, as the caller can see it. https://zulip.com/api/get-stream-topics',
   fields: (t) => ({
     name: t.exposeString('name', {
@@ -282,7 +282,7 @@ builder.queryFields((t) => ({
 
 // ---- mutations -----------------------------------------------------------------------------------
 
-export const MessageRetentionPolicyEnum = builder.enumType('MessageRetentionPolicy', {
+const MessageRetentionPolicyEnum = builder.enumType('MessageRetentionPolicy', {
   description: 'A message retention period that is not a number of days.',
   values: {
     REALM_DEFAULT: { value: 'realm_default', description: 'Follow the organization setting.' },

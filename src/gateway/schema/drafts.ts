@@ -21,7 +21,7 @@ function requireDrafts(ctx: Context): Promise<void> {
 const WIRE_TYPES = { CHANNEL: 'stream', DIRECT: 'private', UNADDRESSED: '' } as const satisfies Record<string, DraftType>;
 type DraftKind = keyof typeof WIRE_TYPES;
 
-export const DraftTypeEnum = builder.enumType('DraftType', {
+const DraftTypeEnum = builder.enumType('DraftType', {
   description: 'Who a draft is addressed to.',
   values: {
     CHANNEL: { description: 'A topic in a channel (`stream` on the wire).' },
@@ -80,7 +80,7 @@ interface DraftInputShape {
   timestamp?: number | null;
 }
 
-export const DraftInput = builder.inputRef<DraftInputShape>('DraftInput').implement({
+const DraftInput = builder.inputRef<DraftInputShape>('DraftInput').implement({
   description: 'A draft to create, or the replacement for an existing one.',
   fields: (t) => ({
     type: t.field({ type: DraftTypeEnum, required: true, description: 'Who the draft is addressed to.' }),
@@ -110,7 +110,7 @@ async function draftsById(ctx: Context): Promise<Map<number, Draft>> {
   return new Map(drafts.map((d) => [d.id, d]));
 }
 
-export const CreateDraftsPayloadRef = builder.objectRef<{ ids: number[] }>('CreateDraftsPayload').implement({
+const CreateDraftsPayloadRef = builder.objectRef<{ ids: number[] }>('CreateDraftsPayload').implement({
   description: 'Drafts that were created.',
   fields: (t) => ({
     ids: t.field({ type: ['Long'], description: 'The new drafts\u2019 IDs, in the order they were given.', resolve: (p) => p.ids }),
@@ -128,7 +128,7 @@ export const CreateDraftsPayloadRef = builder.objectRef<{ ids: number[] }>('Crea
   }),
 });
 
-export const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftPayload').implement({
+const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftPayload').implement({
   description: 'A draft that was replaced.',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The draft ID.', resolve: (p) => p.id }),
@@ -141,7 +141,7 @@ export const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftP
   }),
 });
 
-export const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDraftPayload').implement({
+const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDraftPayload').implement({
   description: 'A draft that was deleted.',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The deleted draft\u2019s ID.', resolve: (p) => p.id }),

@@ -56,10 +56,10 @@ import { UserRef } from './users.js';
  * The federation spec version the SDL links to. v2.3 has all this subgraph uses (`@key`), and every
  * Apollo Router and Hive Gateway release since early 2023 reads it.
  */
-export const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.3';
+const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.3';
 
 /** The key field of every entity here: the `Long` id of the plain schema. */
-export const ENTITY_KEY = 'id';
+const ENTITY_KEY = 'id';
 
 // ---- Channel.newestMessages ------------------------------------------------------------------------
 

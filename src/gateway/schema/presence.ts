@@ -24,7 +24,7 @@ import { UserRef } from './users.js';
 const DEFAULT_OFFLINE_THRESHOLD_SECONDS = 140;
 
 /** One user's presence as the server sent it, with the server time it is relative to. */
-export interface PresenceEntry {
+interface PresenceEntry {
   user_id: number;
   active_timestamp: number;
   idle_timestamp: number;
@@ -67,7 +67,7 @@ export const PresenceStatusEnum = builder.enumType('PresenceStatus', {
   } as const,
 });
 
-export const PresenceStateEnum = builder.enumType('PresenceState', {
+const PresenceStateEnum = builder.enumType('PresenceState', {
   description: 'Whether a user is online, derived from their presence timestamps and the server\u2019s offline threshold.',
   values: {
     ACTIVE: { description: 'Reported active within the offline threshold.' },
@@ -76,7 +76,7 @@ export const PresenceStateEnum = builder.enumType('PresenceState', {
   } as const,
 });
 
-export const PresenceRef = builder.objectRef<PresenceEntry>('Presence');
+const PresenceRef = builder.objectRef<PresenceEntry>('Presence');
 
 PresenceRef.implement({
   description: 'A user\u2019s presence: when they were last active and last connected. https://zulip.com/api/get-presence',
@@ -145,13 +145,13 @@ builder.queryField('presence', (t) =>
 // ---- reportPresence ----------------------------------------------------------------------------------
 
 /** The answer to a presence report (always the modern format). */
-export interface PresenceReport {
+interface PresenceReport {
   presence_last_update_id: number | null;
   server_timestamp: number | null;
   presences: PresenceEntry[];
 }
 
-export const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceReport').implement({
+const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceReport').implement({
   description: 'What the server answers to a presence report.',
   fields: (t) => ({
     presenceLastUpdateId: t.field({

@@ -14,7 +14,7 @@ import { builder } from '../builder.js';
 import { MessageRef } from './messages/index.js';
 import { UserRef } from './users.js';
 
-export const ReactionTypeEnum = builder.enumType('ReactionType', {
+const ReactionTypeEnum = builder.enumType('ReactionType', {
   description: 'The namespace of an emoji code.',
   values: {
     UNICODE_EMOJI: { value: 'unicode_emoji', description: 'A Unicode emoji; the code is its dash-separated hex codepoints.' },
@@ -68,7 +68,7 @@ interface ReactionChange {
   messageId: number;
 }
 
-export const ReactionPayloadRef = builder.objectRef<ReactionChange>('ReactionPayload').implement({
+const ReactionPayloadRef = builder.objectRef<ReactionChange>('ReactionPayload').implement({
   description: 'The result of adding or removing a reaction.',
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The message reacted to.', resolve: (p) => p.messageId }),

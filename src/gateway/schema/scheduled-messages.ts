@@ -26,7 +26,7 @@ type Kind = 'CHANNEL' | 'DIRECT';
 /** `stream` and `direct` are the request names every server with scheduled messages accepts. */
 const REQUEST_TYPES = { CHANNEL: 'stream', DIRECT: 'direct' } as const satisfies Record<Kind, ScheduledMessageRequestType>;
 
-export const ScheduledMessageTypeEnum = builder.enumType('ScheduledMessageType', {
+const ScheduledMessageTypeEnum = builder.enumType('ScheduledMessageType', {
   description: 'Where a scheduled message goes.',
   values: {
     CHANNEL: { description: 'A topic in a channel (`stream` on the wire).' },
@@ -130,10 +130,10 @@ const scheduledMessagePayload = (what: 'Create' | 'Edit') =>
     }),
   });
 
-export const CreateScheduledMessagePayloadRef = scheduledMessagePayload('Create');
-export const EditScheduledMessagePayloadRef = scheduledMessagePayload('Edit');
+const CreateScheduledMessagePayloadRef = scheduledMessagePayload('Create');
+const EditScheduledMessagePayloadRef = scheduledMessagePayload('Edit');
 
-export const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }>('DeleteScheduledMessagePayload').implement({
+const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }>('DeleteScheduledMessagePayload').implement({
   description: 'A scheduled message that was deleted (and so will not be sent).',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The deleted scheduled message\u2019s ID.', resolve: (p) => p.id }),

@@ -12,7 +12,7 @@ import { getServerSettings } from '../../zulip/routes/server-settings.js';
 import { builder } from '../builder.js';
 import { featureLevelOf } from '../feature-level.js';
 
-export const AuthenticationMethodsRef = builder.objectRef<AuthenticationMethods>('AuthenticationMethods').implement({
+const AuthenticationMethodsRef = builder.objectRef<AuthenticationMethods>('AuthenticationMethods').implement({
   description:
     'Which authentication methods are enabled, one flag per method. Superseded by ' +
     '`ServerSettings.externalAuthenticationMethods`; a flag is null when the server does not mention the method.',
@@ -36,7 +36,7 @@ export const AuthenticationMethodsRef = builder.objectRef<AuthenticationMethods>
   }),
 });
 
-export const ExternalAuthenticationMethodRef = builder
+const ExternalAuthenticationMethodRef = builder
   .objectRef<ExternalAuthenticationMethod>('ExternalAuthenticationMethod')
   .implement({
     description: 'An external authentication method (Google, GitHub, SAML...), as a login page offers it.',
@@ -54,7 +54,7 @@ export const ExternalAuthenticationMethodRef = builder
     }),
   });
 
-export const ServerSettingsRef = builder.objectRef<ServerSettings>('ServerSettings').implement({
+const ServerSettingsRef = builder.objectRef<ServerSettings>('ServerSettings').implement({
   description:
     'Global settings of the chat server and its organization. Nullable fields are null when the server does ' +
     'not send them (older servers, or the root domain of a multi-organization server).',

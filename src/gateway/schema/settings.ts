@@ -41,7 +41,7 @@ export async function fetchInitialState(
 
 // ---- enums -----------------------------------------------------------------------------------------
 
-export const ColorSchemeEnum = builder.enumType('ColorScheme', {
+const ColorSchemeEnum = builder.enumType('ColorScheme', {
   description: 'Which color theme the apps use.',
   values: {
     AUTOMATIC: { value: 1, description: 'Follow the system setting (1).' },
@@ -50,7 +50,7 @@ export const ColorSchemeEnum = builder.enumType('ColorScheme', {
   } as const,
 });
 
-export const WebHomeViewEnum = builder.enumType('WebHomeView', {
+const WebHomeViewEnum = builder.enumType('WebHomeView', {
   description: 'The view the web app opens on.',
   values: {
     RECENT_TOPICS: { value: 'recent_topics', description: 'Recent conversations.' },
@@ -59,7 +59,7 @@ export const WebHomeViewEnum = builder.enumType('WebHomeView', {
   } as const,
 });
 
-export const EmojisetEnum = builder.enumType('Emojiset', {
+const EmojisetEnum = builder.enumType('Emojiset', {
   description: 'How emoji are drawn.',
   values: {
     GOOGLE: { value: 'google', description: 'Google modern.' },
@@ -69,7 +69,7 @@ export const EmojisetEnum = builder.enumType('Emojiset', {
   } as const,
 });
 
-export const DemoteInactiveChannelsEnum = builder.enumType('DemoteInactiveChannels', {
+const DemoteInactiveChannelsEnum = builder.enumType('DemoteInactiveChannels', {
   description: 'Whether inactive channels are moved down in the channel list.',
   values: {
     AUTOMATIC: { value: 1, description: 'When there are many channels (1).' },
@@ -78,7 +78,7 @@ export const DemoteInactiveChannelsEnum = builder.enumType('DemoteInactiveChanne
   } as const,
 });
 
-export const UserListStyleEnum = builder.enumType('UserListStyle', {
+const UserListStyleEnum = builder.enumType('UserListStyle', {
   description: 'How the user list in the right sidebar looks.',
   values: {
     COMPACT: { value: 1, description: 'Compact (1).' },
@@ -87,7 +87,7 @@ export const UserListStyleEnum = builder.enumType('UserListStyle', {
   } as const,
 });
 
-export const AnimateImagePreviewsEnum = builder.enumType('AnimateImagePreviews', {
+const AnimateImagePreviewsEnum = builder.enumType('AnimateImagePreviews', {
   description: 'When animated image previews play.',
   values: {
     ALWAYS: { value: 'always', description: 'Always.' },
@@ -96,7 +96,7 @@ export const AnimateImagePreviewsEnum = builder.enumType('AnimateImagePreviews',
   } as const,
 });
 
-export const ChannelUnreadsDisplayPolicyEnum = builder.enumType('ChannelUnreadsDisplayPolicy', {
+const ChannelUnreadsDisplayPolicyEnum = builder.enumType('ChannelUnreadsDisplayPolicy', {
   description: 'Which channels show a numeric unread count in the left sidebar (the others show a dot).',
   values: {
     ALL_CHANNELS: { value: 1, description: 'All channels (1).' },
@@ -105,7 +105,7 @@ export const ChannelUnreadsDisplayPolicyEnum = builder.enumType('ChannelUnreadsD
   } as const,
 });
 
-export const WebChannelDefaultViewEnum = builder.enumType('WebChannelDefaultView', {
+const WebChannelDefaultViewEnum = builder.enumType('WebChannelDefaultView', {
   description: 'Where clicking a channel in the web app leads.',
   values: {
     TOP_TOPIC: { value: 1, description: 'The top topic in the channel (1).' },
@@ -198,7 +198,7 @@ const WIRE_TO_NAME: ReadonlyMap<string, string> = new Map([
 
 // ---- types -----------------------------------------------------------------------------------------
 
-export const SettingsRef = builder.objectRef<UserSettings>('Settings');
+const SettingsRef = builder.objectRef<UserSettings>('Settings');
 
 SettingsRef.implement({
   description:
@@ -242,7 +242,7 @@ const SETTINGS_FETCH_TYPES = ['user_settings', 'update_display_settings', 'updat
 const callerSettings = memoKey<UserSettings>('caller settings');
 
 /** The caller's settings, read once per request. */
-export function loadSettings(ctx: Context, fresh = false): Promise<UserSettings> {
+function loadSettings(ctx: Context, fresh = false): Promise<UserSettings> {
   return ctx.loaders.memo.get(
     callerSettings,
     () =>
@@ -265,7 +265,7 @@ builder.objectField(MeRef, 'settings', (t) =>
 
 // ---- updateSettings --------------------------------------------------------------------------------
 
-export const SettingsInput = builder.inputType('SettingsInput', {
+const SettingsInput = builder.inputType('SettingsInput', {
   description:
     'Changes to the caller\u2019s settings and account. Leave out (or set to null) what should stay as it is.',
   fields: (t) => ({
@@ -288,12 +288,12 @@ export const SettingsInput = builder.inputType('SettingsInput', {
 });
 
 /** What `updateSettings` returns. */
-export interface UpdateSettingsPayload {
+interface UpdateSettingsPayload {
   settings: UserSettings;
   ignored: string[];
 }
 
-export const UpdateSettingsPayloadRef = builder.objectRef<UpdateSettingsPayload>('UpdateSettingsPayload').implement({
+const UpdateSettingsPayloadRef = builder.objectRef<UpdateSettingsPayload>('UpdateSettingsPayload').implement({
   description: 'The outcome of updateSettings.',
   fields: (t) => ({
     settings: t.field({ type: SettingsRef, description: 'The settings after the change, as the server now holds them.', resolve: (p) => p.settings }),

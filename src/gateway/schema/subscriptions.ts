@@ -195,7 +195,7 @@ const UnsubscribePayloadRef = builder.objectRef<UnsubscribePayload>('Unsubscribe
 });
 
 /** STREAM_DOES_NOT_EXIST from unsubscribe, as a result the client can act on (the channel name). */
-export class ChannelDoesNotExistError extends Error {
+class ChannelDoesNotExistError extends Error {
   static readonly code = 'STREAM_DOES_NOT_EXIST';
   readonly channelName: string;
 

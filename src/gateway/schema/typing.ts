@@ -16,13 +16,13 @@ import { badInput } from '../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
 
 /** Where the caller is typing. */
-export interface TypingTarget {
+interface TypingTarget {
   userIds?: number[] | null;
   channelId?: number | null;
   topic?: string | null;
 }
 
-export const TypingTargetInput = builder.inputRef<TypingTarget>('TypingTarget').implement({
+const TypingTargetInput = builder.inputRef<TypingTarget>('TypingTarget').implement({
   description: 'A conversation being composed in: either `userIds` (direct) or `channelId` with `topic`.',
   fields: (t) => ({
     userIds: t.field({

@@ -21,7 +21,7 @@ import { badInput, isNotFound } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { memoKey } from '../loaders/index.js';
 
-export const RoleEnum = builder.enumType('Role', {
+const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
   values: {
     OWNER: { value: 100, description: 'Organization owner (100); also an administrator.' },
@@ -32,7 +32,7 @@ export const RoleEnum = builder.enumType('Role', {
   } as const,
 });
 
-export const BotTypeEnum = builder.enumType('BotType', {
+const BotTypeEnum = builder.enumType('BotType', {
   description: 'The kind of a bot account.',
   values: {
     GENERIC: { value: 1, description: 'A generic bot (1).' },
@@ -43,11 +43,11 @@ export const BotTypeEnum = builder.enumType('BotType', {
 });
 
 /** One custom profile field value of a user. */
-export interface ProfileDataEntry extends ProfileFieldValue {
+interface ProfileDataEntry extends ProfileFieldValue {
   field_id: number;
 }
 
-export const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
+const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
   description: "A user's value for one custom profile field of the organization.",
   fields: (t) => ({
     fieldId: t.field({ type: 'Long', description: 'ID of the custom profile field.', resolve: (e) => e.field_id }),
@@ -161,7 +161,7 @@ export const MeRef = builder.objectRef<OwnUser>('Me').implement({
 });
 
 /** Puts fresh records into this request's user loader (replacing anything cached). */
-export function primeUsers(ctx: Context, users: User[]): void {
+function primeUsers(ctx: Context, users: User[]): void {
   for (const user of users) ctx.loaders.users.clear(user.user_id).prime(user.user_id, user);
 }
 
@@ -239,12 +239,12 @@ builder.queryField('me', (t) =>
 
 // ---- mutations -----------------------------------------------------------------------------------
 
-export interface UserLookup {
+interface UserLookup {
   id?: number | null;
   email?: string | null;
 }
 
-export const UserLookupInput = builder.inputRef<UserLookup>('UserLookupInput').implement({
+const UserLookupInput = builder.inputRef<UserLookup>('UserLookupInput').implement({
   description: 'Identifies a user: exactly one of `id` or `email`.',
   fields: (t) => ({
     id: t.field({ type: 'Long', required: false, description: 'The user ID.' }),
@@ -255,7 +255,7 @@ export const UserLookupInput = builder.inputRef<UserLookup>('UserLookupInput').i
   }),
 });
 
-export const ProfileDataInput = builder.inputType('ProfileDataInput', {
+const ProfileDataInput = builder.inputType('ProfileDataInput', {
   description: 'A new value for one custom profile field.',
   fields: (t) => ({
     fieldId: t.field({ type: 'Long', required: true, description: 'ID of the custom profile field.' }),

@@ -4,12 +4,8 @@
  * WebSocket upgrades. `npm start` (src/main.ts) and the test harness both serve through
  * `createGatewayServer`, so tests run the code production runs.
  *
- * There is no fast path of our own in front of yoga: measured over loopback HTTP, one saved less
- * than 30% of the gateway's CPU for a single-endpoint query and about 6% for the dashboard query
- * (`BENCH_MODE=transport npm run bench:gateway`), not worth a second
- * HTTP implementation. Request bodies are bounded by plugins/body-limit.ts
- * (GatewayOptions.maxRequestBodyBytes): refused from Content-Length alone, or as soon as a chunked
- * body passes the limit.
+ * Request bodies are bounded by plugins/body-limit.ts (GatewayOptions.maxRequestBodyBytes): refused
+ * from Content-Length alone, or as soon as a chunked body passes the limit.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -88,9 +84,9 @@ export function createGatewayServer(gateway: Gateway, options: GatewayServerOpti
  * answer already written: our side ends after the answer, node's parser goes on reading and
  * discarding the body, and the socket is destroyed when the client ends its side or after
  * `lingerMs`. Destroyed at once (node's own way for `Connection: close`), the kernel answers the
- * client's next bytes with a reset, and a client that writes before it reads can lose the 413: a
- * raw-socket client still sending 12 MB read nothing in 3 of 6 runs on two busy cores. (undici
- * read the 413 either way.)
+ * client's next bytes with a reset, and a client that writes before it reads can lose the 413: the
+ * reset can reach it before it reads the answer, as a raw-socket client still sending a large body
+ * often does on a busy host. (undici read the 413 either way.)
  */
 function closeLingering(req: IncomingMessage, socket: Socket, lingerMs: number): void {
   if (socket.destroyed) return;

@@ -16,7 +16,7 @@ export interface GroupSettingValueUpdate {
 }
 
 /** The five channel permissions that are group-setting values. */
-export const CHANNEL_PERMISSION_SETTINGS = [
+const CHANNEL_PERMISSION_SETTINGS = [
   'can_add_subscribers_group',
   'can_remove_subscribers_group',
   'can_administer_channel_group',
@@ -25,9 +25,6 @@ export const CHANNEL_PERMISSION_SETTINGS = [
 ] as const;
 
 export type ChannelPermissionSetting = (typeof CHANNEL_PERMISSION_SETTINGS)[number];
-
-/** Deprecated posting policy: 1 anyone, 2 administrators, 3 full members, 4 moderators. */
-export type StreamPostPolicy = 1 | 2 | 3 | 4;
 
 export interface Channel {
   stream_id: number;
@@ -90,46 +87,3 @@ export interface GetStreamTopicsResult {
 
 /** `message_retention_days` as `PATCH /streams/{stream_id}` and subscribe accept it. */
 export type MessageRetentionDaysParam = number | 'realm_default' | 'unlimited';
-
-// ---- events (https://zulip.com/api/get-events) ------------------------------------------------
-
-/** `stream` / `create`: channels the user can now see. */
-export interface StreamCreateEvent {
-  type: 'stream';
-  op: 'create';
-  streams: Channel[];
-}
-
-/**
- * `stream` / `delete`: channels the user can no longer see (archived, or access lost).
- * `stream_ids` is new in feature level 343; `streams` then carries only the IDs.
- */
-export interface StreamDeleteEvent {
-  type: 'stream';
-  op: 'delete';
-  streams: { stream_id: number }[];
-  stream_ids?: number[];
-}
-
-/** `stream` / `update`: one property changed. */
-export interface StreamUpdateEvent {
-  type: 'stream';
-  op: 'update';
-  stream_id: number;
-  /** The name before the change (for a rename) or the current name. */
-  name: string;
-  property: string;
-  value: boolean | number | string | GroupSettingValue | null;
-  /** Only with property `description`. */
-  rendered_description?: string;
-  /** Only with property `invite_only`. */
-  history_public_to_subscribers?: boolean;
-  /** Only with property `invite_only`. */
-  is_web_public?: boolean;
-}
-
-/** `default_streams`: the organization's default channels (IDs since feature level 330). */
-export interface DefaultStreamsEvent {
-  type: 'default_streams';
-  default_streams: number[] | Channel[];
-}

@@ -39,9 +39,3 @@ export interface CreateDraftsResult {
   /** IDs of the new drafts, in the order they were submitted. */
   ids: number[];
 }
-
-/** The `drafts` events (https://zulip.com/api/get-events#drafts-add). */
-export type DraftsEvent =
-  | { type: 'drafts'; op: 'add'; drafts: Draft[] }
-  | { type: 'drafts'; op: 'update'; draft: Draft }
-  | { type: 'drafts'; op: 'remove'; draft_id: number };

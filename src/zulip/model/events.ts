@@ -1,14 +1,14 @@
 /**
  * Wire types of the event queue: `POST /register` (https://zulip.com/api/register-queue),
- * `GET /events` (https://zulip.com/api/get-events) and the events themselves, snake_case as sent.
+ * `GET /events` (https://zulip.com/api/get-events), snake_case as sent.
  *
- * A few event shapes are modelled here; resource files may add their own next to their models.
- * The one event parser is the gateway hub's (src/gateway/events/model.ts): it passes unknown types
- * and ops through, so a newer server never breaks a client (https://zulip.com/api/real-time-events).
+ * An event is typed here only as a {@link RawEvent}: the one event parser is the gateway hub's
+ * (src/gateway/events/model.ts), which checks the fields the gateway relies on and passes unknown
+ * types and ops through, so a newer server never breaks a client
+ * (https://zulip.com/api/real-time-events).
  */
-import type { LegacyClientPresence, ModernPresence, LegacyPresence } from './presence.js';
-import type { UserSettings, UserSettingsUpdateEvent } from './settings.js';
-import type { TypingOp, TypingPerson } from './typing.js';
+import type { ModernPresence, LegacyPresence } from './presence.js';
+import type { UserSettings } from './settings.js';
 
 /** The capability flags of `client_capabilities` (https://zulip.com/api/register-queue#parameter-client_capabilities). */
 export interface ClientCapabilities {
@@ -77,66 +77,3 @@ export interface GetEventsResult {
   /** Sometimes missing (zulip-flutter: "empirically sometimes missing"). */
   queue_id?: string;
 }
-
-/** Sent when a parked `GET /events` times out; acknowledge it like any other event. */
-export interface HeartbeatEvent {
-  id: number;
-  type: 'heartbeat';
-}
-
-/** A user came (back) online. */
-export interface PresenceEvent {
-  id: number;
-  type: 'presence';
-  user_id: number;
-  /** Absent for queues registered with slim_presence. */
-  email?: string;
-  server_timestamp: number;
-  /** Keyed by client name (always `website` since feature level 178). */
-  presence: Record<string, LegacyClientPresence>;
-}
-
-export interface DirectTypingEvent {
-  id: number;
-  type: 'typing';
-  op: TypingOp;
-  message_type: 'direct';
-  sender: TypingPerson;
-  /** Every participant, the sender included. */
-  recipients: TypingPerson[];
-}
-
-/** Needs the stream_typing_notifications capability. */
-export interface ChannelTypingEvent {
-  id: number;
-  type: 'typing';
-  op: TypingOp;
-  message_type: 'stream';
-  sender: TypingPerson;
-  stream_id: number;
-  topic: string;
-}
-
-export type TypingEvent = DirectTypingEvent | ChannelTypingEvent;
-
-/** Deprecated: only for queues without the user_settings_object capability. */
-export interface UpdateDisplaySettingsEvent {
-  id: number;
-  type: 'update_display_settings';
-  /** API email of the user. */
-  user: string;
-  setting_name: string;
-  setting: boolean | number | string;
-  language_name?: string;
-}
-
-/** Deprecated: only for queues without the user_settings_object capability. */
-export interface UpdateGlobalNotificationsEvent {
-  id: number;
-  type: 'update_global_notifications';
-  user: string;
-  notification_name: string;
-  setting: boolean | number | string;
-}
-
-export type UserSettingsEvent = UserSettingsUpdateEvent & { id: number };

@@ -19,7 +19,7 @@ export interface ModernPresence {
 }
 
 /** Legacy per-client entry. `pushable` is absent in the `aggregated` entry and always false since FL 178. */
-export interface LegacyClientPresence {
+interface LegacyClientPresence {
   client: string;
   status: PresenceStatus;
   timestamp: number;

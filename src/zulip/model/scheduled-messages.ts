@@ -9,9 +9,6 @@
  */
 export type ScheduledMessageRequestType = 'direct' | 'channel' | 'stream' | 'private';
 
-/** What the server stores and returns: always the legacy names. */
-export type ScheduledMessageType = 'stream' | 'private';
-
 interface ScheduledMessageBase {
   /** Differs from the ID the message gets once it is sent. */
   scheduled_message_id: number;
@@ -51,9 +48,3 @@ export interface GetScheduledMessagesResult {
 export interface CreateScheduledMessageResult {
   scheduled_message_id: number;
 }
-
-/** The `scheduled_messages` events (https://zulip.com/api/get-events#scheduled_messages-add; feature level 179). */
-export type ScheduledMessagesEvent =
-  | { type: 'scheduled_messages'; op: 'add'; scheduled_messages: ScheduledMessage[] }
-  | { type: 'scheduled_messages'; op: 'update'; scheduled_message: ScheduledMessage }
-  | { type: 'scheduled_messages'; op: 'remove'; scheduled_message_id: number };

@@ -100,13 +100,3 @@ export interface UserSettings {
   /** Register state only. */
   available_notification_sounds?: string[];
 }
-
-/** The `user_settings` event (feature level 89). */
-export interface UserSettingsUpdateEvent {
-  type: 'user_settings';
-  op: 'update';
-  property: string;
-  value: boolean | number | string;
-  /** Only when property is `default_language`: the language's name in English. */
-  language_name?: string;
-}

@@ -87,33 +87,3 @@ export interface GetSubscribersResult {
 export interface GetSubscriptionStatusResult {
   is_subscribed: boolean;
 }
-
-// ---- events (https://zulip.com/api/get-events) ------------------------------------------------
-
-export interface SubscriptionAddEvent {
-  type: 'subscription';
-  op: 'add';
-  subscriptions: Subscription[];
-}
-
-export interface SubscriptionRemoveEvent {
-  type: 'subscription';
-  op: 'remove';
-  subscriptions: { name: string; stream_id: number }[];
-}
-
-export interface SubscriptionUpdateEvent {
-  type: 'subscription';
-  op: 'update';
-  stream_id: number;
-  property: string;
-  value: boolean | number | string;
-}
-
-/** Other users joined (`peer_add`) or left (`peer_remove`) channels (arrays since feature level 35). */
-export interface SubscriptionPeerEvent {
-  type: 'subscription';
-  op: 'peer_add' | 'peer_remove';
-  stream_ids: number[];
-  user_ids: number[];
-}

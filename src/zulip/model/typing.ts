@@ -1,6 +1,6 @@
 /**
- * Wire types for typing notifications (https://zulip.com/api/set-typing-status and the `typing`
- * event), snake_case as sent.
+ * Wire types for typing notifications (https://zulip.com/api/set-typing-status), snake_case as
+ * sent.
  */
 
 export type TypingOp = 'start' | 'stop';
@@ -10,9 +10,3 @@ export type TypingOp = 'start' | 'stop';
  * (and, with `to` holding the channel ID, from 58); `direct` is the default.
  */
 export type TypingType = 'direct' | 'stream' | 'channel';
-
-/** A participant as the `typing` event names it. */
-export interface TypingPerson {
-  user_id: number;
-  email: string;
-}

@@ -9,8 +9,6 @@
  */
 export type VisibilityPolicy = 0 | 1 | 2 | 3;
 
-export const VisibilityPolicies = { NONE: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
-
 /** One (channel, topic) preference, as in the `user_topics` register state and `user_topic` events. */
 export interface UserTopic {
   stream_id: number;
@@ -18,9 +16,4 @@ export interface UserTopic {
   /** UNIX seconds of the last change. */
   last_updated: number;
   visibility_policy: VisibilityPolicy;
-}
-
-/** `user_topic` event (feature level 134): one preference changed; 0 means it was removed. */
-export interface UserTopicEvent extends UserTopic {
-  type: 'user_topic';
 }

@@ -160,7 +160,7 @@ function snakeCase(name: string): string {
 }
 
 /** The wire parameters for a settings change (shared with the deprecated aliases). */
-export function settingsParams(options: UpdateSettingsOptions): WireParams {
+function settingsParams(options: UpdateSettingsOptions): WireParams {
   const params: Record<string, WireValue | undefined> = {};
   for (const name of Object.keys(options) as (keyof UpdateSettingsOptions)[]) {
     const encode = SETTING_ENCODING[name] as ((value: unknown) => WireValue | undefined) | undefined;

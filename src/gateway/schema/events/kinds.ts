@@ -117,7 +117,7 @@ const TYPE_BY_KIND: Record<EventKind, string> = {
 
 export const resolveEventType = (p: Payload) => TYPE_BY_KIND[p.event.kind];
 
-export const EventInterface = builder.interfaceRef<Payload>('Event').implement({
+const EventInterface = builder.interfaceRef<Payload>('Event').implement({
   description: 'What every real-time event has.',
   resolveType: resolveEventType,
   fields: (t) => ({

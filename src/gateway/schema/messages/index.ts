@@ -26,25 +26,7 @@ import './mutations.js';
 
 export * from './enums.js';
 export { decodeCursor, encodeCursor, MessageAnchorInput, type AnchorShape } from './cursor.js';
-export { encodeNarrow, narrowFor, NarrowInput, type NarrowShape } from './narrow.js';
-export {
-  DirectMessageRecipientRef,
-  MessageEditRef,
-  MessageRef,
-  SubmessageRef,
-  TopicLinkRef,
-} from './message.js';
-export {
-  fetchMessagePage,
-  MAX_PAGE_SIZE,
-  MessageConnectionRef,
-  MessageEdgeRef,
-  messageWindow,
-  PageInfoRef,
-  pageFrom,
-  type FetchOptions,
-  type MessagePage,
-  type MessageWindow,
-  type PageArgs,
-} from './pagination.js';
+export { narrowFor, NarrowInput, type NarrowShape } from './narrow.js';
+export { MessageRef } from './message.js';
+export { fetchMessagePage, MAX_PAGE_SIZE, MessageConnectionRef } from './pagination.js';
 export * from './payloads.js';

@@ -36,7 +36,7 @@ export function primeMessageLoader(ctx: Context, messages: readonly Message[]): 
 
 export const MessageRef = builder.objectRef<Message>('Message');
 
-export const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>('DirectMessageRecipient').implement({
+const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>('DirectMessageRecipient').implement({
   description: 'One participant of a direct-message conversation, as the message carries it (sender included).',
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user ID.', resolve: (r) => r.id }),
@@ -55,7 +55,7 @@ export const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>
   }),
 });
 
-export const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implement({
+const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implement({
   description:
     'One entry of a message\u2019s edit history: a content edit, a move, or both. The previous/new fields are ' +
     'null when that part did not change in this edit.',
@@ -116,7 +116,7 @@ export const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit')
   }),
 });
 
-export const TopicLinkRef = builder.objectRef<TopicLink>('TopicLink').implement({
+const TopicLinkRef = builder.objectRef<TopicLink>('TopicLink').implement({
   description: 'A link a linkifier found in the topic.',
   fields: (t) => ({
     text: t.exposeString('text', { description: 'The text in the topic.' }),
@@ -124,7 +124,7 @@ export const TopicLinkRef = builder.objectRef<TopicLink>('TopicLink').implement(
   }),
 });
 
-export const SubmessageRef = builder.objectRef<Submessage>('Submessage').implement({
+const SubmessageRef = builder.objectRef<Submessage>('Submessage').implement({
   description: 'Data of an experimental integration (polls, to-do lists) attached to a message.',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The submessage ID.', resolve: (s) => s.id }),

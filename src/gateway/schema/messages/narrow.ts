@@ -79,7 +79,7 @@ function narrowNeedsFeatureLevel(narrow: NarrowShape | null | undefined): boolea
  * Encodes a narrow for the server at `featureLevel` (only consulted for the terms
  * {@link narrowNeedsFeatureLevel} names).
  */
-export function encodeNarrow(narrow: NarrowShape | null | undefined, featureLevel: number, negated = false): NarrowTerm[] {
+function encodeNarrow(narrow: NarrowShape | null | undefined, featureLevel: number, negated = false): NarrowTerm[] {
   if (!narrow) return [];
   const terms: NarrowTerm[] = [];
   const add = (operator: string, operand: string | number | number[]) =>

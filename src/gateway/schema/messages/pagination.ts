@@ -28,7 +28,7 @@ export interface MessagePage {
   hasNextPage: boolean;
 }
 
-export const PageInfoRef = builder.objectRef<{ edges: Message[]; hasPreviousPage: boolean; hasNextPage: boolean }>('PageInfo').implement({
+const PageInfoRef = builder.objectRef<{ edges: Message[]; hasPreviousPage: boolean; hasNextPage: boolean }>('PageInfo').implement({
   description: 'Relay pagination state of a connection.',
   fields: (t) => ({
     hasPreviousPage: t.exposeBoolean('hasPreviousPage', {
@@ -48,7 +48,7 @@ export const PageInfoRef = builder.objectRef<{ edges: Message[]; hasPreviousPage
   }),
 });
 
-export const MessageEdgeRef = builder.objectRef<Message>('MessageEdge').implement({
+const MessageEdgeRef = builder.objectRef<Message>('MessageEdge').implement({
   description: 'A message in a connection, with its cursor.',
   fields: (t) => ({
     cursor: t.string({ description: 'Opaque; pass as `after` or `before` to page on.', resolve: (m) => encodeCursor(m.id) }),
@@ -100,7 +100,7 @@ export interface PageArgs {
 }
 
 /** The upstream window for Relay arguments; see {@link fetchMessagePage}. */
-export interface MessageWindow {
+interface MessageWindow {
   anchor: Anchor;
   includeAnchor: boolean;
   numBefore: number;
@@ -133,7 +133,7 @@ function pageSize(value: number | null | undefined, argument: string): number | 
  *   or on the `last` side when only `last` is given).
  * One extra message is asked for on each side, so hasPreviousPage/hasNextPage are exact.
  */
-export function messageWindow(args: PageArgs): MessageWindow {
+function messageWindow(args: PageArgs): MessageWindow {
   const first = pageSize(args.first, 'first');
   const last = pageSize(args.last, 'last');
   if (first === undefined && last === undefined) throw badInput('Pass `first` or `last` (at most 1000).');
@@ -177,7 +177,7 @@ function anchorIdOf(result: GetMessagesResult, anchor: Anchor): number {
 }
 
 /** Cuts a fetched window into the page's edges and exact page info. */
-export function pageFrom(result: GetMessagesResult, window: MessageWindow): MessagePage {
+function pageFrom(result: GetMessagesResult, window: MessageWindow): MessagePage {
   const anchorId = anchorIdOf(result, window.anchor);
   const before: Message[] = [];
   const at: Message[] = [];

@@ -44,7 +44,7 @@ export interface EditedMessage {
   baseUrl: string;
 }
 
-export const DetachedUploadRef = builder.objectRef<DetachedUpload & { baseUrl: string }>('DetachedUpload').implement({
+const DetachedUploadRef = builder.objectRef<DetachedUpload & { baseUrl: string }>('DetachedUpload').implement({
   description:
     'An uploaded file that the edit left unreferenced; clients should ask whether to delete it.',
   fields: (t) => ({
