@@ -8,6 +8,7 @@
  * Also the channel rules subscriptions and user topics share: the wire serializer, who can see or
  * administer a channel, channel-name and group-setting validation, and the `stream` events.
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type {
   ChannelPermissionSetting,
   Channel as WireChannel,
@@ -292,7 +293,7 @@ export function checkCanMakeWebPublic(store: Store, user: User): void {
 
 /** `stream` / `delete`: only IDs since feature level 343 (`streams` then carries only stream_id). */
 export function streamDeleteEvent(settings: EmulatorSettings, channels: WireChannel[]): Record<string, unknown> & { type: string } {
-  if (settings.featureLevel >= 343) {
+  if (settings.featureLevel >= featureLevels.channelDeleteStreamIds) {
     return {
       type: 'stream',
       op: 'delete',
@@ -306,7 +307,7 @@ export function streamDeleteEvent(settings: EmulatorSettings, channels: WireChan
 /** The default channels as register and `default_streams` events carry them: IDs since feature level 330. */
 export function defaultStreamsPayload(ctx: { store: Store; settings: EmulatorSettings; nowSeconds(): number }): number[] | WireChannel[] {
   const ids = [...ctx.store.defaultChannelIds].sort((a, b) => a - b);
-  if (ctx.settings.featureLevel >= 330) return ids;
+  if (ctx.settings.featureLevel >= featureLevels.defaultChannelIds) return ids;
   const s = serializer(ctx);
   return ids.map((id) => {
     const { stream_weekly_traffic: _, ...rest } = s.channel(ctx.store.channels.get(id)!);
@@ -364,8 +365,8 @@ function getStreams(ctx: RouteContext) {
   const includeSubscribed = params.bool('include_subscribed', true);
   // Flags newer than the configured feature level stay unread, so they are reported as unsupported.
   const level = ctx.settings.featureLevel;
-  const excludeArchived = level >= 315 ? params.bool('exclude_archived', true) : true;
-  let includeAll = level >= 356 ? params.bool('include_all', false) : false;
+  const excludeArchived = level >= featureLevels.archivedChannels ? params.bool('exclude_archived', true) : true;
+  let includeAll = level >= featureLevels.includeAllChannels ? params.bool('include_all', false) : false;
   const includeAllActive = params.bool('include_all_active', false);
   const includeDefault = params.bool('include_default', false);
   const includeOwnerSubscribed = params.bool('include_owner_subscribed', false);
@@ -422,7 +423,7 @@ function readGroupUpdate(ctx: RouteContext, channel: Channel, setting: ChannelPe
 function updateStream(ctx: RouteContext) {
   const { params, store, user, settings } = ctx;
   const channel = accessChannelForUpdate(ctx, ctx.pathInt('stream_id'));
-  if (channel.is_archived && settings.featureLevel < 362) throw invalidChannelId();
+  if (channel.is_archived && settings.featureLevel < featureLevels.archivedChannelEdits) throw invalidChannelId();
 
   // The parameters are parsed before anything changes (typed_endpoint); the rest follows Zulip's
   // update_stream_backend (zerver/views/streams.py) step by step: each change is checked, then
@@ -435,7 +436,7 @@ function updateStream(ctx: RouteContext) {
   const historyParam = params.optBool('history_public_to_subscribers');
   const isDefault = params.optBool('is_default_stream');
   // Before feature level 136, history_public_to_subscribers alone was silently ignored.
-  const historyIgnored = settings.featureLevel < 136 && isPrivate === undefined && isWebPublic === undefined;
+  const historyIgnored = settings.featureLevel < featureLevels.channelHistoryAlone && isPrivate === undefined && isWebPublic === undefined;
   const historyPublic = historyIgnored ? undefined : historyParam;
   const retention = readRetentionDays(params);
   const groupChanges = CHANNEL_PERMISSION_SETTINGS.map((s) => readGroupUpdate(ctx, channel, s)).filter(
@@ -529,7 +530,7 @@ function archiveStream(ctx: RouteContext) {
 
 function getStreamTopics(ctx: RouteContext) {
   const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'content');
-  const allowEmpty = ctx.settings.featureLevel >= 334 ? ctx.params.bool('allow_empty_topic_name', false) : false;
+  const allowEmpty = ctx.settings.featureLevel >= featureLevels.emptyTopicName ? ctx.params.bool('allow_empty_topic_name', false) : false;
   // Topics are case-insensitive; an entry is named after its newest message.
   const byKey = new Map<string, { name: string; max_id: number }>();
   for (const m of ctx.store.messages.values()) {
@@ -550,7 +551,7 @@ function getStreamTopics(ctx: RouteContext) {
 
 /** Channels the user can see, as the `streams` register key lists them (archived ones only from FL 378). */
 export function visibleChannels(state: { store: Store; user: User; settings: EmulatorSettings; options: StateContext['options'] }): Channel[] {
-  const archived = state.settings.featureLevel >= 378 && state.options.capabilities.archived_channels === true;
+  const archived = state.settings.featureLevel >= featureLevels.archivedChannelEvents && state.options.capabilities.archived_channels === true;
   return [...state.store.channels.values()]
     .filter((c) => (archived || !c.is_archived) && state.store.canAccessChannelMetadata(state.user, c))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

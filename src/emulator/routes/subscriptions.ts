@@ -7,6 +7,7 @@
  * (https://zulip.com/api/get-subscription-status), and the `subscription` register state
  * (subscriptions, unsubscribed, never_subscribed).
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type { ChannelPermissionSetting } from '../../zulip/model/channels.js';
 import type { Subscription as WireSubscription } from '../../zulip/model/subscriptions.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
@@ -118,12 +119,12 @@ function readPrincipals(ctx: RouteContext): User[] | undefined {
   const ints = raw.every((p) => Number.isSafeInteger(p));
   const strings = raw.every((p) => typeof p === 'string');
   if (!ints && !strings) throw badRequest('principals is not a list of user IDs or emails');
-  if (ints && ctx.settings.featureLevel < 9) throw badRequest('principals[0] is not a string');
+  if (ints && ctx.settings.featureLevel < featureLevels.principalIds) throw badRequest('principals[0] is not a string');
   const users = new Map<number, User>();
   for (const p of raw as (number | string)[]) {
     const user = typeof p === 'number' ? ctx.store.userById(p) : ctx.store.userByEmail(p);
     if (!user || !user.is_active) {
-      if (ctx.settings.featureLevel < 208) {
+      if (ctx.settings.featureLevel < featureLevels.principalsBadRequest) {
         throw new ApiError('UNAUTHORIZED_PRINCIPAL', `User not authorized to execute queries on behalf of '${p}'`, 403, {
           principal: p,
         });
@@ -146,7 +147,7 @@ function readStringList(ctx: RouteContext, name: string): string[] {
 
 /** Before feature level 362 archived channels' subscriptions cannot change: they count as absent. */
 function usableChannel(ctx: RouteContext, channel: Channel | undefined): Channel | undefined {
-  if (!channel || (channel.is_archived && ctx.settings.featureLevel < 362)) return undefined;
+  if (!channel || (channel.is_archived && ctx.settings.featureLevel < featureLevels.archivedChannelEdits)) return undefined;
   return channel;
 }
 
@@ -295,7 +296,7 @@ function subscribeHandler(ctx: RouteContext) {
   if (isDefault && created.length > 0) notifyDefaultStreams(ctx);
   notifySubscribed(ctx, subscribed, altered, before);
 
-  const key = (u: User) => (settings.featureLevel >= 289 ? String(u.user_id) : u.email);
+  const key = (u: User) => (settings.featureLevel >= featureLevels.subscribeResultUserIds ? String(u.user_id) : u.email);
   const names = (m: Map<User, Channel[]>) => Object.fromEntries([...m].map(([u, cs]) => [key(u), cs.map((c) => c.name)]));
   const body: Record<string, unknown> = { subscribed: names(subscribed), already_subscribed: names(already) };
   if (!fatal) body.unauthorized = unauthorized.map((c) => c.name);
@@ -519,7 +520,7 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
       continue;
     } else if (former) {
       unsubscribed.push(serializeSubscription(s, store, user, channel, former, options));
-    } else if (!channel.is_archived || ctx.settings.featureLevel >= 362) {
+    } else if (!channel.is_archived || ctx.settings.featureLevel >= featureLevels.archivedChannelEdits) {
       const entry: Record<string, unknown> = { ...s.channel(channel) };
       if (options.includeSubscribers) entry.subscribers = activeSubscriberIds(store, channel.stream_id);
       neverSubscribed.push(entry);

@@ -11,6 +11,7 @@
  * Deactivated users are left out of every member list (feature level 303); their stored membership
  * is kept, so a reactivated user is a member again.
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type { UserGroup as WireUserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest, insufficientPermission } from '../errors.js';
@@ -40,14 +41,6 @@ const DISALLOWED_SYSTEM_GROUPS: Record<UserGroupSettingName, readonly string[]> 
 const MAX_NAME_LENGTH = 100;
 const MAX_DESCRIPTION_LENGTH = 1024;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
-
-/**
- * Zulip 10.0 (feature level 311) added `add_subgroups` / `delete_subgroups` to
- * `POST /user_groups/{id}/members` and `subgroups` to `POST /user_groups/create`.
- */
-const MEMBERS_SUBGROUPS_FEATURE_LEVEL = 311;
-/** Zulip 6.0 (feature level 127) added the `/user_groups/{id}/subgroups` endpoints. */
-const SUBGROUPS_ENDPOINT_FEATURE_LEVEL = 127;
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -258,7 +251,7 @@ function getIsUserGroupMember(ctx: RouteContext) {
 
 /** An older server has no such route: it answers as for any unknown path. */
 function requireSubgroupsEndpoint(ctx: RouteContext): void {
-  if (ctx.settings.featureLevel < SUBGROUPS_ENDPOINT_FEATURE_LEVEL) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
+  if (ctx.settings.featureLevel < featureLevels.groupSubgroups) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
 }
 
 function getUserGroupSubgroups(ctx: RouteContext) {
@@ -279,7 +272,7 @@ function createUserGroup(ctx: RouteContext) {
   const description = checkDescription(params.str('description'));
   const members = checkActiveUsers(store, params.intArray('members'));
   // Below level 311 `subgroups` is not read: it comes back in ignored_parameters_unsupported.
-  const subgroupsRaw = ctx.settings.featureLevel >= MEMBERS_SUBGROUPS_FEATURE_LEVEL ? params.optIntArray('subgroups') : undefined;
+  const subgroupsRaw = ctx.settings.featureLevel >= featureLevels.groupSubgroupsOnMembers ? params.optIntArray('subgroups') : undefined;
   const subgroups = checkSubgroupIds(store, subgroupsRaw ?? []);
   const creatorOnly: GroupSettingValue = { direct_members: [user.user_id], direct_subgroups: [] };
   const defaults: Record<UserGroupSettingName, GroupSettingValue> = {
@@ -442,7 +435,7 @@ function updateUserGroupMembers(ctx: RouteContext) {
   const { params, store } = ctx;
   // Below level 311 the subgroup parameters are not read, so they come back in
   // ignored_parameters_unsupported, and the error names only add/delete, as an older server does.
-  const withSubgroups = ctx.settings.featureLevel >= MEMBERS_SUBGROUPS_FEATURE_LEVEL;
+  const withSubgroups = ctx.settings.featureLevel >= featureLevels.groupSubgroupsOnMembers;
   const change: MembershipChange = {
     add: params.optIntArray('add') ?? [],
     remove: params.optIntArray('delete') ?? [],
