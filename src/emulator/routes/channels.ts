@@ -16,10 +16,10 @@ import type {
 } from '../../zulip/model/channels.js';
 import type { EmulatorSettings, Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, invalidChannelId } from '../errors.js';
+import { groupSettingsEqual, parseGroupSettingValue } from '../group-settings.js';
 import { checkNoNullBytes, type Params } from '../http.js';
 import { renderDescription } from '../markdown.js';
 import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type Store, type User } from '../store.js';
-import { groupSettingsEqual } from './user-groups.js';
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -235,7 +235,7 @@ export function readRetentionDays(params: Params): number | null | undefined {
 }
 
 /** Which system groups a channel permission may not be set to (Zulip's GroupPermissionSetting). */
-const DISALLOWED_SYSTEM_GROUPS: Record<ChannelPermissionSetting, string[]> = {
+const DISALLOWED_SYSTEM_GROUPS: Record<ChannelPermissionSetting, readonly string[]> = {
   can_add_subscribers_group: ['role:internet', 'role:everyone'],
   can_remove_subscribers_group: ['role:internet'],
   can_administer_channel_group: ['role:internet', 'role:everyone'],
@@ -243,39 +243,9 @@ const DISALLOWED_SYSTEM_GROUPS: Record<ChannelPermissionSetting, string[]> = {
   can_subscribe_group: ['role:internet', 'role:everyone'],
 };
 
-/**
- * Validates a group-setting value for a channel permission and normalizes it as Zulip stores it:
- * an anonymous group with one subgroup and no members is that group, an empty one is role:nobody.
- */
-export function parseGroupSettingValue(store: Store, setting: ChannelPermissionSetting, raw: unknown): GroupSettingValue {
-  if (typeof raw === 'number') {
-    const group = store.groups.get(raw);
-    if (!Number.isSafeInteger(raw) || !group || group.deactivated) throw badRequest('Invalid user group');
-    if (group.is_system_group && DISALLOWED_SYSTEM_GROUPS[setting].includes(group.name)) {
-      throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
-    }
-    return raw;
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${setting} is not a valid group-setting value`);
-  const { direct_members: members, direct_subgroups: subgroups, ...rest } = raw as Record<string, unknown>;
-  const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x));
-  if (Object.keys(rest).length > 0 || !isIds(members) || !isIds(subgroups)) {
-    throw badRequest(`${setting} is not a valid group-setting value`);
-  }
-  for (const id of members) {
-    if (!store.users.get(id)?.is_active) throw badRequest(`Invalid user ID: ${id}`);
-  }
-  for (const id of subgroups) {
-    const group = store.groups.get(id);
-    if (!group || group.deactivated) throw badRequest('Invalid user group');
-  }
-  const directMembers = [...new Set(members)].sort((a, b) => a - b);
-  const directSubgroups = [...new Set(subgroups)].sort((a, b) => a - b);
-  if (directMembers.length === 0 && directSubgroups.length === 0) return store.systemGroupId('role:nobody');
-  if (directMembers.length === 0 && directSubgroups.length === 1) {
-    return parseGroupSettingValue(store, setting, directSubgroups[0]);
-  }
-  return { direct_members: directMembers, direct_subgroups: directSubgroups };
+/** A group-setting value for a channel permission, validated and normalized (group-settings.ts). */
+export function parseChannelGroupSetting(store: Store, setting: ChannelPermissionSetting, raw: unknown): GroupSettingValue {
+  return parseGroupSettingValue(store, setting, raw, { disallowed: DISALLOWED_SYSTEM_GROUPS[setting], eachSubgroup: false });
 }
 
 /** Web-public channels need the server setting, the organization setting and the creator's permission. */
@@ -412,9 +382,9 @@ function readGroupUpdate(ctx: RouteContext, channel: Channel, setting: ChannelPe
     throw badRequest(`${setting} must be an object with "new" and optionally "old"`);
   }
   const update = raw as { new: unknown; old?: unknown };
-  const next = parseGroupSettingValue(ctx.store, setting, update.new);
+  const next = parseChannelGroupSetting(ctx.store, setting, update.new);
   if (update.old !== undefined && update.old !== null) {
-    const expected = parseGroupSettingValue(ctx.store, setting, update.old);
+    const expected = parseChannelGroupSetting(ctx.store, setting, update.old);
     if (!groupSettingsEqual(expected, channel[setting])) throw badRequest("'old' value does not match the expected value.");
   }
   return { setting, value: next };

@@ -24,7 +24,7 @@ import {
   metadataAudience,
   notifyAccessChange,
   notifyDefaultStreams,
-  parseGroupSettingValue,
+  parseChannelGroupSetting,
   readRetentionDays,
   serializer,
 } from './channels.js';
@@ -219,7 +219,7 @@ function readGroupValues(ctx: RouteContext): Partial<Record<ChannelPermissionSet
   const values: Partial<Record<ChannelPermissionSetting, GroupSettingValue>> = {};
   for (const setting of CHANNEL_PERMISSION_SETTINGS) {
     const raw = ctx.params.optJson<unknown>(setting);
-    if (raw !== undefined && raw !== null) values[setting] = parseGroupSettingValue(ctx.store, setting, raw);
+    if (raw !== undefined && raw !== null) values[setting] = parseChannelGroupSetting(ctx.store, setting, raw);
   }
   return values;
 }

@@ -15,6 +15,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import type { UserGroup as WireUserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest, insufficientPermission } from '../errors.js';
+import { groupSettingsEqual, parseGroupSettingValue } from '../group-settings.js';
 import { checkNoNullBytes } from '../http.js';
 import { addGroup } from '../factory.js';
 import type { GroupSettingValue, Store, User, UserGroup } from '../store.js';
@@ -159,56 +160,15 @@ function checkSubgroupIds(store: Store, ids: number[]): number[] {
   return [...new Set(ids)];
 }
 
-function checkSystemGroupAllowed(store: Store, setting: UserGroupSettingName, groupId: number): void {
-  const group = store.groups.get(groupId)!;
-  if (group.is_system_group && DISALLOWED_SYSTEM_GROUPS[setting].includes(group.name)) {
-    throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
-  }
-}
-
-/**
- * Validates a group-setting value and normalizes it as Zulip stores it: an anonymous group with
- * one subgroup and no members is that group, an empty one is role:nobody.
- */
+/** A group-setting value for a user-group permission, validated and normalized (group-settings.ts). */
 export function parseUserGroupSetting(
   store: Store,
   setting: UserGroupSettingName,
   raw: unknown,
   { restrict = true }: { restrict?: boolean } = {},
 ): GroupSettingValue {
-  if (typeof raw === 'number') {
-    const group = store.groups.get(raw);
-    if (!Number.isSafeInteger(raw) || !group || group.deactivated) throw badRequest('Invalid user group');
-    if (restrict) checkSystemGroupAllowed(store, setting, raw);
-    return raw;
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${setting} is not a valid group-setting value`);
-  const { direct_members: members, direct_subgroups: subgroups, ...rest } = raw as Record<string, unknown>;
-  const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x));
-  if (Object.keys(rest).length > 0 || !isIds(members) || !isIds(subgroups)) {
-    throw badRequest(`${setting} is not a valid group-setting value`);
-  }
-  const directMembers = checkActiveUsers(store, members).sort(byId);
-  const directSubgroups = [...new Set(subgroups)].sort(byId);
-  for (const id of directSubgroups) {
-    const group = store.groups.get(id);
-    if (!group || group.deactivated) throw badRequest('Invalid user group');
-    if (restrict) checkSystemGroupAllowed(store, setting, id);
-  }
-  if (directMembers.length === 0 && directSubgroups.length === 0) return store.systemGroupId('role:nobody');
-  if (directMembers.length === 0 && directSubgroups.length === 1) return directSubgroups[0]!;
-  return { direct_members: directMembers, direct_subgroups: directSubgroups };
-}
-
-/** Whether two group-setting values name the same groups and users (order and repeats ignored). */
-export function groupSettingsEqual(a: GroupSettingValue, b: GroupSettingValue): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return a === b;
-  const same = (x: number[], y: number[]) => {
-    const xs = [...new Set(x)].sort(byId);
-    const ys = [...new Set(y)].sort(byId);
-    return xs.length === ys.length && xs.every((v, i) => v === ys[i]);
-  };
-  return same(a.direct_members, b.direct_members) && same(a.direct_subgroups, b.direct_subgroups);
+  const rule = restrict ? { disallowed: DISALLOWED_SYSTEM_GROUPS[setting], eachSubgroup: true } : undefined;
+  return parseGroupSettingValue(store, setting, raw, rule);
 }
 
 function everyoneActive(store: Store): number[] {
