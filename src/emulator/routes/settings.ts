@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, missingArgument } from '../errors.js';
-import type { User } from '../store.js';
+import type { Store, User } from '../store.js';
 import { usersWhoCanAccess } from './presence.js';
 // The one check_full_name of PATCH /users/{id} and PATCH /settings (zerver/lib/users.py).
 import { checkFullName } from './users/index.js';
@@ -190,15 +190,13 @@ const MIN_PASSWORD_LENGTH = 6;
 
 // ---- passwords -----------------------------------------------------------------------------------
 
-const passwords = new WeakMap<User, string>();
-
 /** The password every seeded account starts with (deterministic, like the API keys). */
 export function initialPassword(email: string): string {
   return createHash('sha256').update(`chatgraph-emulator-password:${email}`).digest('base64url').slice(0, 16);
 }
 
-function passwordOf(user: User): string {
-  return passwords.get(user) ?? initialPassword(user.delivery_email);
+function passwordOf(store: Store, user: User): string {
+  return store.passwords.get(user.user_id) ?? initialPassword(user.delivery_email);
 }
 
 // ---- reading and validating ----------------------------------------------------------------------
@@ -301,12 +299,12 @@ function updateSettings(ctx: RouteContext): Record<string, unknown> {
   }
   if (newPassword !== undefined) {
     if (oldPassword === undefined) throw missingArgument('old_password');
-    if (oldPassword !== passwordOf(user)) throw badRequest('Wrong password!');
+    if (oldPassword !== passwordOf(ctx.store, user)) throw badRequest('Wrong password!');
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
   }
 
   // 2. Apply. (An email change only starts the confirmation, which the emulator does not model.)
-  if (newPassword !== undefined) passwords.set(user, newPassword);
+  if (newPassword !== undefined) ctx.store.passwords.set(user.user_id, newPassword);
   if (fullName !== undefined) {
     user.full_name = fullName;
     ctx.events.notify(usersWhoCanAccess(store, user), {

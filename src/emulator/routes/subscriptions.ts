@@ -29,23 +29,9 @@ import {
   serializer,
 } from './channels.js';
 
-// ---- former subscriptions ------------------------------------------------------------------------
-
-/**
- * Zulip deactivates a subscription row instead of deleting it: the channel then appears in the
- * `unsubscribed` register list, and subscribing again restores the personal settings. The store
- * keeps only active subscriptions, so the inactive ones live here, per store.
- */
-const formerSubscriptions = new WeakMap<Store, Map<number, Map<number, Subscription>>>();
-
-function formerOf(store: Store): Map<number, Map<number, Subscription>> {
-  let former = formerSubscriptions.get(store);
-  if (!former) formerSubscriptions.set(store, (former = new Map()));
-  return former;
-}
-
+/** The subscription the user once had to the channel (see {@link Store.formerSubscriptions}). */
 function formerSubscription(store: Store, streamId: number, userId: number): Subscription | undefined {
-  return formerOf(store).get(streamId)?.get(userId);
+  return store.formerSubscriptions.get(streamId)?.get(userId);
 }
 
 // ---- serialization -------------------------------------------------------------------------------
@@ -283,7 +269,7 @@ function subscribeHandler(ctx: RouteContext) {
         continue;
       }
       const former = formerSubscription(store, channel.stream_id, target.user_id);
-      formerOf(store).get(channel.stream_id)?.delete(target.user_id);
+      store.formerSubscriptions.get(channel.stream_id)?.delete(target.user_id);
       const { subscribed_after_message_id: _, ...restored } = former ?? ({} as Partial<Subscription>);
       const color = colors.get(channel.name.toLowerCase()) ?? restored.color;
       addSubscription(store, channel.stream_id, target.user_id, { ...restored, ...(color ? { color } : {}) });
@@ -404,8 +390,8 @@ function unsubscribeHandler(ctx: RouteContext) {
         continue;
       }
       store.subscriptions.get(channel.stream_id)!.delete(target.user_id);
-      let former = formerOf(store).get(channel.stream_id);
-      if (!former) formerOf(store).set(channel.stream_id, (former = new Map()));
+      let former = store.formerSubscriptions.get(channel.stream_id);
+      if (!former) store.formerSubscriptions.set(channel.stream_id, (former = new Map()));
       former.set(target.user_id, sub);
       removed.push(channel.name);
       push(removedByUser, target.user_id, channel);
