@@ -210,21 +210,16 @@ export function currentSetting(user: User, name: string): Value {
 
 function readSetting(ctx: RouteContext, name: string, check: Check): Value {
   const { params } = ctx;
-  let value: Value;
-  if (check.kind === 'bool') value = params.optBool(name)!;
-  else if (check.kind === 'int') {
-    const v = params.optInt(name)!;
-    if (check.values && !check.values.includes(v)) throw badRequest(`Invalid ${name}`);
-    const problem = check.validate?.(v);
-    if (problem) throw badRequest(problem);
-    value = v;
-  } else {
-    const v = params.str(name);
-    if (check.values && !check.values.includes(v)) throw badRequest(`Invalid ${name}`);
-    const problem = check.validate?.(v);
-    if (problem) throw badRequest(problem);
-    value = v;
-  }
+  if (check.kind === 'bool') return params.optBool(name)!;
+  if (check.kind === 'int') return checkValue(name, params.optInt(name)!, check.values, check.validate);
+  return checkValue(name, params.str(name), check.values, check.validate);
+}
+
+/** A number or text setting: one of its `values` if it lists them, and passing its own check. */
+function checkValue<T extends number | string>(name: string, value: T, values?: readonly T[], validate?: (v: T) => string | null): T {
+  if (values && !values.includes(value)) throw badRequest(`Invalid ${name}`);
+  const problem = validate?.(value);
+  if (problem) throw badRequest(problem);
   return value;
 }
 

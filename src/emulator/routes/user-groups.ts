@@ -19,6 +19,7 @@ import { groupSettingsEqual, parseGroupSettingValue } from '../group-settings.js
 import { checkNoNullBytes } from '../http.js';
 import { addGroup } from '../factory.js';
 import type { GroupSettingValue, Store, User, UserGroup } from '../store.js';
+import { activeUserIds } from './users/index.js';
 
 export const USER_GROUP_SETTINGS: readonly UserGroupSettingName[] = [
   'can_add_members_group',
@@ -171,10 +172,6 @@ export function parseUserGroupSetting(
   return parseGroupSettingValue(store, setting, raw, rule);
 }
 
-function everyoneActive(store: Store): number[] {
-  return [...store.users.values()].filter((u) => u.is_active).map((u) => u.user_id);
-}
-
 // ---- reads -------------------------------------------------------------------------------------
 
 function getUserGroups(ctx: RouteContext) {
@@ -261,7 +258,7 @@ function createUserGroup(ctx: RouteContext) {
     },
     ctx.clock.now(),
   );
-  ctx.events.notify(everyoneActive(store), { type: 'user_group', op: 'add', group: serializeGroup(store, group) });
+  ctx.events.notify(activeUserIds(store), { type: 'user_group', op: 'add', group: serializeGroup(store, group) });
   return { group_id: group.id };
 }
 
@@ -298,7 +295,7 @@ function updateUserGroup(ctx: RouteContext) {
     if (!groupSettingsEqual(next, group[setting])) changes.push([setting, next]);
   }
 
-  const audience = everyoneActive(store);
+  const audience = activeUserIds(store);
   const notify = (data: Record<string, unknown>) => ctx.events.notify(audience, { type: 'user_group', op: 'update', group_id: group.id, data });
   if (name !== undefined) {
     group.name = name;
@@ -367,7 +364,7 @@ function checkMembershipChange(ctx: RouteContext, group: UserGroup, change: Memb
 }
 
 function applyMembershipChange(ctx: RouteContext, group: UserGroup, change: MembershipChange): void {
-  const audience = everyoneActive(ctx.store);
+  const audience = activeUserIds(ctx.store);
   const send = (op: string, payload: Record<string, unknown>) =>
     ctx.events.notify(audience, { type: 'user_group', op, group_id: group.id, ...payload });
   if (change.add.length > 0) {
