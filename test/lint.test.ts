@@ -31,6 +31,18 @@ describe('lint enforces the arrows', () => {
     expect(type).toEqual([]);
   });
 
+  it('lets the emulator read the feature-level table, and no other REST client value', async () => {
+    const table = await ruleIdsFor('src/emulator/routes/stray.ts', "import { featureLevels } from '../../zulip/feature-levels.js';\nexport const level = featureLevels.drafts;\n");
+    expect(table).toEqual([]);
+    const neighbour = await ruleIdsFor('src/emulator/routes/stray.ts', "import { readOutcome } from '../../zulip/routes/feature-levels.js';\nvoid readOutcome;\n");
+    expect(neighbour).toContain('@typescript-eslint/no-restricted-imports');
+  });
+
+  it('keeps the feature-level table free of imports, so the emulator loads no REST client code through it', async () => {
+    const ids = await ruleIdsFor('src/zulip/feature-levels.ts', "import { ZulipConnection } from './connection.js';\nexport const featureLevels = { drafts: 87, c: ZulipConnection } as const;\n");
+    expect(ids).toContain('no-restricted-imports');
+  });
+
   it('refuses the event hub loading GraphQL or a transport', async () => {
     const ids = await ruleIdsFor('src/gateway/events/stray.ts', "import { createPubSub } from 'graphql-yoga';\nvoid createPubSub;\n");
     expect(ids).toContain('no-restricted-imports');

@@ -1,15 +1,24 @@
 /** The records the emulator stores (store.ts holds them). Field names follow the wire format. */
 import type { ChannelPermissionSetting, GroupSettingValue } from '../zulip/model/channels.js';
 import type { Draft } from '../zulip/model/drafts.js';
-import type { ProfileFieldValue } from '../zulip/model/users.js';
+import type { EditHistoryEntry, MessageFlag } from '../zulip/model/messages.js';
+import type { ModernPresence, PresenceStatus } from '../zulip/model/presence.js';
+import type { Reaction } from '../zulip/model/reactions.js';
+import type { UserTopic } from '../zulip/model/user-topics.js';
+import type { ProfileFieldValue, UserRole } from '../zulip/model/users.js';
 
 /** https://zulip.com/api/group-setting-values (the wire type: the emulator stores it as sent). */
 export type { GroupSettingValue };
 /** A stored draft: the emulator keeps exactly the wire shape (https://zulip.com/api/get-drafts). */
 export type { Draft };
+/**
+ * Reactions, edit-history entries and topic preferences are stored in their wire shapes
+ * (https://zulip.com/api/get-messages, https://zulip.com/api/get-events#user_topic).
+ */
+export type { EditHistoryEntry, Reaction, UserTopic };
 
-export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
-export const ROLES: readonly number[] = Object.values(Role);
+export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const satisfies Record<string, UserRole>;
+export const ROLES: readonly UserRole[] = Object.values(Role);
 
 /** Personal settings as on the wire (`PATCH /settings`, the `user_settings` register object). */
 export type UserSettings = Record<string, boolean | number | string>;
@@ -23,7 +32,7 @@ export interface User {
   full_name: string;
   date_joined: string;
   is_active: boolean;
-  role: number;
+  role: UserRole;
   is_bot: boolean;
   bot_type: number | null;
   bot_owner_id: number | null;
@@ -78,14 +87,6 @@ export interface Subscription {
   subscribed_after_message_id: number;
 }
 
-export interface Reaction {
-  emoji_name: string;
-  emoji_code: string;
-  /** `service_extra_emoji` is the spec's name for `zulip_extra_emoji`; the emulator echoes what the client sent. */
-  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | 'service_extra_emoji';
-  user_id: number;
-}
-
 /** An uploaded file; messages refer to it as `/user_uploads/<path_id>` in their content. */
 export interface Attachment {
   id: number;
@@ -98,17 +99,6 @@ export interface Attachment {
   owner_id: number;
   /** Messages whose content refers to the file (kept by the message routes). */
   message_ids: Set<number>;
-}
-
-export interface EditHistoryEntry {
-  user_id: number | null;
-  timestamp: number;
-  prev_content?: string;
-  prev_rendered_content?: string;
-  prev_stream?: number;
-  stream?: number;
-  prev_topic?: string;
-  topic?: string;
 }
 
 export interface Message {
@@ -167,19 +157,11 @@ export interface ScheduledMessage {
   failed: boolean;
 }
 
-export interface PresenceRecord {
-  active_timestamp: number;
-  idle_timestamp: number;
+/** A user's presence: the modern wire entry, plus the update counter and the legacy per-client view. */
+export interface PresenceRecord extends ModernPresence {
   last_update_id: number;
   /** Legacy per-client view. */
-  clients: Record<string, { status: 'active' | 'idle'; timestamp: number }>;
-}
-
-export interface UserTopic {
-  stream_id: number;
-  topic_name: string;
-  visibility_policy: number;
-  last_updated: number;
+  clients: Record<string, { status: PresenceStatus; timestamp: number }>;
 }
 
 /** Organization settings that routes consult. Values follow the wire names. */
@@ -229,7 +211,7 @@ export const FLAG_NAMES = [
   'group_mentioned',
   'has_alert_word',
   'historical',
-] as const;
+] as const satisfies readonly MessageFlag[];
 
 /** System group names in containment order: each contains the next. */
 export const SYSTEM_GROUPS = [

@@ -32,6 +32,12 @@ export class Store {
   channels = new Map<number, Channel>();
   /** stream_id → user_id → subscription. */
   subscriptions = new Map<number, Map<number, Subscription>>();
+  /**
+   * stream_id → user_id → an ended subscription. Zulip deactivates the row instead of deleting it:
+   * the channel then appears in the `unsubscribed` register list, and subscribing again restores the
+   * personal settings. `subscriptions` holds only active ones.
+   */
+  formerSubscriptions = new Map<number, Map<number, Subscription>>();
   defaultChannelIds = new Set<number>();
   /** Every message by id; insertion order is id order. */
   messages = new Map<number, Message>();
@@ -49,6 +55,8 @@ export class Store {
   userTopics = new Map<number, Map<string, UserTopic>>();
   /** Uploaded files by id. */
   attachments = new Map<number, Attachment>();
+  /** user_id → password set through `PATCH /settings`; an account without one has its initial password. */
+  passwords = new Map<number, string>();
   /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
   customProfileFields: CustomProfileField[] | undefined;
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */

@@ -45,6 +45,8 @@ export const featureLevels = {
   channelTyping: 215,
   /** Zulip 8.0 (219): visibility policy FOLLOWED for `POST /user_topics`. */
   followedTopics: 219,
+  /** Zulip 8.0 (222): deactivating a user sends `realm_user/update` with `is_active` (was `remove`). */
+  deactivationAsUpdate: 222,
   /** Zulip 9.0 (248): `type: "channel"` on `POST /messages` and `POST /typing` (was `stream`). */
   channelMessageType: 248,
   /** Zulip 9.0 (250): narrow operators `channel` / `channels` (were `stream` / `streams`). */
@@ -57,6 +59,8 @@ export const featureLevels = {
   messageIds: 300,
   /** Zulip 10.0 (302): `GET /users/{email}` looks users up by the addresses email visibility allows (the real one). */
   userByRealEmail: 302,
+  /** Zulip 10.0 (303): group member lists leave deactivated users out, with no `user_group` event for it. */
+  groupsWithoutDeactivated: 303,
   /** Zulip 10.0 (311): `add_subgroups` / `delete_subgroups` on `POST /user_groups/{user_group_id}/members`, `subgroups` on `POST /user_groups/create`. */
   groupSubgroupsOnMembers: 311,
   /** Zulip 10.0 (313): `PATCH /users/{email}`, and `new_email` on `PATCH /users/{user_id}`. */

@@ -8,6 +8,7 @@
  * Also the channel rules subscriptions and user topics share: the wire serializer, who can see or
  * administer a channel, channel-name and group-setting validation, and the `stream` events.
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type {
   ChannelPermissionSetting,
   Channel as WireChannel,
@@ -15,10 +16,10 @@ import type {
 } from '../../zulip/model/channels.js';
 import type { EmulatorSettings, Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, invalidChannelId } from '../errors.js';
+import { groupSettingsEqual, parseGroupSettingValue } from '../group-settings.js';
 import { checkNoNullBytes, type Params } from '../http.js';
 import { renderDescription } from '../markdown.js';
 import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type Store, type User } from '../store.js';
-import { groupSettingsEqual } from './user-groups.js';
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -234,7 +235,7 @@ export function readRetentionDays(params: Params): number | null | undefined {
 }
 
 /** Which system groups a channel permission may not be set to (Zulip's GroupPermissionSetting). */
-const DISALLOWED_SYSTEM_GROUPS: Record<ChannelPermissionSetting, string[]> = {
+const DISALLOWED_SYSTEM_GROUPS: Record<ChannelPermissionSetting, readonly string[]> = {
   can_add_subscribers_group: ['role:internet', 'role:everyone'],
   can_remove_subscribers_group: ['role:internet'],
   can_administer_channel_group: ['role:internet', 'role:everyone'],
@@ -242,39 +243,9 @@ const DISALLOWED_SYSTEM_GROUPS: Record<ChannelPermissionSetting, string[]> = {
   can_subscribe_group: ['role:internet', 'role:everyone'],
 };
 
-/**
- * Validates a group-setting value for a channel permission and normalizes it as Zulip stores it:
- * an anonymous group with one subgroup and no members is that group, an empty one is role:nobody.
- */
-export function parseGroupSettingValue(store: Store, setting: ChannelPermissionSetting, raw: unknown): GroupSettingValue {
-  if (typeof raw === 'number') {
-    const group = store.groups.get(raw);
-    if (!Number.isSafeInteger(raw) || !group || group.deactivated) throw badRequest('Invalid user group');
-    if (group.is_system_group && DISALLOWED_SYSTEM_GROUPS[setting].includes(group.name)) {
-      throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
-    }
-    return raw;
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${setting} is not a valid group-setting value`);
-  const { direct_members: members, direct_subgroups: subgroups, ...rest } = raw as Record<string, unknown>;
-  const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x));
-  if (Object.keys(rest).length > 0 || !isIds(members) || !isIds(subgroups)) {
-    throw badRequest(`${setting} is not a valid group-setting value`);
-  }
-  for (const id of members) {
-    if (!store.users.get(id)?.is_active) throw badRequest(`Invalid user ID: ${id}`);
-  }
-  for (const id of subgroups) {
-    const group = store.groups.get(id);
-    if (!group || group.deactivated) throw badRequest('Invalid user group');
-  }
-  const directMembers = [...new Set(members)].sort((a, b) => a - b);
-  const directSubgroups = [...new Set(subgroups)].sort((a, b) => a - b);
-  if (directMembers.length === 0 && directSubgroups.length === 0) return store.systemGroupId('role:nobody');
-  if (directMembers.length === 0 && directSubgroups.length === 1) {
-    return parseGroupSettingValue(store, setting, directSubgroups[0]);
-  }
-  return { direct_members: directMembers, direct_subgroups: directSubgroups };
+/** A group-setting value for a channel permission, validated and normalized (group-settings.ts). */
+export function parseChannelGroupSetting(store: Store, setting: ChannelPermissionSetting, raw: unknown): GroupSettingValue {
+  return parseGroupSettingValue(store, setting, raw, { disallowed: DISALLOWED_SYSTEM_GROUPS[setting], eachSubgroup: false });
 }
 
 /** Web-public channels need the server setting, the organization setting and the creator's permission. */
@@ -292,7 +263,7 @@ export function checkCanMakeWebPublic(store: Store, user: User): void {
 
 /** `stream` / `delete`: only IDs since feature level 343 (`streams` then carries only stream_id). */
 export function streamDeleteEvent(settings: EmulatorSettings, channels: WireChannel[]): Record<string, unknown> & { type: string } {
-  if (settings.featureLevel >= 343) {
+  if (settings.featureLevel >= featureLevels.channelDeleteStreamIds) {
     return {
       type: 'stream',
       op: 'delete',
@@ -306,7 +277,7 @@ export function streamDeleteEvent(settings: EmulatorSettings, channels: WireChan
 /** The default channels as register and `default_streams` events carry them: IDs since feature level 330. */
 export function defaultStreamsPayload(ctx: { store: Store; settings: EmulatorSettings; nowSeconds(): number }): number[] | WireChannel[] {
   const ids = [...ctx.store.defaultChannelIds].sort((a, b) => a - b);
-  if (ctx.settings.featureLevel >= 330) return ids;
+  if (ctx.settings.featureLevel >= featureLevels.defaultChannelIds) return ids;
   const s = serializer(ctx);
   return ids.map((id) => {
     const { stream_weekly_traffic: _, ...rest } = s.channel(ctx.store.channels.get(id)!);
@@ -364,8 +335,8 @@ function getStreams(ctx: RouteContext) {
   const includeSubscribed = params.bool('include_subscribed', true);
   // Flags newer than the configured feature level stay unread, so they are reported as unsupported.
   const level = ctx.settings.featureLevel;
-  const excludeArchived = level >= 315 ? params.bool('exclude_archived', true) : true;
-  let includeAll = level >= 356 ? params.bool('include_all', false) : false;
+  const excludeArchived = level >= featureLevels.archivedChannels ? params.bool('exclude_archived', true) : true;
+  let includeAll = level >= featureLevels.includeAllChannels ? params.bool('include_all', false) : false;
   const includeAllActive = params.bool('include_all_active', false);
   const includeDefault = params.bool('include_default', false);
   const includeOwnerSubscribed = params.bool('include_owner_subscribed', false);
@@ -411,9 +382,9 @@ function readGroupUpdate(ctx: RouteContext, channel: Channel, setting: ChannelPe
     throw badRequest(`${setting} must be an object with "new" and optionally "old"`);
   }
   const update = raw as { new: unknown; old?: unknown };
-  const next = parseGroupSettingValue(ctx.store, setting, update.new);
+  const next = parseChannelGroupSetting(ctx.store, setting, update.new);
   if (update.old !== undefined && update.old !== null) {
-    const expected = parseGroupSettingValue(ctx.store, setting, update.old);
+    const expected = parseChannelGroupSetting(ctx.store, setting, update.old);
     if (!groupSettingsEqual(expected, channel[setting])) throw badRequest("'old' value does not match the expected value.");
   }
   return { setting, value: next };
@@ -422,7 +393,7 @@ function readGroupUpdate(ctx: RouteContext, channel: Channel, setting: ChannelPe
 function updateStream(ctx: RouteContext) {
   const { params, store, user, settings } = ctx;
   const channel = accessChannelForUpdate(ctx, ctx.pathInt('stream_id'));
-  if (channel.is_archived && settings.featureLevel < 362) throw invalidChannelId();
+  if (channel.is_archived && settings.featureLevel < featureLevels.archivedChannelEdits) throw invalidChannelId();
 
   // The parameters are parsed before anything changes (typed_endpoint); the rest follows Zulip's
   // update_stream_backend (zerver/views/streams.py) step by step: each change is checked, then
@@ -435,7 +406,7 @@ function updateStream(ctx: RouteContext) {
   const historyParam = params.optBool('history_public_to_subscribers');
   const isDefault = params.optBool('is_default_stream');
   // Before feature level 136, history_public_to_subscribers alone was silently ignored.
-  const historyIgnored = settings.featureLevel < 136 && isPrivate === undefined && isWebPublic === undefined;
+  const historyIgnored = settings.featureLevel < featureLevels.channelHistoryAlone && isPrivate === undefined && isWebPublic === undefined;
   const historyPublic = historyIgnored ? undefined : historyParam;
   const retention = readRetentionDays(params);
   const groupChanges = CHANNEL_PERMISSION_SETTINGS.map((s) => readGroupUpdate(ctx, channel, s)).filter(
@@ -529,7 +500,7 @@ function archiveStream(ctx: RouteContext) {
 
 function getStreamTopics(ctx: RouteContext) {
   const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'content');
-  const allowEmpty = ctx.settings.featureLevel >= 334 ? ctx.params.bool('allow_empty_topic_name', false) : false;
+  const allowEmpty = ctx.settings.featureLevel >= featureLevels.emptyTopicName ? ctx.params.bool('allow_empty_topic_name', false) : false;
   // Topics are case-insensitive; an entry is named after its newest message.
   const byKey = new Map<string, { name: string; max_id: number }>();
   for (const m of ctx.store.messages.values()) {
@@ -550,7 +521,7 @@ function getStreamTopics(ctx: RouteContext) {
 
 /** Channels the user can see, as the `streams` register key lists them (archived ones only from FL 378). */
 export function visibleChannels(state: { store: Store; user: User; settings: EmulatorSettings; options: StateContext['options'] }): Channel[] {
-  const archived = state.settings.featureLevel >= 378 && state.options.capabilities.archived_channels === true;
+  const archived = state.settings.featureLevel >= featureLevels.archivedChannelEvents && state.options.capabilities.archived_channels === true;
   return [...state.store.channels.values()]
     .filter((c) => (archived || !c.is_archived) && state.store.canAccessChannelMetadata(state.user, c))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, missingArgument } from '../errors.js';
-import type { User } from '../store.js';
+import type { Store, User } from '../store.js';
 import { usersWhoCanAccess } from './presence.js';
 // The one check_full_name of PATCH /users/{id} and PATCH /settings (zerver/lib/users.py).
 import { checkFullName } from './users/index.js';
@@ -190,15 +190,13 @@ const MIN_PASSWORD_LENGTH = 6;
 
 // ---- passwords -----------------------------------------------------------------------------------
 
-const passwords = new WeakMap<User, string>();
-
 /** The password every seeded account starts with (deterministic, like the API keys). */
 export function initialPassword(email: string): string {
   return createHash('sha256').update(`chatgraph-emulator-password:${email}`).digest('base64url').slice(0, 16);
 }
 
-function passwordOf(user: User): string {
-  return passwords.get(user) ?? initialPassword(user.delivery_email);
+function passwordOf(store: Store, user: User): string {
+  return store.passwords.get(user.user_id) ?? initialPassword(user.delivery_email);
 }
 
 // ---- reading and validating ----------------------------------------------------------------------
@@ -212,21 +210,16 @@ export function currentSetting(user: User, name: string): Value {
 
 function readSetting(ctx: RouteContext, name: string, check: Check): Value {
   const { params } = ctx;
-  let value: Value;
-  if (check.kind === 'bool') value = params.optBool(name)!;
-  else if (check.kind === 'int') {
-    const v = params.optInt(name)!;
-    if (check.values && !check.values.includes(v)) throw badRequest(`Invalid ${name}`);
-    const problem = check.validate?.(v);
-    if (problem) throw badRequest(problem);
-    value = v;
-  } else {
-    const v = params.str(name);
-    if (check.values && !check.values.includes(v)) throw badRequest(`Invalid ${name}`);
-    const problem = check.validate?.(v);
-    if (problem) throw badRequest(problem);
-    value = v;
-  }
+  if (check.kind === 'bool') return params.optBool(name)!;
+  if (check.kind === 'int') return checkValue(name, params.optInt(name)!, check.values, check.validate);
+  return checkValue(name, params.str(name), check.values, check.validate);
+}
+
+/** A number or text setting: one of its `values` if it lists them, and passing its own check. */
+function checkValue<T extends number | string>(name: string, value: T, values?: readonly T[], validate?: (v: T) => string | null): T {
+  if (values && !values.includes(value)) throw badRequest(`Invalid ${name}`);
+  const problem = validate?.(value);
+  if (problem) throw badRequest(problem);
   return value;
 }
 
@@ -301,12 +294,12 @@ function updateSettings(ctx: RouteContext): Record<string, unknown> {
   }
   if (newPassword !== undefined) {
     if (oldPassword === undefined) throw missingArgument('old_password');
-    if (oldPassword !== passwordOf(user)) throw badRequest('Wrong password!');
+    if (oldPassword !== passwordOf(ctx.store, user)) throw badRequest('Wrong password!');
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
   }
 
   // 2. Apply. (An email change only starts the confirmation, which the emulator does not model.)
-  if (newPassword !== undefined) passwords.set(user, newPassword);
+  if (newPassword !== undefined) ctx.store.passwords.set(user.user_id, newPassword);
   if (fullName !== undefined) {
     user.full_name = fullName;
     ctx.events.notify(usersWhoCanAccess(store, user), {

@@ -7,6 +7,7 @@
  * (https://zulip.com/api/get-subscription-status), and the `subscription` register state
  * (subscriptions, unsubscribed, never_subscribed).
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type { ChannelPermissionSetting } from '../../zulip/model/channels.js';
 import type { Subscription as WireSubscription } from '../../zulip/model/subscriptions.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
@@ -23,28 +24,14 @@ import {
   metadataAudience,
   notifyAccessChange,
   notifyDefaultStreams,
-  parseGroupSettingValue,
+  parseChannelGroupSetting,
   readRetentionDays,
   serializer,
 } from './channels.js';
 
-// ---- former subscriptions ------------------------------------------------------------------------
-
-/**
- * Zulip deactivates a subscription row instead of deleting it: the channel then appears in the
- * `unsubscribed` register list, and subscribing again restores the personal settings. The store
- * keeps only active subscriptions, so the inactive ones live here, per store.
- */
-const formerSubscriptions = new WeakMap<Store, Map<number, Map<number, Subscription>>>();
-
-function formerOf(store: Store): Map<number, Map<number, Subscription>> {
-  let former = formerSubscriptions.get(store);
-  if (!former) formerSubscriptions.set(store, (former = new Map()));
-  return former;
-}
-
+/** The subscription the user once had to the channel (see {@link Store.formerSubscriptions}). */
 function formerSubscription(store: Store, streamId: number, userId: number): Subscription | undefined {
-  return formerOf(store).get(streamId)?.get(userId);
+  return store.formerSubscriptions.get(streamId)?.get(userId);
 }
 
 // ---- serialization -------------------------------------------------------------------------------
@@ -118,12 +105,12 @@ function readPrincipals(ctx: RouteContext): User[] | undefined {
   const ints = raw.every((p) => Number.isSafeInteger(p));
   const strings = raw.every((p) => typeof p === 'string');
   if (!ints && !strings) throw badRequest('principals is not a list of user IDs or emails');
-  if (ints && ctx.settings.featureLevel < 9) throw badRequest('principals[0] is not a string');
+  if (ints && ctx.settings.featureLevel < featureLevels.principalIds) throw badRequest('principals[0] is not a string');
   const users = new Map<number, User>();
   for (const p of raw as (number | string)[]) {
     const user = typeof p === 'number' ? ctx.store.userById(p) : ctx.store.userByEmail(p);
     if (!user || !user.is_active) {
-      if (ctx.settings.featureLevel < 208) {
+      if (ctx.settings.featureLevel < featureLevels.principalsBadRequest) {
         throw new ApiError('UNAUTHORIZED_PRINCIPAL', `User not authorized to execute queries on behalf of '${p}'`, 403, {
           principal: p,
         });
@@ -146,7 +133,7 @@ function readStringList(ctx: RouteContext, name: string): string[] {
 
 /** Before feature level 362 archived channels' subscriptions cannot change: they count as absent. */
 function usableChannel(ctx: RouteContext, channel: Channel | undefined): Channel | undefined {
-  if (!channel || (channel.is_archived && ctx.settings.featureLevel < 362)) return undefined;
+  if (!channel || (channel.is_archived && ctx.settings.featureLevel < featureLevels.archivedChannelEdits)) return undefined;
   return channel;
 }
 
@@ -218,7 +205,7 @@ function readGroupValues(ctx: RouteContext): Partial<Record<ChannelPermissionSet
   const values: Partial<Record<ChannelPermissionSetting, GroupSettingValue>> = {};
   for (const setting of CHANNEL_PERMISSION_SETTINGS) {
     const raw = ctx.params.optJson<unknown>(setting);
-    if (raw !== undefined && raw !== null) values[setting] = parseGroupSettingValue(ctx.store, setting, raw);
+    if (raw !== undefined && raw !== null) values[setting] = parseChannelGroupSetting(ctx.store, setting, raw);
   }
   return values;
 }
@@ -282,7 +269,7 @@ function subscribeHandler(ctx: RouteContext) {
         continue;
       }
       const former = formerSubscription(store, channel.stream_id, target.user_id);
-      formerOf(store).get(channel.stream_id)?.delete(target.user_id);
+      store.formerSubscriptions.get(channel.stream_id)?.delete(target.user_id);
       const { subscribed_after_message_id: _, ...restored } = former ?? ({} as Partial<Subscription>);
       const color = colors.get(channel.name.toLowerCase()) ?? restored.color;
       addSubscription(store, channel.stream_id, target.user_id, { ...restored, ...(color ? { color } : {}) });
@@ -295,7 +282,7 @@ function subscribeHandler(ctx: RouteContext) {
   if (isDefault && created.length > 0) notifyDefaultStreams(ctx);
   notifySubscribed(ctx, subscribed, altered, before);
 
-  const key = (u: User) => (settings.featureLevel >= 289 ? String(u.user_id) : u.email);
+  const key = (u: User) => (settings.featureLevel >= featureLevels.subscribeResultUserIds ? String(u.user_id) : u.email);
   const names = (m: Map<User, Channel[]>) => Object.fromEntries([...m].map(([u, cs]) => [key(u), cs.map((c) => c.name)]));
   const body: Record<string, unknown> = { subscribed: names(subscribed), already_subscribed: names(already) };
   if (!fatal) body.unauthorized = unauthorized.map((c) => c.name);
@@ -403,8 +390,8 @@ function unsubscribeHandler(ctx: RouteContext) {
         continue;
       }
       store.subscriptions.get(channel.stream_id)!.delete(target.user_id);
-      let former = formerOf(store).get(channel.stream_id);
-      if (!former) formerOf(store).set(channel.stream_id, (former = new Map()));
+      let former = store.formerSubscriptions.get(channel.stream_id);
+      if (!former) store.formerSubscriptions.set(channel.stream_id, (former = new Map()));
       former.set(target.user_id, sub);
       removed.push(channel.name);
       push(removedByUser, target.user_id, channel);
@@ -519,7 +506,7 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
       continue;
     } else if (former) {
       unsubscribed.push(serializeSubscription(s, store, user, channel, former, options));
-    } else if (!channel.is_archived || ctx.settings.featureLevel >= 362) {
+    } else if (!channel.is_archived || ctx.settings.featureLevel >= featureLevels.archivedChannelEdits) {
       const entry: Record<string, unknown> = { ...s.channel(channel) };
       if (options.includeSubscribers) entry.subscribers = activeSubscriberIds(store, channel.stream_id);
       neverSubscribed.push(entry);

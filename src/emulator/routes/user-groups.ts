@@ -11,12 +11,15 @@
  * Deactivated users are left out of every member list (feature level 303); their stored membership
  * is kept, so a reactivated user is a member again.
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type { UserGroup as WireUserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest, insufficientPermission } from '../errors.js';
+import { groupSettingsEqual, parseGroupSettingValue } from '../group-settings.js';
 import { checkNoNullBytes } from '../http.js';
 import { addGroup } from '../factory.js';
 import type { GroupSettingValue, Store, User, UserGroup } from '../store.js';
+import { activeUserIds } from './users/index.js';
 
 export const USER_GROUP_SETTINGS: readonly UserGroupSettingName[] = [
   'can_add_members_group',
@@ -40,14 +43,6 @@ const DISALLOWED_SYSTEM_GROUPS: Record<UserGroupSettingName, readonly string[]> 
 const MAX_NAME_LENGTH = 100;
 const MAX_DESCRIPTION_LENGTH = 1024;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
-
-/**
- * Zulip 10.0 (feature level 311) added `add_subgroups` / `delete_subgroups` to
- * `POST /user_groups/{id}/members` and `subgroups` to `POST /user_groups/create`.
- */
-const MEMBERS_SUBGROUPS_FEATURE_LEVEL = 311;
-/** Zulip 6.0 (feature level 127) added the `/user_groups/{id}/subgroups` endpoints. */
-const SUBGROUPS_ENDPOINT_FEATURE_LEVEL = 127;
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -166,60 +161,15 @@ function checkSubgroupIds(store: Store, ids: number[]): number[] {
   return [...new Set(ids)];
 }
 
-function checkSystemGroupAllowed(store: Store, setting: UserGroupSettingName, groupId: number): void {
-  const group = store.groups.get(groupId)!;
-  if (group.is_system_group && DISALLOWED_SYSTEM_GROUPS[setting].includes(group.name)) {
-    throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
-  }
-}
-
-/**
- * Validates a group-setting value and normalizes it as Zulip stores it: an anonymous group with
- * one subgroup and no members is that group, an empty one is role:nobody.
- */
+/** A group-setting value for a user-group permission, validated and normalized (group-settings.ts). */
 export function parseUserGroupSetting(
   store: Store,
   setting: UserGroupSettingName,
   raw: unknown,
   { restrict = true }: { restrict?: boolean } = {},
 ): GroupSettingValue {
-  if (typeof raw === 'number') {
-    const group = store.groups.get(raw);
-    if (!Number.isSafeInteger(raw) || !group || group.deactivated) throw badRequest('Invalid user group');
-    if (restrict) checkSystemGroupAllowed(store, setting, raw);
-    return raw;
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${setting} is not a valid group-setting value`);
-  const { direct_members: members, direct_subgroups: subgroups, ...rest } = raw as Record<string, unknown>;
-  const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x));
-  if (Object.keys(rest).length > 0 || !isIds(members) || !isIds(subgroups)) {
-    throw badRequest(`${setting} is not a valid group-setting value`);
-  }
-  const directMembers = checkActiveUsers(store, members).sort(byId);
-  const directSubgroups = [...new Set(subgroups)].sort(byId);
-  for (const id of directSubgroups) {
-    const group = store.groups.get(id);
-    if (!group || group.deactivated) throw badRequest('Invalid user group');
-    if (restrict) checkSystemGroupAllowed(store, setting, id);
-  }
-  if (directMembers.length === 0 && directSubgroups.length === 0) return store.systemGroupId('role:nobody');
-  if (directMembers.length === 0 && directSubgroups.length === 1) return directSubgroups[0]!;
-  return { direct_members: directMembers, direct_subgroups: directSubgroups };
-}
-
-/** Whether two group-setting values name the same groups and users (order and repeats ignored). */
-export function groupSettingsEqual(a: GroupSettingValue, b: GroupSettingValue): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return a === b;
-  const same = (x: number[], y: number[]) => {
-    const xs = [...new Set(x)].sort(byId);
-    const ys = [...new Set(y)].sort(byId);
-    return xs.length === ys.length && xs.every((v, i) => v === ys[i]);
-  };
-  return same(a.direct_members, b.direct_members) && same(a.direct_subgroups, b.direct_subgroups);
-}
-
-function everyoneActive(store: Store): number[] {
-  return [...store.users.values()].filter((u) => u.is_active).map((u) => u.user_id);
+  const rule = restrict ? { disallowed: DISALLOWED_SYSTEM_GROUPS[setting], eachSubgroup: true } : undefined;
+  return parseGroupSettingValue(store, setting, raw, rule);
 }
 
 // ---- reads -------------------------------------------------------------------------------------
@@ -258,7 +208,7 @@ function getIsUserGroupMember(ctx: RouteContext) {
 
 /** An older server has no such route: it answers as for any unknown path. */
 function requireSubgroupsEndpoint(ctx: RouteContext): void {
-  if (ctx.settings.featureLevel < SUBGROUPS_ENDPOINT_FEATURE_LEVEL) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
+  if (ctx.settings.featureLevel < featureLevels.groupSubgroups) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
 }
 
 function getUserGroupSubgroups(ctx: RouteContext) {
@@ -279,7 +229,7 @@ function createUserGroup(ctx: RouteContext) {
   const description = checkDescription(params.str('description'));
   const members = checkActiveUsers(store, params.intArray('members'));
   // Below level 311 `subgroups` is not read: it comes back in ignored_parameters_unsupported.
-  const subgroupsRaw = ctx.settings.featureLevel >= MEMBERS_SUBGROUPS_FEATURE_LEVEL ? params.optIntArray('subgroups') : undefined;
+  const subgroupsRaw = ctx.settings.featureLevel >= featureLevels.groupSubgroupsOnMembers ? params.optIntArray('subgroups') : undefined;
   const subgroups = checkSubgroupIds(store, subgroupsRaw ?? []);
   const creatorOnly: GroupSettingValue = { direct_members: [user.user_id], direct_subgroups: [] };
   const defaults: Record<UserGroupSettingName, GroupSettingValue> = {
@@ -308,7 +258,7 @@ function createUserGroup(ctx: RouteContext) {
     },
     ctx.clock.now(),
   );
-  ctx.events.notify(everyoneActive(store), { type: 'user_group', op: 'add', group: serializeGroup(store, group) });
+  ctx.events.notify(activeUserIds(store), { type: 'user_group', op: 'add', group: serializeGroup(store, group) });
   return { group_id: group.id };
 }
 
@@ -345,7 +295,7 @@ function updateUserGroup(ctx: RouteContext) {
     if (!groupSettingsEqual(next, group[setting])) changes.push([setting, next]);
   }
 
-  const audience = everyoneActive(store);
+  const audience = activeUserIds(store);
   const notify = (data: Record<string, unknown>) => ctx.events.notify(audience, { type: 'user_group', op: 'update', group_id: group.id, data });
   if (name !== undefined) {
     group.name = name;
@@ -414,7 +364,7 @@ function checkMembershipChange(ctx: RouteContext, group: UserGroup, change: Memb
 }
 
 function applyMembershipChange(ctx: RouteContext, group: UserGroup, change: MembershipChange): void {
-  const audience = everyoneActive(ctx.store);
+  const audience = activeUserIds(ctx.store);
   const send = (op: string, payload: Record<string, unknown>) =>
     ctx.events.notify(audience, { type: 'user_group', op, group_id: group.id, ...payload });
   if (change.add.length > 0) {
@@ -442,7 +392,7 @@ function updateUserGroupMembers(ctx: RouteContext) {
   const { params, store } = ctx;
   // Below level 311 the subgroup parameters are not read, so they come back in
   // ignored_parameters_unsupported, and the error names only add/delete, as an older server does.
-  const withSubgroups = ctx.settings.featureLevel >= MEMBERS_SUBGROUPS_FEATURE_LEVEL;
+  const withSubgroups = ctx.settings.featureLevel >= featureLevels.groupSubgroupsOnMembers;
   const change: MembershipChange = {
     add: params.optIntArray('add') ?? [],
     remove: params.optIntArray('delete') ?? [],

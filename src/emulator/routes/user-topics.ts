@@ -3,6 +3,7 @@
  * `user_topic` register state and events (https://zulip.com/api/get-events#user_topic), with the legacy `muted_topics`
  * form for clients that did not ask for `user_topic`.
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type { UserTopic as WireUserTopic, VisibilityPolicy } from '../../zulip/model/user-topics.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, invalidChannelId } from '../errors.js';
@@ -16,7 +17,7 @@ function serialize(entry: UserTopic): WireUserTopic {
     stream_id: entry.stream_id,
     topic_name: entry.topic_name,
     last_updated: entry.last_updated,
-    visibility_policy: entry.visibility_policy as VisibilityPolicy,
+    visibility_policy: entry.visibility_policy,
   };
 }
 
@@ -36,8 +37,8 @@ function updateUserTopic(ctx: RouteContext) {
   const { params, store, settings, user } = ctx;
   const streamId = params.int('stream_id');
   let topic = checkNoNullBytes('topic', params.str('topic'));
-  const policy = params.int('visibility_policy');
-  const allowed = settings.featureLevel >= 219 ? [0, 1, 2, 3] : [0, 1, 2];
+  const allowed: readonly number[] = settings.featureLevel >= featureLevels.followedTopics ? [0, 1, 2, 3] : [0, 1, 2];
+  const policy = params.int('visibility_policy') as VisibilityPolicy;
   if (!allowed.includes(policy)) throw badRequest('Invalid visibility_policy');
   if ([...topic].length > settings.maxTopicLength) {
     throw badRequest(`topic is too long (limit: ${settings.maxTopicLength} characters)`);

@@ -3,6 +3,7 @@
  * (https://zulip.com/api/get-message). `found_oldest` / `found_newest` are exact (the search looks
  * one message beyond the window).
  */
+import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { RouteContext } from '../../context.js';
 import { type ApiError, badRequest, missingArgument } from '../../errors.js';
 import { checkIntArray } from '../../http.js';
@@ -20,9 +21,6 @@ import type { Message, Store, User } from '../../store.js';
 import { type SerializeOptions, displayTopic, serializeMessage } from './wire.js';
 import { accessMessage } from './access.js';
 import { MAX_MESSAGES_PER_FETCH } from './rules.js';
-
-/** Zulip 10.0 (feature level 300) added `message_ids` to `GET /messages`. */
-const MESSAGE_IDS_FEATURE_LEVEL = 300;
 
 // ---- GET /messages -------------------------------------------------------------------------------
 
@@ -48,7 +46,7 @@ export function nonNegative(name: string, value: number | undefined): number {
 export function getMessages(ctx: RouteContext): Record<string, unknown> {
   const { params: p, store, user } = ctx;
   // message_ids arrived at feature level 300; an older server ignores it (and then wants an anchor).
-  const messageIdsRaw = ctx.settings.featureLevel >= MESSAGE_IDS_FEATURE_LEVEL ? p.optJson('message_ids') : undefined;
+  const messageIdsRaw = ctx.settings.featureLevel >= featureLevels.messageIds ? p.optJson('message_ids') : undefined;
   const anchorRaw = p.optStr('anchor');
   const includeAnchor = p.optBool('include_anchor');
   const numBeforeRaw = p.optInt('num_before');

@@ -15,7 +15,7 @@ import { getOwnUser, getUser, getUsers } from './read.js';
 import { updateUser } from './update.js';
 
 export { customProfileFields } from './profile-fields.js';
-export { checkFullName } from './update.js';
+export { activeUserIds, checkFullName } from './update.js';
 export { initialState } from './state.js';
 export {
   accessibleUserIds,

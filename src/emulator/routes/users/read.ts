@@ -3,6 +3,7 @@
  * (https://zulip.com/api/get-user), `GET /users/{email}` (https://zulip.com/api/get-user-by-email) and
  * `GET /users/me` (https://zulip.com/api/get-own-user), and the user lookups the writes share.
  */
+import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { RouteContext } from '../../context.js';
 import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import type { User } from '../../store.js';
@@ -67,13 +68,10 @@ export function readUserQuery(ctx: RouteContext): SerializeOptions {
 
 // ---- reads -------------------------------------------------------------------------------------
 
-export /** Zulip 11.0 (feature level 384) added `user_ids` to `GET /users`. */
-const USER_IDS_FEATURE_LEVEL = 384;
-
 export function getUsers(ctx: RouteContext) {
   const options = readUserQuery(ctx);
   // Below level 384 `user_ids` is not read, so it is reported in ignored_parameters_unsupported.
-  const wanted = ctx.settings.featureLevel >= USER_IDS_FEATURE_LEVEL ? ctx.params.optIntArray('user_ids') : undefined;
+  const wanted = ctx.settings.featureLevel >= featureLevels.userIdsParameter ? ctx.params.optIntArray('user_ids') : undefined;
   const only = wanted === undefined ? null : new Set(wanted);
   const accessible = accessibleUserIds(ctx.store, ctx.user);
   // With user_ids, only those users are read (unknown IDs are left out): a lookup of a few users

@@ -2,6 +2,7 @@
  * `PATCH /users/{user_id}` and `PATCH /users/{email}` (https://zulip.com/api/update-user) with the
  * `realm_user` / `realm_bot` update events. Every input is checked before anything changes.
  */
+import type { UserRole } from '../../../zulip/model/users.js';
 import type { RouteContext } from '../../context.js';
 import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import { renderMarkdown } from '../../markdown.js';
@@ -94,12 +95,12 @@ export function isLastOwner(store: Store, target: User): boolean {
   return target.role === Role.OWNER && !target.is_bot && owners.length === 1 && owners[0]!.user_id === target.user_id;
 }
 
-export function readRole(ctx: RouteContext): number | undefined {
+export function readRole(ctx: RouteContext): UserRole | undefined {
   const raw = ctx.params.optJson<unknown>('role');
   if (raw === undefined) return undefined;
   if (!Number.isSafeInteger(raw)) throw badRequest('role is not an integer');
-  if (!ROLES.includes(raw as number)) throw badRequest('Invalid role');
-  return raw as number;
+  if (!ROLES.includes(raw as UserRole)) throw badRequest('Invalid role');
+  return raw as UserRole;
 }
 
 export function checkRoleChange(ctx: RouteContext, target: User, role: number): void {

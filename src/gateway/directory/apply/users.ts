@@ -2,13 +2,9 @@
  * `realm_user` events (https://zulip.com/api/get-events#realm_user-add), applied as Zulip's own
  * `apply_event` (zerver/lib/events.py) and zulip-flutter's `UserStore` do.
  */
+import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { User } from '../../../zulip/model/users.js';
 import { own, setKnown, type DirectoryData, type DirectoryEvent } from '../data.js';
-
-/** Feature level 222: deactivation became `realm_user/update {is_active}`; `remove` means access lost (FL 228). */
-const IS_ACTIVE_IN_UPDATE = 222;
-/** Feature level 303: group member lists leave deactivated users out, with no `user_group` event for it. */
-const GROUPS_WITHOUT_DEACTIVATED = 303;
 
 type Person = { user_id: number; [key: string]: unknown };
 
@@ -26,12 +22,13 @@ export function applyRealmUserEvent(data: DirectoryData, event: DirectoryEvent):
       return;
     }
     case 'remove':
-      if (data.featureLevel >= IS_ACTIVE_IN_UPDATE) data.users.delete(id);
+      // Since deactivation became `realm_user/update {is_active}`, `remove` means access lost (FL 228).
+      if (data.featureLevel >= featureLevels.deactivationAsUpdate) data.users.delete(id);
       else data.users.update(id, (u) => (u.is_active = false));
       return;
     case 'update':
       data.users.update(id, (u) => applyPersonUpdate(u, person));
-      if (person.is_active === false && data.featureLevel >= GROUPS_WITHOUT_DEACTIVATED) leaveGroups(data, id);
+      if (person.is_active === false && data.featureLevel >= featureLevels.groupsWithoutDeactivated) leaveGroups(data, id);
       return;
   }
 }
