@@ -124,10 +124,14 @@ for (const [template, item] of Object.entries(responsesDoc.paths).sort(([a], [b]
   }
 }
 
-/** The level of the first "New in Zulip X (feature level N)" note; placeholders such as `e2b257` are not levels. */
+/**
+ * The level of the first "New in Zulip X (feature level N)." sentence. The full stop matters:
+ * "New in Zulip 12.0 (feature level 481), the `idle_queue_timeout`..." (register-queue) dates a
+ * change, not the endpoint. Placeholders such as `e2b257` are not levels.
+ */
 function featureLevel(description: unknown): number | undefined {
   if (typeof description !== 'string') return undefined;
-  const found = /New in Zulip [^()\n]*\(feature level (\d+)\)/.exec(description);
+  const found = /New in Zulip [^()\n]*\(feature level (\d+)\)\./.exec(description);
   return found ? Number(found[1]) : undefined;
 }
 
