@@ -289,6 +289,10 @@ export function generateZulipApi(facts: Record<string, OperationFacts>): Map<str
     '',
     '/** A camelCase operation id. */',
     'export type ZulipOperationName = keyof typeof zulipOperations;',
+    '',
+    '/** An operation id as Zulip writes it (https://zulip.com/api/<id>). */',
+    'export type ZulipOperationId =',
+    ...ids.map((id, index) => `  | '${id}'${index === ids.length - 1 ? ';' : ''}`),
   ];
   files.set('operations.ts', `${table.join('\n')}\n`);
   return files;
