@@ -8,7 +8,8 @@ import { getMessage, getMessages, sendMessage } from '../../src/zulip/generated/
 import { getUserByEmail } from '../../src/zulip/generated/users.js';
 import { updateStream } from '../../src/zulip/generated/channels.js';
 import { uploadFile } from '../../src/zulip/generated/uploads.js';
-import { ZulipConnection } from '../../src/zulip/index.js';
+import { getSavedSnippets, type GetSavedSnippetsParams } from '../../src/zulip/generated/saved-snippets.js';
+import { ZulipConnection, type SendOptions } from '../../src/zulip/index.js';
 import { callOperation } from '../../src/zulip/operation.js';
 import { scriptedFetch, success, type ScriptedResponse } from '../helpers/scripted-fetch.js';
 
@@ -23,7 +24,22 @@ function connect(...responses: ScriptedResponse[]) {
   return { connection, fetch };
 }
 
+interface SavedSnippetsResult {
+  saved_snippets: { id: number; title: string; content: string; date_created: number }[];
+}
+
+/** A route as later resource files write it: one line, its result type taken from the declared return type. */
+const listSavedSnippets = (connection: ZulipConnection, params: GetSavedSnippetsParams = {}, call?: SendOptions): Promise<SavedSnippetsResult> =>
+  callOperation(connection, getSavedSnippets, params, call);
+
 describe('callOperation', () => {
+  it('serves a one-line route binding', async () => {
+    const { connection, fetch } = connect(success({ saved_snippets: [{ id: 1, title: 't', content: 'c', date_created: 5 }] }));
+    const { saved_snippets } = await listSavedSnippets(connection);
+    expect(saved_snippets.map((snippet) => snippet.id)).toEqual([1]);
+    expect(fetch.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET saved_snippets']);
+  });
+
   it('sends a GET with text and JSON query parameters', async () => {
     const { connection, fetch } = connect(success({ messages: [], anchor: 1, found_anchor: true }));
     const result = await callOperation<object, { anchor: number }>(connection, getMessages, {
