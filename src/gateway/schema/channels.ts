@@ -22,6 +22,7 @@ import {
   type GroupSettingUpdateInputShape,
 } from './group-settings.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 // ---- helpers shared with subscriptions and user topics --------------------------------------------
 
@@ -205,6 +206,7 @@ async function channelTopics(ctx: Context, channelId: number, allowEmptyTopicNam
 
 builder.queryFields((t) => ({
   channels: t.field({
+    extensions: reaches('get-streams'),
     type: [ChannelRef],
     nullable: true,
     description:
@@ -256,6 +258,7 @@ builder.queryFields((t) => ({
     },
   }),
   channel: t.field({
+    extensions: reaches('get-stream-by-id'),
     type: ChannelRef,
     nullable: true,
     description: 'One channel by ID (archived ones too); NOT_FOUND when it does not exist or the caller cannot see it.',
@@ -263,6 +266,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => ctx.loaders.channel(args.id),
   }),
   topics: t.field({
+    extensions: reaches('get-stream-topics'),
     type: [TopicRef],
     nullable: true,
     description:
@@ -356,6 +360,7 @@ async function freshChannel(ctx: Context, id: number): Promise<Channel | null> {
 
 builder.mutationFields((t) => ({
   updateChannel: t.field({
+    extensions: reaches('update-stream'),
     type: ChannelRef,
     nullable: true,
     description:
@@ -430,6 +435,7 @@ builder.mutationFields((t) => ({
     },
   }),
   archiveChannel: t.field({
+    extensions: reaches('archive-stream'),
     type: ChannelRef,
     nullable: true,
     description:

@@ -13,6 +13,7 @@ import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 function requireDrafts(ctx: Context): Promise<void> {
   return requireFeatureLevel(ctx, featureLevels.drafts, 'The drafts API');
@@ -150,6 +151,7 @@ const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDraftPayl
 
 builder.queryField('drafts', (t) =>
   t.field({
+    extensions: reaches('get-drafts'),
     type: [DraftRef],
     nullable: true,
     description:
@@ -164,6 +166,7 @@ builder.queryField('drafts', (t) =>
 
 builder.mutationFields((t) => ({
   createDrafts: t.field({
+    extensions: reaches('create-drafts'),
     type: CreateDraftsPayloadRef,
     description:
       'Creates drafts, all or none: one invalid draft (e.g. a CHANNEL draft without exactly one channel ID, ' +
@@ -178,6 +181,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editDraft: t.field({
+    extensions: reaches('edit-draft'),
     type: EditDraftPayloadRef,
     description: 'Replaces a draft. An unknown ID fails with BAD_REQUEST ("Draft does not exist"). Feature level 87.',
     args: {
@@ -191,6 +195,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteDraft: t.field({
+    extensions: reaches('delete-draft'),
     type: DeleteDraftPayloadRef,
     description: 'Deletes a draft. An unknown ID fails with BAD_REQUEST ("Draft does not exist"). Feature level 87.',
     args: {

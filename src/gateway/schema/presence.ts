@@ -19,6 +19,7 @@ import { requireFeatureLevel } from '../feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { fetchInitialState } from './settings.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 /** The documented fallback for servers that do not send the threshold (before feature level 164). */
 const DEFAULT_OFFLINE_THRESHOLD_SECONDS = 140;
@@ -123,6 +124,7 @@ function loadPresences(ctx: Context): Promise<PresenceEntry[]> {
 
 builder.queryField('presences', (t) =>
   t.field({
+    extensions: reaches('register-queue'),
     type: [PresenceRef],
     nullable: true,
     description:
@@ -134,6 +136,7 @@ builder.queryField('presences', (t) =>
 
 builder.queryField('presence', (t) =>
   t.field({
+    extensions: reaches('register-queue'),
     type: PresenceRef,
     nullable: true,
     description: 'One user\u2019s presence; null when the server has no recent presence for them.',
@@ -178,6 +181,7 @@ const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceReport').im
 
 builder.mutationField('reportPresence', (t) =>
   t.field({
+    extensions: reaches('update-presence'),
     type: PresenceReportRef,
     description:
       'Reports the caller\u2019s presence (clients do so about once a minute) and returns everyone\u2019s. ' +

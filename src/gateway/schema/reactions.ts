@@ -13,6 +13,7 @@ import { addReaction, removeReaction } from '../../zulip/routes/reactions.js';
 import { builder } from '../builder.js';
 import { MessageRef } from './messages/index.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 const ReactionTypeEnum = builder.enumType('ReactionType', {
   description: 'The namespace of an emoji code.',
@@ -90,6 +91,7 @@ const reactionArgs = {
 
 builder.mutationFields((t) => ({
   addReaction: t.field({
+    extensions: reaches('add-reaction'),
     type: ReactionPayloadRef,
     description: 'Adds the caller\u2019s emoji reaction to a message. Adding it twice fails with REACTION_ALREADY_EXISTS.',
     args: {
@@ -109,6 +111,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeReaction: t.field({
+    extensions: reaches('remove-reaction'),
     type: ReactionPayloadRef,
     description:
       'Removes the caller\u2019s emoji reaction from a message, named by `emojiName` or by `emojiCode` and ' +

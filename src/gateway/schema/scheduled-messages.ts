@@ -20,6 +20,7 @@ import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 type Kind = 'CHANNEL' | 'DIRECT';
 
@@ -142,6 +143,7 @@ const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }>('Dele
 
 builder.queryField('scheduledMessages', (t) =>
   t.field({
+    extensions: reaches('get-scheduled-messages'),
     type: [ScheduledMessageRef],
     nullable: true,
     description: 'The caller\u2019s undelivered scheduled messages (failed ones included), soonest first.',
@@ -151,6 +153,7 @@ builder.queryField('scheduledMessages', (t) =>
 
 builder.mutationFields((t) => ({
   createScheduledMessage: t.field({
+    extensions: reaches('create-scheduled-message'),
     type: CreateScheduledMessagePayloadRef,
     description:
       'Schedules a message. Errors: STREAM_DOES_NOT_EXIST (extensions.stream_id) for an unknown channel, ' +
@@ -187,6 +190,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editScheduledMessage: t.field({
+    extensions: reaches('update-scheduled-message'),
     type: EditScheduledMessagePayloadRef,
     description:
       'Edits a scheduled message; omitted arguments keep their value. Changing the type needs `to` (and ' +
@@ -230,6 +234,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteScheduledMessage: t.field({
+    extensions: reaches('delete-scheduled-message'),
     type: DeleteScheduledMessagePayloadRef,
     description: 'Deletes (cancels) a scheduled message. An unknown ID fails with BAD_REQUEST.',
     args: {

@@ -18,6 +18,7 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { memoKey } from '../loaders/index.js';
 import { MeRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 // ---- reading initial state -------------------------------------------------------------------------
 
@@ -257,6 +258,7 @@ function loadSettings(ctx: Context, fresh = false): Promise<UserSettings> {
 
 builder.objectField(MeRef, 'settings', (t) =>
   t.field({
+    extensions: reaches('register-queue'),
     type: SettingsRef,
     description: 'The caller\u2019s personal settings (two upstream requests: register and delete a queue).',
     resolve: (_me, _args, ctx) => loadSettings(ctx),
@@ -313,6 +315,7 @@ function camelCase(wire: string): string {
 
 builder.mutationField('updateSettings', (t) =>
   t.field({
+    extensions: reaches('update-settings'),
     type: UpdateSettingsPayloadRef,
     description:
       'Changes the caller\u2019s settings, name, email or password. The server validates every value before ' +

@@ -31,6 +31,7 @@ import {
 } from './channels.js';
 import { GroupSettingValueInput, loadUsers, toWireGroupSettingValue, type GroupSettingValueInputShape } from './group-settings.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 // ---- the caller's subscriptions, once per request ------------------------------------------------
 
@@ -108,6 +109,7 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
 
 builder.objectField(ChannelRef, 'subscription', (t) =>
   t.field({
+    extensions: reaches('get-subscriptions'),
     type: SubscriptionRef,
     nullable: true,
     description:
@@ -297,6 +299,7 @@ async function readPrincipals(
 
 builder.queryField('subscriptions', (t) =>
   t.field({
+    extensions: reaches('get-subscriptions'),
     type: [SubscriptionRef],
     nullable: true,
     description: "The caller's subscriptions, by channel name. One upstream request.",
@@ -327,6 +330,7 @@ const GROUP_ARGS = [
 
 builder.mutationFields((t) => ({
   subscribe: t.field({
+    extensions: reaches('subscribe'),
     type: SubscribePayloadRef,
     description:
       'Subscribes users (default: the caller) to channels by name, creating those that do not exist with the ' +
@@ -402,6 +406,7 @@ builder.mutationFields((t) => ({
     },
   }),
   unsubscribe: t.field({
+    extensions: reaches('unsubscribe'),
     type: UnsubscribePayloadRef,
     errors: {
       types: [ChannelDoesNotExistError],
@@ -430,6 +435,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateSubscriptionSettings: t.field({
+    extensions: reaches('update-subscription-settings'),
     type: [SubscriptionRef],
     description:
       "Changes the caller's personal settings of channels they are subscribed to, in one upstream call after one " +

@@ -14,6 +14,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+import { reaches } from '../zulip-operations.js';
 
 /** Where the caller is typing. */
 interface TypingTarget {
@@ -71,6 +72,7 @@ const description = (what: string) =>
 
 builder.mutationField('startTyping', (t) =>
   t.boolean({
+    extensions: reaches('set-typing-status'),
     description: description('started typing (repeat while typing goes on)'),
     args: { to: t.arg({ type: TypingTargetInput, required: true, description: 'The conversation.' }) },
     resolve: (_root, args, ctx) => sendTyping(ctx, 'start', args.to),
@@ -79,6 +81,7 @@ builder.mutationField('startTyping', (t) =>
 
 builder.mutationField('stopTyping', (t) =>
   t.boolean({
+    extensions: reaches('set-typing-status'),
     description: description('stopped typing'),
     args: { to: t.arg({ type: TypingTargetInput, required: true, description: 'The conversation.' }) },
     resolve: (_root, args, ctx) => sendTyping(ctx, 'stop', args.to),

@@ -30,6 +30,7 @@ import {
   type GroupSettingValueInputShape,
 } from './group-settings.js';
 import { UserRef } from './users.js';
+import { reaches } from '../zulip-operations.js';
 
 /** The six group-setting fields: GraphQL name, wire name, what it decides. */
 const GROUP_SETTINGS = [
@@ -129,6 +130,7 @@ async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
 
 builder.queryField('userGroups', (t) =>
   t.field({
+    extensions: reaches('get-user-groups'),
     type: [UserGroupRef],
     nullable: true,
     description: 'Every user group of the organization, system groups included. One upstream request.',
@@ -148,6 +150,7 @@ builder.queryField('userGroups', (t) =>
 
 builder.queryField('userGroup', (t) =>
   t.field({
+    extensions: reaches('get-user-groups'),
     type: UserGroupRef,
     nullable: true,
     description: 'One user group by ID; null with a NOT_FOUND error when it does not exist.',
@@ -201,6 +204,7 @@ function settingUpdates(args: Partial<Record<(typeof GROUP_SETTINGS)[number][0],
 
 builder.mutationField('createUserGroup', (t) =>
   t.field({
+    extensions: reaches('create-user-group'),
     type: UserGroupRef,
     description: 'Creates a user group and returns it.',
     args: {
@@ -251,6 +255,7 @@ builder.mutationField('createUserGroup', (t) =>
 
 builder.mutationField('updateUserGroup', (t) =>
   t.field({
+    extensions: reaches('update-user-group'),
     type: UserGroupRef,
     description: 'Renames a group, changes its description or its group-setting values; returns the group.',
     args: {
@@ -282,6 +287,7 @@ builder.mutationField('updateUserGroup', (t) =>
 
 builder.mutationField('updateUserGroupMembers', (t) =>
   t.field({
+    extensions: reaches('update-user-group-members', 'update-user-group-subgroups'),
     type: UserGroupRef,
     description:
       'Adds and removes members and subgroups of a group in one request; returns the group. Adding a member ' +

@@ -8,6 +8,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef, channelOrNull } from './channels.js';
+import { reaches } from '../zulip-operations.js';
 
 export const VisibilityPolicyEnum = builder.enumType('VisibilityPolicy', {
   description: "The caller's visibility policy for a topic. https://zulip.com/help/mute-a-topic",
@@ -42,6 +43,7 @@ const TopicVisibilityRef = builder.objectRef<TopicVisibility>('TopicVisibility')
 
 builder.mutationField('setTopicVisibility', (t) =>
   t.field({
+    extensions: reaches('update-user-topic'),
     type: TopicVisibilityRef,
     description:
       'Mutes, unmutes, follows a topic, or removes the policy (NONE); works for topics without messages too. ' +

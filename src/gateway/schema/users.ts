@@ -20,6 +20,7 @@ import type { Context } from '../context.js';
 import { badInput, isNotFound } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { memoKey } from '../loaders/index.js';
+import { reaches } from '../zulip-operations.js';
 
 const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
@@ -176,6 +177,7 @@ async function freshUser(ctx: Context, userId: number): Promise<User> {
 
 builder.queryField('users', (t) =>
   t.field({
+    extensions: reaches('get-users'),
     type: [UserRef],
     nullable: true,
     description: 'Users and bots the caller can access, in ID order. One upstream request, shared with nested users.',
@@ -198,6 +200,7 @@ builder.queryField('users', (t) =>
 
 builder.queryField('user', (t) =>
   t.field({
+    extensions: reaches('get-user'),
     type: UserRef,
     nullable: true,
     description:
@@ -209,6 +212,7 @@ builder.queryField('user', (t) =>
 
 builder.queryField('userByEmail', (t) =>
   t.field({
+    extensions: reaches('get-user-by-email'),
     type: UserRef,
     nullable: true,
     description:
@@ -230,6 +234,7 @@ builder.queryField('userByEmail', (t) =>
 
 builder.queryField('me', (t) =>
   t.field({
+    extensions: reaches('get-own-user'),
     type: MeRef,
     nullable: true,
     description: 'The caller.',
@@ -280,6 +285,7 @@ async function resolveUserId(ctx: Context, lookup: { id: number } | { email: str
 
 builder.mutationField('updateUser', (t) =>
   t.field({
+    extensions: reaches('update-user', 'update-user-by-email'),
     type: UserRef,
     description:
       'Administrative update of a user (administrators only; only owners can add or remove the owner role, ' +
@@ -324,6 +330,7 @@ builder.mutationField('updateUser', (t) =>
 
 builder.mutationField('deactivateUser', (t) =>
   t.field({
+    extensions: reaches('deactivate-user'),
     type: UserRef,
     description:
       'Deactivates a user (administrators only; never the only owner). Returns the deactivated user. ' +

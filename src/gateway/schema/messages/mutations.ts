@@ -25,9 +25,11 @@ import {
   UpdateMessageFlagsForNarrowPayloadRef,
   UpdateMessageFlagsPayloadRef,
 } from './payloads.js';
+import { reaches } from '../../zulip-operations.js';
 
 builder.mutationFields((t) => ({
   sendMessage: t.field({
+    extensions: reaches('send-message'),
     type: SendMessagePayloadRef,
     description:
       'Sends a message: to a channel (`channelId` or `channelName`, and `topic`) or directly to users (`to`). ' +
@@ -68,6 +70,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editMessage: t.field({
+    extensions: reaches('update-message'),
     type: EditMessagePayloadRef,
     errors: {
       types: [MoveMessagesTimeLimitExceeded],
@@ -115,6 +118,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateMessageFlags: t.field({
+    extensions: reaches('update-message-flags'),
     type: UpdateMessageFlagsPayloadRef,
     description: 'Adds or removes a personal flag on messages by ID.',
     args: {
@@ -128,6 +132,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateMessageFlagsForNarrow: t.field({
+    extensions: reaches('update-message-flags-for-narrow'),
     type: UpdateMessageFlagsForNarrowPayloadRef,
     description:
       'Adds or removes a personal flag on up to `numBefore + 1 + numAfter` messages of a narrow around an anchor ' +

@@ -13,6 +13,7 @@ import { MessageAnchorInput } from './cursor.js';
 import { MessageRef, primeMessageLoader } from './message.js';
 import { NarrowInput, narrowFor } from './narrow.js';
 import { fetchMessagePage, isLoaderShaped, MAX_PAGE_SIZE, MessageConnectionRef } from './pagination.js';
+import { reaches } from '../../zulip-operations.js';
 
 /** Arguments the message queries share. */
 const APPLY_MARKDOWN_ARG = { required: false, description: 'Fetch `content` as HTML (default true) or as Markdown.' } as const;
@@ -20,6 +21,7 @@ const ALLOW_EMPTY_TOPIC_NAME_ARG = { required: false, description: 'Return the e
 
 builder.queryFields((t) => ({
   messages: t.field({
+    extensions: reaches('get-messages'),
     type: MessageConnectionRef,
     nullable: true,
     description:
@@ -52,6 +54,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => fetchMessagePage(ctx, args),
   }),
   messagesByIds: t.field({
+    extensions: reaches('get-messages'),
     type: [MessageRef],
     nullable: { list: true, items: true },
     description:
@@ -82,6 +85,7 @@ builder.queryFields((t) => ({
     },
   }),
   message: t.field({
+    extensions: reaches('get-message'),
     type: MessageRef,
     nullable: true,
     description: 'One message by ID (one upstream request, Markdown source included, so `rawContent` is free).',
