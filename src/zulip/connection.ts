@@ -13,18 +13,14 @@ import { Deadline } from './connection/deadline.js';
 import { networkError, readOutcome } from './connection/outcome.js';
 import { DEFAULT_RETRY, retryDelayMs, type RetryOptions } from './connection/retry.js';
 import { createTransport, type FetchLike, type Method, type Transport, type UpstreamResponse } from './connection/transport.js';
+import { basicAuthorization, type Credentials } from './credentials.js';
 import { NetworkError, ZulipError } from './errors.js';
 import { encodeParams, inferParams, type WireParams } from './params.js';
 
 export type { FetchLike, Method } from './connection/transport.js';
 export type { RetryOptions } from './connection/retry.js';
+export type { Credentials } from './credentials.js';
 
-export interface Credentials {
-  /** The account's (API) email address, the Basic-auth username. */
-  email: string;
-  /** The API key, the Basic-auth password. */
-  apiKey: string;
-}
 
 /** What `onResponse` observes for each HTTP response received (retries included). */
 export interface ResponseInfo {
@@ -326,7 +322,7 @@ export class ZulipConnection {
   private authorization(): string | undefined {
     const credentials = this.#credentials;
     if (!credentials) return undefined;
-    return (this.#authorization ??= `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`, 'utf8').toString('base64')}`);
+    return (this.#authorization ??= basicAuthorization(credentials));
   }
 
   private report(

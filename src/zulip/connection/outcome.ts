@@ -2,7 +2,7 @@
  * Turns what came back (a response, or a thrown fetch/undici error) into the success body or one of
  * the closed set of `ZulipError`s. See https://zulip.com/api/rest-error-handling.
  */
-import type { Credentials } from '../connection.js';
+import type { Credentials } from '../credentials.js';
 import {
   MalformedResponseError,
   NetworkError,
