@@ -102,7 +102,6 @@ export async function start(
   const gateway = createGateway({
     zulipUrl,
     ...(config.defaultCredentials && { defaultCredentials: config.defaultCredentials }),
-    timeoutMs: config.upstreamDeadlineMs,
     upstreamDeadlineMs: config.upstreamDeadlineMs,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
@@ -116,7 +115,7 @@ export async function start(
     subgraph: config.subgraph,
     persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
     liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
-    ...(config.userIdsBatchThreshold !== undefined && { userIdsThreshold: config.userIdsBatchThreshold }),
+    ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
   const served = createGatewayServer(gateway, { drainMs: config.drainMs });

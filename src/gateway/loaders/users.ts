@@ -10,7 +10,7 @@
  *   minute per user (https://zulip.com/api/rest-error-handling#rate-limit-exceeded), so the threshold
  *   must stay small: a query that resolves `threshold` users costs that many requests of the budget,
  *   while one `GET /users` of a 20,000-user organization is a 10 MB answer that takes the server
- *   about a second to build. At the default of {@link DEFAULT_USER_IDS_THRESHOLD} a query spends at
+ *   about a second to build. At the default of {@link DEFAULT_USER_IDS_BATCH_THRESHOLD} a query spends at
  *   most 2.5% of a minute's budget, and the one-user lookups clients make most cost a small answer.
  */
 import type { ZulipConnection } from '../../zulip/connection.js';
@@ -19,7 +19,7 @@ import type { User } from '../../zulip/model/users.js';
 import { getUser, getUsers } from '../../zulip/routes/users.js';
 
 /** Batches of at most this many IDs are fetched one by one below feature level 384. */
-export const DEFAULT_USER_IDS_THRESHOLD = 5;
+export const DEFAULT_USER_IDS_BATCH_THRESHOLD = 5;
 
 /** Loads users by ID for one request; `undefined` entries are users the caller cannot see. */
 export type UserBatchFetcher = (ids: readonly number[]) => Promise<(User | undefined | Error)[]>;
