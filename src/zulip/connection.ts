@@ -68,8 +68,6 @@ export interface ConnectionOptions {
    * @default 10_000
    */
   deadlineMs?: number;
-  /** @deprecated the former name of `deadlineMs` (used when `deadlineMs` is not given). */
-  timeoutMs?: number;
   /** Retry policy, applied to GET only, within the deadline. @default { maxRetries: 2, minDelayMs: 100, maxDelayMs: 2000 } */
   retry?: RetryOptions;
   /** Observation hook, called once per HTTP attempt before it is sent (retries included). @default none */
@@ -95,10 +93,8 @@ export interface ConnectionOptions {
 export interface SendOptions {
   /** Aborting it ends the call with NetworkError reason 'aborted'. */
   signal?: AbortSignal;
-  /** Overrides the connection's deadline for this call (long-polls pass a larger one). */
+  /** Overrides the connection's deadline for this call, retries included (long-polls pass a larger one). */
   deadlineMs?: number;
-  /** @deprecated the former name of `deadlineMs` (used when `deadlineMs` is not given). */
-  timeoutMs?: number;
   /** `false` disables retries for this call (the event poller owns its own). */
   retry?: false;
 }
@@ -271,7 +267,7 @@ export class ZulipConnection {
   }
 
   private deadlineMs(options: SendOptions): number {
-    return options.deadlineMs ?? options.timeoutMs ?? this.options.deadlineMs ?? this.options.timeoutMs ?? DEFAULT_DEADLINE_MS;
+    return options.deadlineMs ?? this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   }
 
   /** One HTTP round-trip, classified. */
@@ -365,7 +361,6 @@ function withoutCredentials(o: ConnectionOptions): Omit<ConnectionOptions, 'cred
     baseUrl: o.baseUrl,
     fetch: o.fetch,
     deadlineMs: o.deadlineMs,
-    timeoutMs: o.timeoutMs,
     retry: o.retry,
     onRequest: o.onRequest,
     onResponse: o.onResponse,

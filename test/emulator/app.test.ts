@@ -145,7 +145,7 @@ describe('fault injection', () => {
 
   it('rejects a hung request like fetch does once the caller gives up, even after a garbage collection', async () => {
     const e = createEmulator();
-    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, timeoutMs: 50 });
+    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, deadlineMs: 50 });
     e.faults.inject('GET /server_settings', { hang: true, times: 1 });
     const hung = caughtError(conn.send('s', 'GET', 'server_settings'));
     // A hung request that nothing held used to be collected here, its abort never delivered.

@@ -244,7 +244,7 @@ export class QueuePoller {
     const { events } = await getEvents(
       this.connection,
       { queueId: this.queueId!, lastEventId: this.lastEventId, ...(this.dontBlock && { dontBlock: true }) },
-      { retry: false, signal: this.abort.signal, timeoutMs: this.longpollMs },
+      { retry: false, signal: this.abort.signal, deadlineMs: this.longpollMs },
     );
     if (this.stopped) return; // an answer to an aborted poll is ignored (docs/events.md, "Deletion")
     this.backoff.reset();

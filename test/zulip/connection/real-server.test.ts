@@ -47,7 +47,7 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
   test('a server that never answers hits the per-call timeout', async () => {
     const baseUrl = await serve(() => undefined);
     const started = performance.now();
-    const error = (await failure(open(baseUrl).send('get-events', 'GET', 'events', {}, { timeoutMs: 50 }))) as NetworkError;
+    const error = (await failure(open(baseUrl).send('get-events', 'GET', 'events', {}, { deadlineMs: 50 }))) as NetworkError;
     expect(error.reason).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(5_000);
   });

@@ -15,7 +15,7 @@ describe('secrecy', () => {
     ['timeout', { hang: true }],
   ];
   test.each(cases)('a %s message names no URL, credential or raw body', async (_name, response) => {
-    const { connection } = connect([response], { timeoutMs: 20 });
+    const { connection } = connect([response], { deadlineMs: 20 });
     const error = (await failure(connection.send('get-messages', 'POST', 'messages', { narrow: [] }))) as ZulipError;
     expect(error).toBeInstanceOf(ZulipError);
     const shown = `${error.message} ${String(error)} ${JSON.stringify(error)}`;

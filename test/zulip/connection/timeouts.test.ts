@@ -4,18 +4,18 @@ import { success } from '../../helpers/scripted-fetch.js';
 import { connect, failure } from './shared.js';
 
 describe('timeouts and aborts', () => {
-  test('a call that outlives timeoutMs fails with reason timeout', async () => {
-    const { connection, fetch } = connect([{ hang: true }], { timeoutMs: 30 });
+  test('a call that outlives deadlineMs fails with reason timeout', async () => {
+    const { connection, fetch } = connect([{ hang: true }], { deadlineMs: 30 });
     const error = (await failure(connection.send('get-events', 'GET', 'events', {}, { retry: false }))) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.reason).toBe('timeout');
     expect(fetch.requests).toHaveLength(1);
   });
 
-  test('SendOptions.timeoutMs overrides the connection timeout', async () => {
-    const { connection } = connect([{ hang: true }], { timeoutMs: 60_000 });
+  test('SendOptions.deadlineMs overrides the connection deadline', async () => {
+    const { connection } = connect([{ hang: true }], { deadlineMs: 60_000 });
     const started = performance.now();
-    const error = (await failure(connection.send('get-events', 'GET', 'events', {}, { retry: false, timeoutMs: 20 }))) as NetworkError;
+    const error = (await failure(connection.send('get-events', 'GET', 'events', {}, { retry: false, deadlineMs: 20 }))) as NetworkError;
     expect(error.reason).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(5_000);
   });
