@@ -11,7 +11,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Deadline } from './connection/deadline.js';
 import { networkError, readOutcome } from './connection/outcome.js';
-import { DEFAULT_RETRY, retryDelayMs, type RetryOptions } from './connection/retry.js';
+import type { Backoff } from './backoff.js';
+import { DEFAULT_RETRY, retryBackoff, retryDelayMs, type RetryOptions } from './connection/retry.js';
 import { createTransport, type FetchLike, type Method, type Transport, type UpstreamResponse } from './connection/transport.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
 import { NetworkError, ZulipError } from './errors.js';
@@ -210,13 +211,14 @@ export class ZulipConnection {
     const progress: { status?: number; failure?: unknown } = {};
     const started = observed ? performance.now() : 0;
     let attempt = 0;
+    let backoff: Backoff | undefined; // made at the first failure: most calls never need one
     try {
       for (; ; attempt++) {
         try {
           return (await this.attempt(routeName, method, path, prepared, deadline, progress)) as SendResult<T>;
         } catch (error) {
           progress.failure = error;
-          const delay = policy && attempt < policy.maxRetries ? retryDelayMs(error, attempt, policy) : undefined;
+          const delay = policy && attempt < policy.maxRetries ? retryDelayMs(error, (backoff ??= retryBackoff(policy)), policy) : undefined;
           // No retry once the deadline leaves no room for the wait: the caller gets the real failure.
           if (delay === undefined || delay >= deadline.remainingMs) throw error;
           if (!(await deadline.pause(delay))) throw deadline.callerAborted ? new NetworkError(routeName, 'aborted') : error;

@@ -16,6 +16,17 @@ describe('retries', () => {
     expect(seen.map((info) => info.status)).toEqual([503, 503, 200]);
   });
 
+  test('the waits between retries draw their jitter from the injected random source', async () => {
+    const draws: number[] = [];
+    const random = () => (draws.push(draws.length), 0.5);
+    const { connection, fetch } = connect([{ status: 503, text: '' }, { error: resetError() }, success({ members: [] })], {
+      retry: { maxRetries: 2, minDelayMs: 1, maxDelayMs: 5, random },
+    });
+    await connection.request('get-users', 'GET', 'users');
+    expect(fetch.requests).toHaveLength(3);
+    expect(draws).toEqual([0, 1]);
+  });
+
   test('a GET gives up after maxRetries and throws the last error', async () => {
     const { connection, fetch } = connect([{ status: 502, text: '' }, { error: resetError() }, { status: 503, text: '' }, success()]);
     const error = (await failure(connection.send('get-users', 'GET', 'users'))) as ServerError;
