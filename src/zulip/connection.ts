@@ -27,7 +27,7 @@ export type { Credentials } from './credentials.js';
 export interface ResponseInfo {
   routeName: string;
   method: Method;
-  /** The path as passed to `send`, relative to /api/v1, without query. */
+  /** The path as passed to `request`, relative to /api/v1, without query. */
   path: string;
   status: number;
   durationMs: number;

@@ -2,5 +2,6 @@
 export * from './connection.js';
 export * from './credentials.js';
 export * from './params.js';
+export * from './error-codes.js';
 export * from './errors.js';
 export * from './backoff.js';

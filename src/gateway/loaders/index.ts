@@ -16,6 +16,7 @@
 import DataLoader from 'dataloader';
 import type { GraphQLError } from 'graphql';
 import type { ZulipConnection } from '../../zulip/connection.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Channel } from '../../zulip/model/channels.js';
@@ -196,7 +197,7 @@ async function loadChannels(
         return (await getStreamById(connection, id)).stream;
       } catch (error) {
         // BAD_REQUEST is how the server says "invalid channel ID"; anything else is a real failure.
-        return error instanceof ZulipApiError && error.code === 'BAD_REQUEST' ? notFound('channel', id) : toError(error);
+        return error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest ? notFound('channel', id) : toError(error);
       }
     }),
   );

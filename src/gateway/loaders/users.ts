@@ -14,6 +14,7 @@
  *   most 2.5% of a minute's budget, and the one-user lookups clients make most cost a small answer.
  */
 import type { ZulipConnection } from '../../zulip/connection.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import type { User } from '../../zulip/model/users.js';
 import { getUser, getUsers } from '../../zulip/routes/users.js';
@@ -70,7 +71,7 @@ async function oneUser(connection: ZulipConnection, id: number): Promise<User | 
   } catch (error) {
     // "No such user" and "Insufficient permission" (a guest's inaccessible user) are both BAD_REQUEST:
     // GET /users would simply not list that user.
-    if (error instanceof ZulipApiError && error.code === 'BAD_REQUEST') return undefined;
+    if (error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest) return undefined;
     return error instanceof Error ? error : new Error(String(error));
   }
 }
