@@ -16,7 +16,7 @@ import { DEFAULT_RETRY, retryBackoff, retryDelayMs, type RetryOptions } from './
 import { createTransport, type FetchLike, type Method, type Transport, type UpstreamResponse } from './connection/transport.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
 import { NetworkError, ZulipError } from './errors.js';
-import { encodeParams, inferParams, type WireParams } from './params.js';
+import { encodeParams, type WireParams } from './params.js';
 
 export type { FetchLike, Method } from './connection/transport.js';
 export type { RetryOptions } from './connection/retry.js';
@@ -237,21 +237,6 @@ export class ZulipConnection {
         });
       }
     }
-  }
-
-  /**
-   * `request` for ad-hoc calls (tests, scripts): plain values, encoded by their type (strings raw,
-   * everything else JSON; see `inferParams`). Route bindings use `request` and declare each
-   * parameter instead, because Zulip reads some strings as JSON.
-   */
-  send<T>(
-    routeName: string,
-    method: Method,
-    path: string,
-    params?: Readonly<Record<string, unknown>>,
-    options: SendOptions = {},
-  ): Promise<SendResult<T>> {
-    return this.request<T>(routeName, method, path, inferParams(params), options);
   }
 
   private retryPolicy(): RetryOptions {
