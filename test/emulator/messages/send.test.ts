@@ -70,9 +70,9 @@ describe('POST /messages', () => {
 
   it('rejects bad requests with Zulip\'s errors, storing nothing', async () => {
     const before = t.store.messages.size;
-    const cases: [WireParams, string, string, WireParams?][] = [
+    const cases: [WireParams, string, string, Record<string, unknown>?][] = [
       [{ type: raw('channel'), to: raw('nowhere'), topic: raw('t'), content: raw('x') }, 'STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist", { stream: raw('nowhere') }],
-      [{ type: raw('channel'), to: json(4242), topic: raw('t'), content: raw('x') }, 'STREAM_DOES_NOT_EXIST', "Channel with ID '4242' does not exist", { stream_id: json(4242) }],
+      [{ type: raw('channel'), to: json(4242), topic: raw('t'), content: raw('x') }, 'STREAM_DOES_NOT_EXIST', "Channel with ID '4242' does not exist", { stream_id: 4242 }],
       [{ type: raw('channel'), to: raw('legacy'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', "Not authorized to send to channel 'legacy'"],
       [{ type: raw('channel'), to: raw('moderation requests'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', "Not authorized to send to channel 'moderation requests'"],
       [{ type: raw('channel'), to: raw('announce'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
