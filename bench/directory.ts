@@ -265,7 +265,7 @@ async function thousandCredentials(child: Child, url: string) {
   const viewers = [...credentials.slice(0, VIEWS - 3), ...credentials.slice(-3)];
   const bodies: object[] = [];
   for (const c of viewers) {
-    const connection = new ZulipConnection({ baseUrl: url, credentials: c, deadlineMs: 120_000, timeoutMs: 120_000 });
+    const connection = new ZulipConnection({ baseUrl: url, credentials: c, deadlineMs: 120_000 });
     bodies.push(await registerQueue(connection, DIRECTORY_REGISTER_OPTIONS));
   }
   const base = heapMb();

@@ -18,6 +18,7 @@ import type { DestinationStream } from 'pino';
 import { createEmulator } from './emulator/app.js';
 import { DEMO_USERS } from './emulator/seed.js';
 import { ConfigError, configOrExit, loadConfig, type GatewayConfig } from './gateway/config/index.js';
+import { basicAuthorization } from './zulip/credentials.js';
 
 const isEntryPoint = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 
@@ -101,7 +102,6 @@ export async function start(
   const gateway = createGateway({
     zulipUrl,
     ...(config.defaultCredentials && { defaultCredentials: config.defaultCredentials }),
-    timeoutMs: config.upstreamDeadlineMs,
     upstreamDeadlineMs: config.upstreamDeadlineMs,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
@@ -116,7 +116,7 @@ export async function start(
     subgraph: config.subgraph,
     persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
     liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
-    ...(config.userIdsBatchThreshold !== undefined && { userIdsThreshold: config.userIdsBatchThreshold }),
+    ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
   const served = createGatewayServer(gateway, { drainMs: config.drainMs });
@@ -173,10 +173,6 @@ function listen(server: Server, port: number, host: string): Promise<string> {
       resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
     });
   });
-}
-
-function basicAuthorization(user: { email: string; apiKey: string }): string {
-  return `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
 }
 
 function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: string, authorization: string): void {

@@ -7,8 +7,8 @@
 import type { ZulipConnection } from '../zulip/connection.js';
 import type { ServerSettings } from '../zulip/model/server-settings.js';
 import { getServerSettings } from '../zulip/routes/server-settings.js';
-import type { UpstreamServer } from './context.js';
 import { unsupportedByServer } from './errors.js';
+import type { UpstreamServer } from './upstream-server.js';
 
 /**
  * Where the level comes from: the gateway's shared value (one per gateway instance, see

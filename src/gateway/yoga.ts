@@ -5,13 +5,8 @@
  */
 import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
-import {
-  authorizationFromConnectionParams,
-  contextFromAuthorization,
-  createContext,
-  UpstreamServer,
-  type Context,
-} from './context.js';
+import { contextFor, createContext, type Context } from './context.js';
+import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import { directoryWrites } from './plugins/directory-writes.js';
 import { corsOptions } from './config/index.js';
@@ -42,6 +37,7 @@ import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/s
 import { useTracing } from './plugins/tracing.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
+import { UpstreamServer } from './upstream-server.js';
 
 export { CSRF_HEADER } from './plugins/csrf.js';
 export { OPERATION_LIMITS } from './plugins/limits.js';
@@ -53,8 +49,6 @@ export interface GatewayOptions {
   fetch?: FetchLike;
   /** Identity for requests without an Authorization header. @default none: such requests are anonymous */
   defaultCredentials?: Credentials;
-  /** Per-attempt upstream timeout in milliseconds. @default 10_000 */
-  timeoutMs?: number;
   /**
    * Serve GraphiQL on GET /graphql from a browser, from the installed package (graphiql.ts); with
    * `demoAuthorization`, that header value is pre-filled. @default true
@@ -122,10 +116,12 @@ export interface GatewayOptions {
    */
   liveDirectory?: boolean | LiveDirectoryOptions;
   /** Below feature level 384, batches of at most this many users are fetched one by one. @default 5 */
-  userIdsThreshold?: number;
+  userIdsBatchThreshold?: number;
   /**
-   * The one deadline every upstream call of a query or mutation shares, in milliseconds: past it
-   * the operation's pending and later calls fail with UPSTREAM_TIMEOUT. @default 10_000
+   * The upstream deadline, in milliseconds: every upstream call of a query or mutation (its
+   * retries and follow-up calls included) must end within it, past it the operation's pending and
+   * later calls fail with UPSTREAM_TIMEOUT. A call made outside an operation (a subscription's)
+   * gets this long on its own, retries included. @default 10_000
    */
   upstreamDeadlineMs?: number;
 }
@@ -158,27 +154,20 @@ export const MAX_REQUEST_BODY_BYTES = 2_000_000;
 /**
  * HTTP requests carry credentials in their Authorization header; graphql-ws operations run through
  * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe, transport/ws.ts), whose context has
- * the checked `connection_init` credentials as `connectionParams` and no fetch Request.
+ * the socket's credentials, read once from its `connection_init` payload, as `sentCredentials`, and
+ * no fetch Request.
  */
 function gatewayContext(
-  initial: { request?: { headers: Pick<Headers, 'get'> }; connectionParams?: unknown },
+  initial: { request?: { headers: Pick<Headers, 'get'> }; sentCredentials?: SentCredentials },
   upstream: UpstreamServer,
 ): Context {
   // `initial` is the GraphQL context object itself (envelop extends it in place): upstream calls
   // read the request id and the operation's trace context from it when they are made.
-  if ('connectionParams' in initial) {
-    return contextFromAuthorization(upstream, authorizationFromConnectionParams(initial.connectionParams), initial);
-  }
+  if ('sentCredentials' in initial) return contextFor(upstream, initial.sentCredentials, initial);
   return createContext({ request: initial.request!, upstream, observation: initial });
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const upstream = new UpstreamServer({
-    baseUrl: options.zulipUrl,
-    ...(options.fetch && { fetch: options.fetch }),
-    ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
-    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-  });
   if (options.eventHub && options.slowConsumerLimit !== undefined) {
     throw new Error('slowConsumerLimit is the event hub\'s: give it to the EventHub passed as eventHub.');
   }
@@ -193,15 +182,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     slowConsumerLimit: hub.slowConsumerLimit,
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
-  if (options.userIdsThreshold !== undefined) upstream.userIdsThreshold = options.userIdsThreshold;
-  const directories =
-    options.liveDirectory === false
-      ? undefined
-      : new LiveDirectories(hub, upstream.connection, options.liveDirectory === true ? {} : options.liveDirectory);
-  upstream.directories = directories;
-  if (directories) directories.onRegistered = (response) => learnInputLimits(upstream.inputLimits, response);
-  const { logger, metrics, tracing } = options;
-  upstream.observe = (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method);
+  const { logger, metrics, tracing, liveDirectory } = options;
+  const upstream = new UpstreamServer({
+    baseUrl: options.zulipUrl,
+    ...(options.fetch && { fetch: options.fetch }),
+    ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
+    ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
+    ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
+    ...(liveDirectory !== false && {
+      directories: (connection, inputLimits) => {
+        const directories = new LiveDirectories(hub, connection, liveDirectory === true ? {} : liveDirectory);
+        directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
+        return directories;
+      },
+    }),
+    observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
+  });
+  const directories = upstream.directories;
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = persistedOperations(options.persistedOperations);
   const maxRequestBodyBytes = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;

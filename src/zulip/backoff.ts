@@ -1,8 +1,10 @@
 /**
  * Capped exponential backoff with full jitter, as zulip-flutter's BackoffMachine:
  * the bound starts at 100 ms and doubles on every wait up to a cap (10 s), and
- * each wait is uniform in [0, bound]. Jitter spreads the retries of many
- * sessions after a server restart (https://zulip.com/api/real-time-events#handling-errors).
+ * each wait is uniform in [0, bound] (in [floor, bound] with a floor). Jitter spreads the retries
+ * of many sessions after a server restart (https://zulip.com/api/real-time-events#handling-errors).
+ * The event poller waits with it, and so does the connection between the retries of a GET
+ * (connection/retry.ts).
  */
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -12,6 +14,8 @@ export interface BackoffOptions {
   firstBoundMs?: number;
   /** Cap on the bound. @default 10_000 */
   maxBoundMs?: number;
+  /** Least wait: each wait is uniform in [floor, bound] (just the floor once the bound is below it). @default 0 */
+  floorMs?: number;
   /** Source of jitter in [0, 1). @default Math.random */
   random?: () => number;
   /** How to wait; injectable so tests need no real timers. @default a setTimeout that honours the signal */
@@ -36,6 +40,7 @@ export const defaultSleep: Sleep = (ms, signal) =>
 export class Backoff {
   readonly firstBoundMs: number;
   readonly maxBoundMs: number;
+  readonly floorMs: number;
   private readonly random: () => number;
   private readonly sleep: Sleep;
   private currentBound: number | undefined;
@@ -44,6 +49,7 @@ export class Backoff {
   constructor(options: BackoffOptions = {}) {
     this.firstBoundMs = options.firstBoundMs ?? 100;
     this.maxBoundMs = options.maxBoundMs ?? 10_000;
+    this.floorMs = options.floorMs ?? 0;
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
   }
@@ -64,7 +70,7 @@ export class Backoff {
       this.currentBound === undefined
         ? Math.min(this.firstBoundMs, this.maxBoundMs)
         : Math.min(this.currentBound * 2, this.maxBoundMs);
-    return this.random() * this.currentBound;
+    return this.floorMs + this.random() * Math.max(0, this.currentBound - this.floorMs);
   }
 
   /** Waits the next jittered delay; rejects if the signal aborts first. */

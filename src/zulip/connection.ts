@@ -11,26 +11,23 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Deadline } from './connection/deadline.js';
 import { networkError, readOutcome } from './connection/outcome.js';
-import { DEFAULT_RETRY, retryDelayMs, type RetryOptions } from './connection/retry.js';
+import type { Backoff } from './backoff.js';
+import { DEFAULT_RETRY, retryBackoff, retryDelayMs, type RetryOptions } from './connection/retry.js';
 import { createTransport, type FetchLike, type Method, type Transport, type UpstreamResponse } from './connection/transport.js';
+import { basicAuthorization, type Credentials } from './credentials.js';
 import { NetworkError, ZulipError } from './errors.js';
-import { encodeParams, inferParams, type WireParams } from './params.js';
+import { encodeParams, type WireParams } from './params.js';
 
 export type { FetchLike, Method } from './connection/transport.js';
 export type { RetryOptions } from './connection/retry.js';
+export type { Credentials } from './credentials.js';
 
-export interface Credentials {
-  /** The account's (API) email address, the Basic-auth username. */
-  email: string;
-  /** The API key, the Basic-auth password. */
-  apiKey: string;
-}
 
 /** What `onResponse` observes for each HTTP response received (retries included). */
 export interface ResponseInfo {
   routeName: string;
   method: Method;
-  /** The path as passed to `send`, relative to /api/v1, without query. */
+  /** The path as passed to `request`, relative to /api/v1, without query. */
   path: string;
   status: number;
   durationMs: number;
@@ -72,8 +69,6 @@ export interface ConnectionOptions {
    * @default 10_000
    */
   deadlineMs?: number;
-  /** @deprecated the former name of `deadlineMs` (used when `deadlineMs` is not given). */
-  timeoutMs?: number;
   /** Retry policy, applied to GET only, within the deadline. @default { maxRetries: 2, minDelayMs: 100, maxDelayMs: 2000 } */
   retry?: RetryOptions;
   /** Observation hook, called once per HTTP attempt before it is sent (retries included). @default none */
@@ -99,10 +94,8 @@ export interface ConnectionOptions {
 export interface SendOptions {
   /** Aborting it ends the call with NetworkError reason 'aborted'. */
   signal?: AbortSignal;
-  /** Overrides the connection's deadline for this call (long-polls pass a larger one). */
+  /** Overrides the connection's deadline for this call, retries included (long-polls pass a larger one). */
   deadlineMs?: number;
-  /** @deprecated the former name of `deadlineMs` (used when `deadlineMs` is not given). */
-  timeoutMs?: number;
   /** `false` disables retries for this call (the event poller owns its own). */
   retry?: false;
 }
@@ -218,13 +211,14 @@ export class ZulipConnection {
     const progress: { status?: number; failure?: unknown } = {};
     const started = observed ? performance.now() : 0;
     let attempt = 0;
+    let backoff: Backoff | undefined; // made at the first failure: most calls never need one
     try {
       for (; ; attempt++) {
         try {
           return (await this.attempt(routeName, method, path, prepared, deadline, progress)) as SendResult<T>;
         } catch (error) {
           progress.failure = error;
-          const delay = policy && attempt < policy.maxRetries ? retryDelayMs(error, attempt, policy) : undefined;
+          const delay = policy && attempt < policy.maxRetries ? retryDelayMs(error, (backoff ??= retryBackoff(policy)), policy) : undefined;
           // No retry once the deadline leaves no room for the wait: the caller gets the real failure.
           if (delay === undefined || delay >= deadline.remainingMs) throw error;
           if (!(await deadline.pause(delay))) throw deadline.callerAborted ? new NetworkError(routeName, 'aborted') : error;
@@ -245,21 +239,6 @@ export class ZulipConnection {
     }
   }
 
-  /**
-   * `request` for ad-hoc calls (tests, scripts): plain values, encoded by their type (strings raw,
-   * everything else JSON; see `inferParams`). Route bindings use `request` and declare each
-   * parameter instead, because Zulip reads some strings as JSON.
-   */
-  send<T>(
-    routeName: string,
-    method: Method,
-    path: string,
-    params?: Readonly<Record<string, unknown>>,
-    options: SendOptions = {},
-  ): Promise<SendResult<T>> {
-    return this.request<T>(routeName, method, path, inferParams(params), options);
-  }
-
   private retryPolicy(): RetryOptions {
     return this.options.retry ?? DEFAULT_RETRY;
   }
@@ -275,7 +254,7 @@ export class ZulipConnection {
   }
 
   private deadlineMs(options: SendOptions): number {
-    return options.deadlineMs ?? options.timeoutMs ?? this.options.deadlineMs ?? this.options.timeoutMs ?? DEFAULT_DEADLINE_MS;
+    return options.deadlineMs ?? this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   }
 
   /** One HTTP round-trip, classified. */
@@ -326,7 +305,7 @@ export class ZulipConnection {
   private authorization(): string | undefined {
     const credentials = this.#credentials;
     if (!credentials) return undefined;
-    return (this.#authorization ??= `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`, 'utf8').toString('base64')}`);
+    return (this.#authorization ??= basicAuthorization(credentials));
   }
 
   private report(
@@ -369,7 +348,6 @@ function withoutCredentials(o: ConnectionOptions): Omit<ConnectionOptions, 'cred
     baseUrl: o.baseUrl,
     fetch: o.fetch,
     deadlineMs: o.deadlineMs,
-    timeoutMs: o.timeoutMs,
     retry: o.retry,
     onRequest: o.onRequest,
     onResponse: o.onResponse,

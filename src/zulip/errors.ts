@@ -1,7 +1,7 @@
 /**
  * The closed set of failures a Zulip REST call can end in.
  *
- * `ZulipConnection.send` is the only place that sees raw fetch/undici errors
+ * `ZulipConnection.request` is the only place that sees raw fetch/undici errors
  * and HTTP responses; it turns every failure into exactly one of these classes,
  * so that callers switch on `kind` (and on `code` for API errors) and never
  * parse messages. See https://zulip.com/api/rest-error-handling.
@@ -9,13 +9,14 @@
  * Messages never contain the URL, request headers, credentials or the raw
  * upstream body: they may end up in logs and in GraphQL responses.
  */
+import { ZulipErrorCode } from './error-codes.js';
 
 export type ZulipErrorKind = 'network' | 'api' | 'server' | 'malformed';
 
 /** The common base: which route failed, and how (`kind`). */
 export abstract class ZulipError extends Error {
   abstract readonly kind: ZulipErrorKind;
-  /** The route name passed to `send`, e.g. 'get-messages'. */
+  /** The route name passed to `request`, e.g. 'get-messages'. */
   readonly routeName: string;
 
   constructor(routeName: string, message: string) {
@@ -67,7 +68,7 @@ export class ZulipApiError extends ZulipError {
   readonly retryAfter?: number;
 
   constructor(routeName: string, init: ZulipApiErrorInit) {
-    const code = init.code ?? 'BAD_REQUEST';
+    const code = init.code ?? ZulipErrorCode.badRequest;
     super(routeName, init.msg ? init.msg : `${routeName} failed with ${code}`);
     this.code = code;
     this.httpStatus = init.httpStatus;
@@ -100,11 +101,11 @@ export class MalformedResponseError extends ZulipError {
   }
 }
 
-const AUTH_CODES: ReadonlySet<string> = new Set([
-  'UNAUTHORIZED',
-  'INVALID_API_KEY',
-  'USER_DEACTIVATED',
-  'REALM_DEACTIVATED',
+const AUTH_CODES: ReadonlySet<string> = new Set<ZulipErrorCode>([
+  ZulipErrorCode.unauthorized,
+  ZulipErrorCode.invalidApiKey,
+  ZulipErrorCode.userDeactivated,
+  ZulipErrorCode.realmDeactivated,
 ]);
 
 /**

@@ -33,21 +33,6 @@ export function json(value: unknown): WireValue | undefined {
   return value === undefined ? undefined : (JSON.stringify(value) as WireValue);
 }
 
-/**
- * For ad-hoc calls only (tests, scripts, exploring an endpoint): guesses the encoding from the
- * value's type, strings raw and everything else JSON. That guess is wrong for `Json[str]`
- * parameters, which is why route bindings never use it.
- */
-export function inferParams(params: Readonly<Record<string, unknown>> | undefined): WireParams | undefined {
-  if (params === undefined) return undefined;
-  const wire: Record<string, WireValue | undefined> = {};
-  for (const name in params) {
-    const value = params[name];
-    wire[name] = typeof value === 'string' ? raw(value) : json(value);
-  }
-  return wire;
-}
-
 /** The query string or form body of a request: declared values in order, undefined ones left out. */
 export function encodeParams(params: WireParams | undefined): URLSearchParams {
   const encoded = new URLSearchParams();

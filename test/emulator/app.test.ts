@@ -13,6 +13,7 @@ import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from
 import { caughtError } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 import { until } from '../helpers/ws-client.js';
+import { json, raw } from '../../src/zulip/params.js';
 
 /** A full garbage collection now (V8's gc, exposed at run time). */
 function collectGarbage(): void {
@@ -42,7 +43,7 @@ describe('authentication', () => {
 
   it('answers INVALID_API_KEY for a wrong key and an unknown email', async () => {
     for (const conn of [connectionAs('hamlet', 'wrong-key'), new ZulipConnection({ baseUrl: 'http://e.test', credentials: { email: 'nobody@x.test', apiKey: 'k' }, fetch })]) {
-      const e = await caughtError(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }));
+      const e = await caughtError(conn.request('deleteQueue', 'DELETE', 'events', { queue_id: raw('x') }));
       expect(e).toBeInstanceOf(ZulipApiError);
       expect((e as ZulipApiError).code).toBe('INVALID_API_KEY');
       expect((e as ZulipApiError).httpStatus).toBe(401);
@@ -52,26 +53,26 @@ describe('authentication', () => {
   it('refuses a deactivated user with USER_DEACTIVATED', async () => {
     const lear = [...emulator.store.users.values()].find((u) => !u.is_active)!;
     const conn = new ZulipConnection({ baseUrl: 'http://e.test', credentials: { email: lear.delivery_email, apiKey: lear.api_key }, fetch });
-    const e = (await caughtError(conn.send('deleteQueue', 'DELETE', 'events', { queue_id: 'x' }))) as ZulipApiError;
+    const e = (await caughtError(conn.request('deleteQueue', 'DELETE', 'events', { queue_id: raw('x') }))) as ZulipApiError;
     expect([e.code, e.httpStatus]).toEqual(['USER_DEACTIVATED', 401]);
   });
 });
 
 describe('envelope and routing', () => {
   it('reports parameters an endpoint does not read in ignored_parameters_unsupported', async () => {
-    const body = await connectionAs(null).send<Record<string, unknown>>('getServerSettings', 'GET', 'server_settings', { bogus: 1, other: 'x' });
+    const body = await connectionAs(null).request<Record<string, unknown>>('getServerSettings', 'GET', 'server_settings', { bogus: json(1), other: raw('x') });
     expect(body.ignored_parameters_unsupported).toEqual(['bogus', 'other']);
   });
 
   it('answers 404 for unknown paths and 405 for a known path with the wrong method', async () => {
-    const notFound = (await caughtError(connectionAs('hamlet').send('x', 'GET', 'no_such_endpoint'))) as ZulipApiError;
+    const notFound = (await caughtError(connectionAs('hamlet').request('x', 'GET', 'no_such_endpoint'))) as ZulipApiError;
     expect(notFound.httpStatus).toBe(404);
-    const wrongMethod = (await caughtError(connectionAs('hamlet').send('x', 'PATCH', 'server_settings'))) as ZulipApiError;
+    const wrongMethod = (await caughtError(connectionAs('hamlet').request('x', 'PATCH', 'server_settings'))) as ZulipApiError;
     expect(wrongMethod.httpStatus).toBe(405);
   });
 
   it('rejects malformed typed parameters with a Zulip-shaped error, not a 500', async () => {
-    const e = (await caughtError(connectionAs('hamlet').send('getEvents', 'GET', 'events', { queue_id: 'q', last_event_id: 'abc' }))) as ZulipApiError;
+    const e = (await caughtError(connectionAs('hamlet').request('getEvents', 'GET', 'events', { queue_id: raw('q'), last_event_id: raw('abc') }))) as ZulipApiError;
     expect(e.httpStatus).toBe(400);
     expect(e.code).toBe('BAD_REQUEST');
     expect(e.message).toBe('last_event_id is not an integer');
@@ -79,8 +80,8 @@ describe('envelope and routing', () => {
 
   it('records every request with the authenticated email', async () => {
     const before = emulator.requests.length;
-    await connectionAs('iago').send('getServerSettings', 'GET', 'server_settings');
-    await connectionAs('iago').send('register', 'POST', 'register', { event_types: ['message'] });
+    await connectionAs('iago').request('getServerSettings', 'GET', 'server_settings');
+    await connectionAs('iago').request('register', 'POST', 'register', { event_types: json(['message']) });
     const recent = emulator.requests.slice(before);
     expect(recent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /server_settings', 'POST /register']);
     expect(recent[1]!.email).toBe(demoUser('iago').email);
@@ -89,7 +90,7 @@ describe('envelope and routing', () => {
 
 describe('GET /server_settings', () => {
   it('needs no credentials and matches the OpenAPI schema', async () => {
-    const body = await connectionAs(null).send<Record<string, unknown>>('getServerSettings', 'GET', 'server_settings');
+    const body = await connectionAs(null).request<Record<string, unknown>>('getServerSettings', 'GET', 'server_settings');
     expect(body.service_feature_level).toBe(372);
     expect(body.zulip_feature_level).toBe(372);
     expect(body.realm_name).toBe('Zulip Dev');
@@ -101,7 +102,7 @@ describe('GET /server_settings', () => {
 
   it('reports the configured feature level', async () => {
     const old = createEmulator({ settings: { featureLevel: 200 } });
-    const body = await new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => old.fetch(new Request(i, init)) }).send<{ service_feature_level: number }>(
+    const body = await new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => old.fetch(new Request(i, init)) }).request<{ service_feature_level: number }>(
       'getServerSettings',
       'GET',
       'server_settings',
@@ -113,14 +114,14 @@ describe('GET /server_settings', () => {
 describe('development endpoints', () => {
   it('fetches an API key by username and lists users without authentication', async () => {
     const conn = connectionAs(null);
-    const key = await conn.send<{ api_key: string; email: string }>('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: DEMO_USERS[3]!.email });
+    const key = await conn.request<{ api_key: string; email: string }>('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: raw(DEMO_USERS[3]!.email) });
     expect(key.api_key).toBe(DEMO_USERS[3]!.apiKey);
-    const list = await conn.send<{ direct_admins: { email: string }[]; direct_users: { email: string }[] }>('devListUsers', 'GET', 'dev_list_users');
+    const list = await conn.request<{ direct_admins: { email: string }[]; direct_users: { email: string }[] }>('devListUsers', 'GET', 'dev_list_users');
     expect(list.direct_admins.map((u) => u.email)).toContain(demoUser('iago').email);
     expect(list.direct_users.map((u) => u.email)).toContain(demoUser('hamlet').email);
-    const unknown = (await caughtError(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: 'ghost@x.test' }))) as ZulipApiError;
+    const unknown = (await caughtError(conn.request('devFetchApiKey', 'POST', 'dev_fetch_api_key', { username: raw('ghost@x.test') }))) as ZulipApiError;
     expect(unknown.httpStatus).toBe(401);
-    const missing = (await caughtError(conn.send('devFetchApiKey', 'POST', 'dev_fetch_api_key'))) as ZulipApiError;
+    const missing = (await caughtError(conn.request('devFetchApiKey', 'POST', 'dev_fetch_api_key'))) as ZulipApiError;
     expect([missing.code, missing.data.var_name]).toEqual(['REQUEST_VARIABLE_MISSING', 'username']);
   });
 });
@@ -130,24 +131,24 @@ describe('fault injection', () => {
     const e = createEmulator();
     const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry });
     e.faults.inject('GET /server_settings', { status: 502, times: 1 });
-    expect(await caughtError(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(ServerError);
+    expect(await caughtError(conn.request('s', 'GET', 'server_settings'))).toBeInstanceOf(ServerError);
     e.faults.inject('GET /server_settings', { malformed: true, times: 1 });
-    expect(await caughtError(conn.send('s', 'GET', 'server_settings'))).toBeInstanceOf(MalformedResponseError);
+    expect(await caughtError(conn.request('s', 'GET', 'server_settings'))).toBeInstanceOf(MalformedResponseError);
     e.faults.inject('GET /server_settings', { rateLimit: { retryAfter: 30 }, times: 1 });
-    const limited = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as ZulipApiError;
+    const limited = (await caughtError(conn.request('s', 'GET', 'server_settings'))) as ZulipApiError;
     expect([limited.code, limited.httpStatus, limited.retryAfter]).toEqual(['RATE_LIMIT_HIT', 429, 30]);
     e.faults.inject('GET /server_settings', { reset: true, times: 1 });
-    const reset = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+    const reset = (await caughtError(conn.request('s', 'GET', 'server_settings'))) as NetworkError;
     expect(reset.reason).toBe('reset');
     // Every fault was used up: the next call succeeds.
-    await expect(conn.send('s', 'GET', 'server_settings')).resolves.toMatchObject({ result: 'success' });
+    await expect(conn.request('s', 'GET', 'server_settings')).resolves.toMatchObject({ result: 'success' });
   });
 
   it('rejects a hung request like fetch does once the caller gives up, even after a garbage collection', async () => {
     const e = createEmulator();
-    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, timeoutMs: 50 });
+    const conn = new ZulipConnection({ baseUrl: 'http://e.test', fetch: (i, init) => e.fetch(new Request(i, init)), retry: noRetry, deadlineMs: 50 });
     e.faults.inject('GET /server_settings', { hang: true, times: 1 });
-    const hung = caughtError(conn.send('s', 'GET', 'server_settings'));
+    const hung = caughtError(conn.request('s', 'GET', 'server_settings'));
     // A hung request that nothing held used to be collected here, its abort never delivered.
     await until(() => e.requests.length === 1);
     await new Promise((resolve) => setImmediate(resolve)); // a new job: V8 keeps weak targets alive until the current one ends
@@ -163,9 +164,9 @@ describe('fault injection', () => {
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const conn = new ZulipConnection({ baseUrl: server.url, credentials: demoUser('hamlet'), retry: noRetry });
-      await expect(conn.send('getOwnUser', 'GET', 'server_settings')).resolves.toMatchObject({ realm_name: 'Zulip Dev' });
+      await expect(conn.request('getOwnUser', 'GET', 'server_settings')).resolves.toMatchObject({ realm_name: 'Zulip Dev' });
       e.faults.inject('*', { reset: true, times: 1 });
-      const reset = (await caughtError(conn.send('s', 'GET', 'server_settings'))) as NetworkError;
+      const reset = (await caughtError(conn.request('s', 'GET', 'server_settings'))) as NetworkError;
       expect(reset).toBeInstanceOf(NetworkError);
       await conn.close();
     } finally {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { insertMessage } from '../../src/emulator/factory.js';
 import type { Channel } from '../../src/zulip/model/channels.js';
-import { raw } from '../../src/zulip/params.js';
+import { json, raw } from '../../src/zulip/params.js';
 import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../src/zulip/routes/channels.js';
 import { subscribe } from '../../src/zulip/routes/subscriptions.js';
 import { caughtApiError, expectValidResponse, NEWER_CHANNEL_FIELDS, setupEmulator } from '../helpers/emulator.js';
@@ -117,7 +117,7 @@ describe('GET /streams', () => {
   });
 
   it('rejects a malformed flag with BAD_REQUEST', async () => {
-    const e = await caughtApiError(setup().as('hamlet').send('get-streams', 'GET', 'streams', { include_public: 'maybe' }));
+    const e = await caughtApiError(setup().as('hamlet').request('get-streams', 'GET', 'streams', { include_public: raw('maybe') }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'include_public is not a boolean']);
   });
 
@@ -362,7 +362,7 @@ describe('PATCH /streams/{stream_id}', () => {
       [{ streamId: general, canSubscribeGroup: { new: { direct_members: [9999], direct_subgroups: [] } } }, 'Invalid user ID: 9999'],
     ];
     for (const [options, msg] of refusals) expect((await caughtApiError(updateStream(t.as('iago'), options))).message).toBe(msg);
-    const malformed = await caughtApiError(t.as('iago').send('update-stream', 'PATCH', `streams/${general}`, { can_subscribe_group: '{"old": 1}' }));
+    const malformed = await caughtApiError(t.as('iago').request('update-stream', 'PATCH', `streams/${general}`, { can_subscribe_group: raw('{"old": 1}') }));
     expect(malformed.code).toBe('BAD_REQUEST');
   });
 
@@ -485,20 +485,20 @@ describe('GET /users/me/{stream_id}/topics', () => {
 describe('register state', () => {
   it('lists visible channels under stream and default channel IDs under default_streams (none for guests)', async () => {
     const t = setup();
-    const state = await t.as('cordelia').send<{ streams: Channel[]; realm_default_streams: number[] }>('register', 'POST', 'register', {
-      fetch_event_types: ['stream', 'default_streams'],
+    const state = await t.as('cordelia').request<{ streams: Channel[]; realm_default_streams: number[] }>('register', 'POST', 'register', {
+      fetch_event_types: json(['stream', 'default_streams']),
     });
     expect(names(state.streams)).toEqual(['announce', 'design', 'general']);
     expect(state.realm_default_streams).toEqual([t.channelId('general'), t.channelId('announce')].sort((a, b) => a - b));
-    const admin = await t.as('iago').send<{ streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: ['stream'] });
+    const admin = await t.as('iago').request<{ streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: json(['stream']) });
     expect(names(admin.streams)).toEqual(['announce', 'design', 'engineering', 'general', 'moderation requests']);
-    const guest = await t.as('polonius').send<{ realm_default_streams: number[] }>('register', 'POST', 'register', { fetch_event_types: ['default_streams'] });
+    const guest = await t.as('polonius').request<{ realm_default_streams: number[] }>('register', 'POST', 'register', { fetch_event_types: json(['default_streams']) });
     expect(guest.realm_default_streams).toEqual([]);
   });
 
   it('sends default channels as objects before feature level 330', async () => {
     const t = setup({ featureLevel: 329 });
-    const state = await t.as('cordelia').send<{ realm_default_streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: ['default_streams'] });
+    const state = await t.as('cordelia').request<{ realm_default_streams: Channel[] }>('register', 'POST', 'register', { fetch_event_types: json(['default_streams']) });
     expect(state.realm_default_streams.map((c) => c.name)).toEqual(['general', 'announce']);
     expect(state.realm_default_streams[0]).not.toHaveProperty('stream_weekly_traffic');
   });

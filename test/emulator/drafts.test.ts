@@ -10,6 +10,7 @@ import type { ZulipConnection } from '../../src/zulip/connection.js';
 import type { DraftData } from '../../src/zulip/model/drafts.js';
 import { createDrafts, deleteDraft, editDraft, getDrafts } from '../../src/zulip/routes/drafts.js';
 import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
+import { json, raw } from '../../src/zulip/params.js';
 
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
@@ -160,7 +161,7 @@ describe('POST /drafts', () => {
 
   it('refuses drafts that are not JSON', async () => {
     const { hamlet } = setup();
-    const e = await caughtApiError(hamlet.send('create-drafts', 'POST', 'drafts', { drafts: '[{' }));
+    const e = await caughtApiError(hamlet.request('create-drafts', 'POST', 'drafts', { drafts: raw('[{') }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Argument "drafts" is not valid JSON.']);
   });
 });
@@ -202,7 +203,7 @@ describe('PATCH /drafts/{draft_id}', () => {
 
   it('requires the draft parameter', async () => {
     const { hamlet } = setup();
-    const e = await caughtApiError(hamlet.send('edit-draft', 'PATCH', 'drafts/1', {}));
+    const e = await caughtApiError(hamlet.request('edit-draft', 'PATCH', 'drafts/1', {}));
     expect([e.code, e.message, e.data.var_name]).toEqual(['REQUEST_VARIABLE_MISSING', "Missing 'draft' argument", 'draft']);
   });
 });
@@ -240,7 +241,7 @@ describe('enable_drafts_synchronization off', () => {
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, 'User has disabled synchronizing drafts.']);
     }
     expect(store.drafts.get(userId('hamlet'))!.size).toBe(1);
-    const state = await hamlet.send<{ drafts: unknown[] }>('register-queue', 'POST', 'register', { fetch_event_types: ['drafts'] });
+    const state = await hamlet.request<{ drafts: unknown[] }>('register-queue', 'POST', 'register', { fetch_event_types: json(['drafts']) });
     expect(state.drafts).toEqual([]);
   });
 });
@@ -272,8 +273,8 @@ describe('events and register state', () => {
       { type: 'drafts', op: 'update', draft: { id: ids[0], ...channelDraft(channelId('design')), timestamp: 7 } },
       { type: 'drafts', op: 'remove', draft_id: ids[1] },
     ]);
-    const raw = await hamlet.send('get-events', 'GET', 'events', { queue_id: queue, last_event_id: -1, dont_block: true });
-    expectValidResponse('GET', '/events', raw);
+    const body = await hamlet.request('get-events', 'GET', 'events', { queue_id: raw(queue), last_event_id: json(-1), dont_block: json(true) });
+    expectValidResponse('GET', '/events', body);
     expect(await eventsOf(iago, iagoQueue)).toEqual([]);
     expect(await eventsOf(hamlet, otherTypes)).toEqual([]);
   });
@@ -281,13 +282,13 @@ describe('events and register state', () => {
   it('returns the drafts in the register response only when asked for', async () => {
     const { hamlet, channelId } = setup();
     const { ids } = await createDrafts(hamlet, { drafts: [channelDraft(channelId('design'), { timestamp: NOW + 1 })] });
-    const state = await hamlet.send<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: ['drafts'] });
+    const state = await hamlet.request<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: json(['drafts']) });
     expect(state.drafts).toEqual([
       { id: ids[0], ...channelDraft(channelId('design')), timestamp: NOW + 1 },
       (await getDrafts(hamlet)).drafts[1],
     ]);
     expect((state.drafts as unknown[]).length).toBe(2);
-    const without = await hamlet.send<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: ['message'] });
+    const without = await hamlet.request<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: json(['message']) });
     expect(without).not.toHaveProperty('drafts');
   });
 });

@@ -15,6 +15,7 @@ import { updateSettings } from '../../src/zulip/routes/settings.js';
 import { setTypingStatus } from '../../src/zulip/routes/typing.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { json } from '../../src/zulip/params.js';
 
 const CAPABILITIES = { notification_settings_null: true, stream_typing_notifications: true, user_settings_object: true };
 
@@ -163,13 +164,13 @@ describe('GET /events', () => {
 
   it('requires queue_id (unless registering with dont_block) and last_event_id', async () => {
     const { as } = setup();
-    const noQueue = await caughtApiError(as('hamlet').send('get-events', 'GET', 'events', { last_event_id: -1 }));
+    const noQueue = await caughtApiError(as('hamlet').request('get-events', 'GET', 'events', { last_event_id: json(-1) }));
     expect([noQueue.code, noQueue.message]).toEqual(['BAD_REQUEST', "Missing 'queue_id' argument"]);
     const { queue_id } = await registerQueue(as('hamlet'));
-    const noLast = await caughtApiError(as('hamlet').send('get-events', 'GET', 'events', { queue_id }));
+    const noLast = await caughtApiError(as('hamlet').request('get-events', 'GET', 'events', { queue_id: json(queue_id) }));
     expect([noLast.code, noLast.message]).toEqual(['BAD_REQUEST', "Missing 'last_event_id' argument"]);
     // The legacy path: dont_block without queue_id registers a queue from the parameters.
-    const created = await as('hamlet').send<GetEventsResult>('get-events', 'GET', 'events', { dont_block: true, event_types: ['typing'] });
+    const created = await as('hamlet').request<GetEventsResult>('get-events', 'GET', 'events', { dont_block: json(true), event_types: json(['typing']) });
     expect(created.events).toEqual([]);
     expect(typeof created.queue_id).toBe('string');
     expect((await getEvents(as('hamlet'), { queueId: created.queue_id!, lastEventId: -1, dontBlock: true })).events).toEqual([]);

@@ -11,6 +11,7 @@ import { deleteQueue, getEvents, registerQueue } from '../../src/zulip/routes/ev
 import { getPresence, getUserPresence, updatePresence } from '../../src/zulip/routes/presence.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { json, raw } from '../../src/zulip/params.js';
 
 function setup() {
   const t = setupEmulator({ clock: new ManualClock() });
@@ -142,13 +143,13 @@ describe('POST /users/me/presence', () => {
   it('rejects a missing or invalid status, malformed numbers and bots, changing nothing', async () => {
     const { as, asUser, store } = setup();
     const before = store.presenceLastUpdateId;
-    const missing = await caughtApiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', {}));
+    const missing = await caughtApiError(as('hamlet').request('update-presence', 'POST', 'users/me/presence', {}));
     expect([missing.code, missing.message, missing.data]).toEqual(['REQUEST_VARIABLE_MISSING', "Missing 'status' argument", { var_name: 'status' }]);
     const invalid = await caughtApiError(updatePresence(as('hamlet'), { status: 'busy' as 'active' }));
     expect([invalid.code, invalid.httpStatus, invalid.message]).toEqual(['BAD_REQUEST', 400, 'Invalid status: busy']);
-    const badId = await caughtApiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', { status: 'active', last_update_id: 'x' }));
+    const badId = await caughtApiError(as('hamlet').request('update-presence', 'POST', 'users/me/presence', { status: raw('active'), last_update_id: raw('x') }));
     expect(badId.message).toBe('last_update_id is not an integer');
-    const badBool = await caughtApiError(as('hamlet').send('update-presence', 'POST', 'users/me/presence', { status: 'active', ping_only: 'maybe' }));
+    const badBool = await caughtApiError(as('hamlet').request('update-presence', 'POST', 'users/me/presence', { status: raw('active'), ping_only: raw('maybe') }));
     expect(badBool.message).toBe('ping_only is not a boolean');
     const bot = [...store.users.values()].find((u) => u.is_bot)!;
     const conn = asUser(bot);
@@ -159,7 +160,7 @@ describe('POST /users/me/presence', () => {
 
   it('reports unknown parameters as ignored', async () => {
     const { as } = setup();
-    const body = await as('hamlet').send<Record<string, unknown>>('update-presence', 'POST', 'users/me/presence', { status: 'active', bogus: 1 });
+    const body = await as('hamlet').request<Record<string, unknown>>('update-presence', 'POST', 'users/me/presence', { status: raw('active'), bogus: json(1) });
     expect(body.ignored_parameters_unsupported).toEqual(['bogus']);
   });
 });

@@ -9,6 +9,7 @@ import { getMessage } from '../../src/zulip/routes/messages.js';
 import { addReaction, removeReaction } from '../../src/zulip/routes/reactions.js';
 import { caughtApiError, eventsOf, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { raw, type WireParams } from '../../src/zulip/params.js';
 
 type Body = Record<string, any>;
 
@@ -61,9 +62,9 @@ describe('POST /messages/{id}/reactions', () => {
     await addReaction(t.as('othello'), { messageId: welcome.id, emojiName: 'zulip', emojiCode: 'zulip', reactionType: 'zulip_extra_emoji' });
     expect(welcome.reactions.at(-1)).toMatchObject({ emoji_name: 'zulip', reaction_type: 'zulip_extra_emoji' });
     // The spec's name for the same namespace: the same emoji, so a duplicate.
-    const dup = await caughtApiError(t.as('othello').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }));
+    const dup = await caughtApiError(t.as('othello').request('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: raw('zulip'), emoji_code: raw('zulip'), reaction_type: raw('service_extra_emoji') }));
     expect(dup.code).toBe('REACTION_ALREADY_EXISTS');
-    await t.as('shiva').send('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
+    await t.as('shiva').request('x', 'POST', `messages/${welcome.id}/reactions`, { emoji_name: raw('zulip'), emoji_code: raw('zulip'), reaction_type: raw('service_extra_emoji') });
     expect(welcome.reactions.at(-1)).toMatchObject({ emoji_name: 'zulip', reaction_type: 'service_extra_emoji', user_id: t.user('shiva').user_id });
   });
 
@@ -73,19 +74,19 @@ describe('POST /messages/{id}/reactions', () => {
     const dm = t.messageWith('Can you review'); // hamlet and iago only
     const hamlet = t.as('hamlet');
     const before = JSON.stringify(welcome.reactions);
-    const cases: [number, Record<string, unknown>, string, string][] = [
-      [welcome.id, { emoji_name: '+1' }, 'REACTION_ALREADY_EXISTS', 'Reaction already exists.'],
-      [welcome.id, { emoji_name: 'no_such_emoji' }, 'BAD_REQUEST', "Emoji 'no_such_emoji' does not exist"],
-      [welcome.id, { emoji_name: 'octopus', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }, 'BAD_REQUEST', 'Invalid emoji code'],
-      [welcome.id, { emoji_name: 'octopus', emoji_code: '1f680', reaction_type: 'unicode_emoji' }, 'BAD_REQUEST', 'Invalid emoji name.'],
-      [welcome.id, { emoji_name: 'party', emoji_code: '42', reaction_type: 'realm_emoji' }, 'BAD_REQUEST', 'Invalid custom emoji.'],
-      [welcome.id, { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'sticker' }, 'BAD_REQUEST', 'Invalid emoji type.'],
-      [welcome.id, { emoji_name: 'zulip', emoji_code: 'zulipp', reaction_type: 'zulip_extra_emoji' }, 'BAD_REQUEST', 'Invalid emoji code'],
+    const cases: [number, WireParams, string, string][] = [
+      [welcome.id, { emoji_name: raw('+1') }, 'REACTION_ALREADY_EXISTS', 'Reaction already exists.'],
+      [welcome.id, { emoji_name: raw('no_such_emoji') }, 'BAD_REQUEST', "Emoji 'no_such_emoji' does not exist"],
+      [welcome.id, { emoji_name: raw('octopus'), emoji_code: raw('zzzz'), reaction_type: raw('unicode_emoji') }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [welcome.id, { emoji_name: raw('octopus'), emoji_code: raw('1f680'), reaction_type: raw('unicode_emoji') }, 'BAD_REQUEST', 'Invalid emoji name.'],
+      [welcome.id, { emoji_name: raw('party'), emoji_code: raw('42'), reaction_type: raw('realm_emoji') }, 'BAD_REQUEST', 'Invalid custom emoji.'],
+      [welcome.id, { emoji_name: raw('octopus'), emoji_code: raw('1f419'), reaction_type: raw('sticker') }, 'BAD_REQUEST', 'Invalid emoji type.'],
+      [welcome.id, { emoji_name: raw('zulip'), emoji_code: raw('zulipp'), reaction_type: raw('zulip_extra_emoji') }, 'BAD_REQUEST', 'Invalid emoji code'],
       [welcome.id, {}, 'REQUEST_VARIABLE_MISSING', "Missing 'emoji_name' argument"],
-      [424242, { emoji_name: 'octopus' }, 'BAD_REQUEST', 'Invalid message(s)'],
+      [424242, { emoji_name: raw('octopus') }, 'BAD_REQUEST', 'Invalid message(s)'],
     ];
     for (const [id, params, code, msg] of cases) {
-      const e = await caughtApiError(hamlet.send('x', 'POST', `messages/${id}/reactions`, params));
+      const e = await caughtApiError(hamlet.request('x', 'POST', `messages/${id}/reactions`, params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
     }
     const hidden = await caughtApiError(addReaction(t.as('othello'), { messageId: dm.id, emojiName: 'octopus' }));
@@ -116,7 +117,7 @@ describe('DELETE /messages/{id}/reactions', () => {
     ]);
     // Custom-namespace removal of an extra emoji, under the spec's alias too.
     await addReaction(hamlet, { messageId: welcome.id, emojiName: 'zulip' });
-    await hamlet.send('x', 'DELETE', `messages/${welcome.id}/reactions`, { emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
+    await hamlet.request('x', 'DELETE', `messages/${welcome.id}/reactions`, { emoji_code: raw('zulip'), reaction_type: raw('service_extra_emoji') });
     expect(welcome.reactions.map((r) => r.emoji_name)).toEqual(['+1']);
   });
 
@@ -124,21 +125,21 @@ describe('DELETE /messages/{id}/reactions', () => {
     const t = setupEmulator();
     const welcome = t.messageWith('Welcome to');
     const othello = t.as('othello');
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ emoji_name: '+1' }, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."],
-      [{ emoji_code: '1f680' }, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."],
-      [{ emoji_code: 'not-hex' }, 'BAD_REQUEST', 'Invalid emoji code'],
-      [{ emoji_code: '99', reaction_type: 'realm_emoji' }, 'BAD_REQUEST', 'Invalid emoji code'],
-      [{ emoji_code: '1f44d', reaction_type: 'bogus' }, 'BAD_REQUEST', 'Invalid emoji type.'],
-      [{ emoji_name: 'nope' }, 'BAD_REQUEST', "Emoji 'nope' does not exist"],
+    const cases: [WireParams, string, string][] = [
+      [{ emoji_name: raw('+1') }, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."],
+      [{ emoji_code: raw('1f680') }, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."],
+      [{ emoji_code: raw('not-hex') }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [{ emoji_code: raw('99'), reaction_type: raw('realm_emoji') }, 'BAD_REQUEST', 'Invalid emoji code'],
+      [{ emoji_code: raw('1f44d'), reaction_type: raw('bogus') }, 'BAD_REQUEST', 'Invalid emoji type.'],
+      [{ emoji_name: raw('nope') }, 'BAD_REQUEST', "Emoji 'nope' does not exist"],
       [{}, 'BAD_REQUEST', 'At least one of the following arguments must be present: emoji_name, emoji_code'],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caughtApiError(othello.send('x', 'DELETE', `messages/${welcome.id}/reactions`, params));
+      const e = await caughtApiError(othello.request('x', 'DELETE', `messages/${welcome.id}/reactions`, params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
     }
     expect(welcome.reactions).toHaveLength(3);
-    const e = await caughtApiError(t.as('othello').send('x', 'DELETE', `messages/${t.messageWith('Can you review').id}/reactions`, { emoji_name: '+1' }));
+    const e = await caughtApiError(t.as('othello').request('x', 'DELETE', `messages/${t.messageWith('Can you review').id}/reactions`, { emoji_name: raw('+1') }));
     expect(e.message).toBe('Invalid message(s)');
   });
 });

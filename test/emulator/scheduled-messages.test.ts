@@ -18,6 +18,7 @@ import {
 } from '../../src/zulip/routes/scheduled-messages.js';
 import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { json, raw, type WireParams } from '../../src/zulip/params.js';
 
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
@@ -145,13 +146,13 @@ describe('POST /scheduled_messages', () => {
 
   it('requires type, to, content and scheduled_delivery_timestamp', async () => {
     const { hamlet, channelId } = setup();
-    const full = { type: 'stream', to: channelId('general'), topic: 't', content: 'c', scheduled_delivery_timestamp: LATER };
+    const full = { type: raw('stream'), to: json(channelId('general')), topic: raw('t'), content: raw('c'), scheduled_delivery_timestamp: json(LATER) };
     for (const name of ['type', 'to', 'content', 'scheduled_delivery_timestamp'] as const) {
       const { [name]: _omitted, ...params } = full;
-      const e = await caughtApiError(hamlet.send('create-scheduled-message', 'POST', 'scheduled_messages', params));
+      const e = await caughtApiError(hamlet.request('create-scheduled-message', 'POST', 'scheduled_messages', params));
       expect([e.code, e.message]).toEqual(['REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`]);
     }
-    const e = await caughtApiError(hamlet.send('create-scheduled-message', 'POST', 'scheduled_messages', { ...full, scheduled_delivery_timestamp: 'soon' }));
+    const e = await caughtApiError(hamlet.request('create-scheduled-message', 'POST', 'scheduled_messages', { ...full, scheduled_delivery_timestamp: raw('soon') }));
     expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'scheduled_delivery_timestamp is not an integer']);
   });
 
@@ -215,23 +216,23 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
     expect(await scheduled(hamlet, 2)).toMatchObject({ content: 'Reminder: review', failed: false, scheduled_delivery_timestamp: LATER });
   });
 
-  const errors: [string, (x: { channel: (n: string) => number; user: (l: string) => number }) => Record<string, unknown>, string][] = [
+  const errors: [string, (x: { channel: (n: string) => number; user: (l: string) => number }) => WireParams, string][] = [
     ['nothing to change', () => ({}), 'Nothing to change'],
-    ['a type without recipients', () => ({ type: 'direct' }), 'Recipient required when updating type of scheduled message.'],
-    ['a channel type without a topic', (x) => ({ type: 'stream', to: x.channel('design') }), 'Topic required when updating scheduled message type to channel.'],
-    ['a delivery time in the past', () => ({ scheduled_delivery_timestamp: NOW - 60 }), 'Scheduled delivery time must be in the future.'],
-    ['an unknown type', (x) => ({ type: 'bogus', to: x.channel('design') }), 'Invalid type'],
-    ['an unknown user', (x) => ({ type: 'direct', to: [x.user('iago'), 4242] }), 'Invalid user ID 4242'],
-    ['an empty topic', () => ({ topic: '' }), "Topic can't be empty!"],
-    ['empty content', () => ({ content: '   ' }), 'Message must not be empty'],
-    ['a channel the user may not post in', (x) => ({ to: x.channel('announce') }), 'You do not have permission to post in this channel.'],
+    ['a type without recipients', () => ({ type: raw('direct') }), 'Recipient required when updating type of scheduled message.'],
+    ['a channel type without a topic', (x) => ({ type: raw('stream'), to: json(x.channel('design')) }), 'Topic required when updating scheduled message type to channel.'],
+    ['a delivery time in the past', () => ({ scheduled_delivery_timestamp: json(NOW - 60) }), 'Scheduled delivery time must be in the future.'],
+    ['an unknown type', (x) => ({ type: raw('bogus'), to: json(x.channel('design')) }), 'Invalid type'],
+    ['an unknown user', (x) => ({ type: raw('direct'), to: json([x.user('iago'), 4242]) }), 'Invalid user ID 4242'],
+    ['an empty topic', () => ({ topic: raw('') }), "Topic can't be empty!"],
+    ['empty content', () => ({ content: raw('   ') }), 'Message must not be empty'],
+    ['a channel the user may not post in', (x) => ({ to: json(x.channel('announce')) }), 'You do not have permission to post in this channel.'],
   ];
 
   it.each(errors)('refuses %s with BAD_REQUEST and changes nothing', async (_name, build, msg) => {
     const { hamlet, channelId, userId } = setup();
     const queue = await registerQueue(hamlet);
     const before = await scheduled(hamlet, 1);
-    const e = await caughtApiError(hamlet.send('update-scheduled-message', 'PATCH', 'scheduled_messages/1', build({ channel: channelId, user: userId })));
+    const e = await caughtApiError(hamlet.request('update-scheduled-message', 'PATCH', 'scheduled_messages/1', build({ channel: channelId, user: userId })));
     expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, msg]);
     expect(await scheduled(hamlet, 1)).toEqual(before);
     expect(await eventsOf(hamlet, queue)).toEqual([]);
@@ -297,17 +298,17 @@ describe('events and register state', () => {
       { type: 'scheduled_messages', op: 'update', scheduled_message: { ...message, content: 'Green', rendered_content: '<p>Green</p>' } },
       { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id },
     ]);
-    const raw = await hamlet.send('get-events', 'GET', 'events', { queue_id: queue, last_event_id: -1, dont_block: true });
-    expectValidResponse('GET', '/events', raw);
+    const body = await hamlet.request('get-events', 'GET', 'events', { queue_id: raw(queue), last_event_id: json(-1), dont_block: json(true) });
+    expectValidResponse('GET', '/events', body);
     expect(await eventsOf(iago, iagoQueue)).toEqual([]);
     expect(await eventsOf(hamlet, otherTypes)).toEqual([]);
   });
 
   it('returns the scheduled messages in the register response only when asked for', async () => {
     const { hamlet } = setup();
-    const state = await hamlet.send<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: ['scheduled_messages'] });
+    const state = await hamlet.request<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: json(['scheduled_messages']) });
     expect(state.scheduled_messages).toEqual((await getScheduledMessages(hamlet)).scheduled_messages);
-    const without = await hamlet.send<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: ['drafts'] });
+    const without = await hamlet.request<Record<string, unknown>>('register-queue', 'POST', 'register', { fetch_event_types: json(['drafts']) });
     expect(without).not.toHaveProperty('scheduled_messages');
   });
 });

@@ -16,6 +16,7 @@ import {
 } from '../../src/zulip/routes/settings.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { json, raw, type WireParams } from '../../src/zulip/params.js';
 
 /** user_settings keys newer than the OpenAPI file (feature level 247). */
 const NEWER_SETTINGS = [
@@ -89,10 +90,10 @@ describe('PATCH /settings', () => {
     });
     expect(body.ignored_parameters_unsupported).toEqual(['color_scheme', 'full_name', 'email']);
     expect(validateResponse({ method: 'patch', path: '/settings' }, 200, body)).toEqual({ valid: true, errors: '' });
-    const unknown = await as('hamlet').send<Record<string, unknown>>('update-settings', 'PATCH', 'settings', {
-      dense_mode: true,
-      left_side_userlist: true,
-      bogus: 1,
+    const unknown = await as('hamlet').request<Record<string, unknown>>('update-settings', 'PATCH', 'settings', {
+      dense_mode: json(true),
+      left_side_userlist: json(true),
+      bogus: json(1),
     });
     expect(unknown.ignored_parameters_unsupported).toEqual(['dense_mode', 'bogus']);
     expect(hamlet.settings.left_side_userlist).toBe(true);
@@ -100,27 +101,27 @@ describe('PATCH /settings', () => {
 
   it('validates types and enumerations', async () => {
     const { as } = setup();
-    const cases: [Record<string, unknown>, string][] = [
-      [{ color_scheme: 7 }, 'Invalid color_scheme'],
-      [{ color_scheme: 'dark' }, 'color_scheme is not an integer'],
-      [{ web_channel_default_view: 3 }, 'Invalid web_channel_default_view'],
-      [{ demote_inactive_streams: 0 }, 'Invalid demote_inactive_streams'],
-      [{ user_list_style: 4 }, 'Invalid user_list_style'],
-      [{ web_stream_unreads_count_display_policy: 9 }, 'Invalid web_stream_unreads_count_display_policy'],
-      [{ emojiset: 'apple' }, 'Invalid emojiset'],
-      [{ web_home_view: 'home' }, 'Invalid web_home_view'],
-      [{ web_animate_image_previews: 'sometimes' }, 'Invalid web_animate_image_previews'],
-      [{ twenty_four_hour_time: 'yes' }, 'twenty_four_hour_time is not a boolean'],
-      [{ web_font_size_px: 'big' }, 'web_font_size_px is not an integer'],
-      [{ default_language: 'xx' }, 'Invalid default_language'],
-      [{ timezone: 'Mars/Olympus_Mons' }, 'Not a recognized time zone'],
-      [{ timezone: '+01:00' }, 'Not a recognized time zone'],
-      [{ notification_sound: 'gong' }, "Invalid notification sound 'gong'"],
-      [{ email_notifications_batching_period_seconds: 0 }, 'Invalid email batching period: 0 seconds'],
-      [{ email_notifications_batching_period_seconds: 7 * 86400 + 1 }, `Invalid email batching period: ${7 * 86400 + 1} seconds`],
+    const cases: [WireParams, string][] = [
+      [{ color_scheme: json(7) }, 'Invalid color_scheme'],
+      [{ color_scheme: raw('dark') }, 'color_scheme is not an integer'],
+      [{ web_channel_default_view: json(3) }, 'Invalid web_channel_default_view'],
+      [{ demote_inactive_streams: json(0) }, 'Invalid demote_inactive_streams'],
+      [{ user_list_style: json(4) }, 'Invalid user_list_style'],
+      [{ web_stream_unreads_count_display_policy: json(9) }, 'Invalid web_stream_unreads_count_display_policy'],
+      [{ emojiset: raw('apple') }, 'Invalid emojiset'],
+      [{ web_home_view: raw('home') }, 'Invalid web_home_view'],
+      [{ web_animate_image_previews: raw('sometimes') }, 'Invalid web_animate_image_previews'],
+      [{ twenty_four_hour_time: raw('yes') }, 'twenty_four_hour_time is not a boolean'],
+      [{ web_font_size_px: raw('big') }, 'web_font_size_px is not an integer'],
+      [{ default_language: raw('xx') }, 'Invalid default_language'],
+      [{ timezone: raw('Mars/Olympus_Mons') }, 'Not a recognized time zone'],
+      [{ timezone: raw('+01:00') }, 'Not a recognized time zone'],
+      [{ notification_sound: raw('gong') }, "Invalid notification sound 'gong'"],
+      [{ email_notifications_batching_period_seconds: json(0) }, 'Invalid email batching period: 0 seconds'],
+      [{ email_notifications_batching_period_seconds: json(7 * 86400 + 1) }, `Invalid email batching period: ${7 * 86400 + 1} seconds`],
     ];
     for (const [params, message] of cases) {
-      const e = await caughtApiError(as('hamlet').send('update-settings', 'PATCH', 'settings', params));
+      const e = await caughtApiError(as('hamlet').request('update-settings', 'PATCH', 'settings', params));
       expect([e.code, e.httpStatus, e.message]).toEqual(['BAD_REQUEST', 400, message]);
     }
   });

@@ -259,7 +259,7 @@ describe('DELETE /users/me/subscriptions', () => {
     expect((await hamlet()).map((e) => `${e.type}/${e.op}`)).toEqual(['subscription/remove', 'stream/delete']);
     expect(await cordelia()).toEqual([]);
     await unsubscribe(t.as('iago'), { subscriptions: ['engineering'] });
-    expect(await t.as('iago').send<{ streams: { name: string }[] }>('register', 'POST', 'register', { fetch_event_types: ['stream'] }))
+    expect(await t.as('iago').request<{ streams: { name: string }[] }>('register', 'POST', 'register', { fetch_event_types: json(['stream']) }))
       .toMatchObject({ streams: expect.arrayContaining([expect.objectContaining({ name: 'engineering' })]) });
   });
 
@@ -298,7 +298,7 @@ describe('DELETE /users/me/subscriptions', () => {
       const e = await caughtApiError(unsubscribe(t.as('iago'), { subscriptions: ['legacy'], principals }));
       expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
     }
-    const mixed = await caughtApiError(t.as('iago').send('unsubscribe', 'DELETE', 'users/me/subscriptions', { subscriptions: '["general"]', principals: '[1, "a@b.c"]' }));
+    const mixed = await caughtApiError(t.as('iago').request('unsubscribe', 'DELETE', 'users/me/subscriptions', { subscriptions: raw('["general"]'), principals: raw('[1, "a@b.c"]') }));
     expect(mixed.code).toBe('BAD_REQUEST');
   });
 });
@@ -334,8 +334,8 @@ describe('POST /users/me/subscriptions/properties', () => {
     const design = t.channelId('design');
     const send = (change: Record<string, unknown>) =>
       caughtApiError(
-        t.as('cordelia').send('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
-          subscription_data: [{ stream_id: design, property: 'pin_to_top', value: true }, change],
+        t.as('cordelia').request('update-subscription-settings', 'POST', 'users/me/subscriptions/properties', {
+          subscription_data: json([{ stream_id: design, property: 'pin_to_top', value: true }, change]),
         }),
       );
     // The list is parsed whole before anything changes (typed_endpoint).
@@ -362,7 +362,7 @@ describe('POST /users/me/subscriptions/properties', () => {
   });
 
   it('is POST only', async () => {
-    const e = await caughtApiError(setup().as('hamlet').send('x', 'PATCH', 'users/me/subscriptions/properties', { subscription_data: '[]' }));
+    const e = await caughtApiError(setup().as('hamlet').request('x', 'PATCH', 'users/me/subscriptions/properties', { subscription_data: raw('[]') }));
     expect(e.httpStatus).toBe(405);
   });
 });
@@ -385,18 +385,18 @@ describe('register state', () => {
   it('splits channels into subscriptions, unsubscribed and never_subscribed', async () => {
     const t = setup();
     await unsubscribe(t.as('cordelia'), { subscriptions: ['design'] });
-    const state = await t.as('cordelia').send<State>('register', 'POST', 'register', {
-      fetch_event_types: ['subscription'],
-      client_capabilities: { notification_settings_null: true },
+    const state = await t.as('cordelia').request<State>('register', 'POST', 'register', {
+      fetch_event_types: json(['subscription']),
+      client_capabilities: json({ notification_settings_null: true }),
     });
     expect(state.subscriptions.map((s) => s.name)).toEqual(['announce', 'general']);
     expect(state.unsubscribed.map((s) => s.name)).toEqual(['design']);
     expect(state.never_subscribed.map((s) => s.name)).toEqual([]);
     expect(state.subscriptions[0]).not.toHaveProperty('subscribers');
     expect(state.subscriptions[0]!.desktop_notifications).toBeNull();
-    const admin = await t.as('iago').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'], include_subscribers: true });
+    const admin = await t.as('iago').request<State>('register', 'POST', 'register', { fetch_event_types: json(['subscription']), include_subscribers: json(true) });
     await subscribe(t.as('hamlet'), { subscriptions: [{ name: 'hidden' }], inviteOnly: true });
-    const later = await t.as('iago').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'], include_subscribers: true });
+    const later = await t.as('iago').request<State>('register', 'POST', 'register', { fetch_event_types: json(['subscription']), include_subscribers: json(true) });
     expect(admin.never_subscribed.map((s) => s.name)).toEqual([]);
     expect(later.never_subscribed.map((s) => s.name)).toEqual(['hidden']);
     expect(later.never_subscribed[0]!.subscribers).toEqual([t.userId('hamlet')]);
@@ -407,7 +407,7 @@ describe('register state', () => {
     const t = setup();
     t.emulator.store.users.get(t.userId('hamlet'))!.settings.enable_stream_push_notifications = true;
     await updateSubscriptionSettings(t.as('hamlet'), { subscriptionData: [{ streamId: t.channelId('general'), property: 'email_notifications', value: true }] });
-    const state = await t.as('hamlet').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'] });
+    const state = await t.as('hamlet').request<State>('register', 'POST', 'register', { fetch_event_types: json(['subscription']) });
     expect(state.subscriptions.find((s) => s.name === 'general')).toMatchObject({
       desktop_notifications: false,
       email_notifications: true,
@@ -419,11 +419,11 @@ describe('register state', () => {
 
   it('includes archived channels only for clients with the archived_channels capability', async () => {
     const t = setup();
-    const plain = await t.as('othello').send<State>('register', 'POST', 'register', { fetch_event_types: ['subscription'] });
+    const plain = await t.as('othello').request<State>('register', 'POST', 'register', { fetch_event_types: json(['subscription']) });
     expect(plain.subscriptions.map((s) => s.name)).not.toContain('legacy');
-    const aware = await t.as('othello').send<State>('register', 'POST', 'register', {
-      fetch_event_types: ['subscription'],
-      client_capabilities: { notification_settings_null: true, archived_channels: true },
+    const aware = await t.as('othello').request<State>('register', 'POST', 'register', {
+      fetch_event_types: json(['subscription']),
+      client_capabilities: json({ notification_settings_null: true, archived_channels: true }),
     });
     expect(aware.subscriptions.find((s) => s.name === 'legacy')?.is_archived).toBe(true);
   });

@@ -8,6 +8,7 @@ import { getEvents, registerQueue } from '../../src/zulip/routes/events.js';
 import { setTypingStatus } from '../../src/zulip/routes/typing.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { json, raw, type WireParams } from '../../src/zulip/params.js';
 
 /** One emulator for the file (set up while collecting, so closed after the file's tests). */
 const { store, as, user, channel } = setupEmulator();
@@ -82,29 +83,29 @@ describe('direct typing', () => {
   });
 
   it('accepts and ignores stream_id and topic for direct typing (not reported as unsupported)', async () => {
-    const body = await as('hamlet').send<Record<string, unknown>>('set-typing-status', 'POST', 'typing', {
-      op: 'start',
-      to: [user('iago').user_id],
-      stream_id: channel('general').stream_id,
-      topic: 'x',
+    const body = await as('hamlet').request<Record<string, unknown>>('set-typing-status', 'POST', 'typing', {
+      op: raw('start'),
+      to: json([user('iago').user_id]),
+      stream_id: json(channel('general').stream_id),
+      topic: raw('x'),
     });
     expect(body.ignored_parameters_unsupported).toBeUndefined();
     expect(only(await received())).toEqual({ hamlet: 1, iago: 1 });
   });
 
   it('rejects a missing, empty or malformed recipient list and unknown users, sending nothing', async () => {
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ op: 'start' }, 'BAD_REQUEST', "Missing 'to' argument"],
-      [{ op: 'start', to: [] }, 'BAD_REQUEST', "Empty 'to' list"],
-      [{ op: 'start', to: 'hamlet' }, 'BAD_REQUEST', 'Argument "to" is not valid JSON.'],
-      [{ op: 'start', to: { a: 1 } }, 'BAD_REQUEST', 'to is not a list'],
-      [{ op: 'start', to: [user('iago').user_id, 9999] }, 'BAD_REQUEST', 'Invalid user ID 9999'],
-      [{ to: [user('iago').user_id] }, 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument"],
-      [{ op: 'typing', to: [user('iago').user_id] }, 'BAD_REQUEST', 'Invalid op'],
-      [{ op: 'start', type: 'private', to: [user('iago').user_id] }, 'BAD_REQUEST', 'Invalid type'],
+    const cases: [WireParams, string, string][] = [
+      [{ op: raw('start') }, 'BAD_REQUEST', "Missing 'to' argument"],
+      [{ op: raw('start'), to: json([]) }, 'BAD_REQUEST', "Empty 'to' list"],
+      [{ op: raw('start'), to: raw('hamlet') }, 'BAD_REQUEST', 'Argument "to" is not valid JSON.'],
+      [{ op: raw('start'), to: json({ a: 1 }) }, 'BAD_REQUEST', 'to is not a list'],
+      [{ op: raw('start'), to: json([user('iago').user_id, 9999]) }, 'BAD_REQUEST', 'Invalid user ID 9999'],
+      [{ to: json([user('iago').user_id]) }, 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument"],
+      [{ op: raw('typing'), to: json([user('iago').user_id]) }, 'BAD_REQUEST', 'Invalid op'],
+      [{ op: raw('start'), type: raw('private'), to: json([user('iago').user_id]) }, 'BAD_REQUEST', 'Invalid type'],
     ];
     for (const [params, code, message] of cases) {
-      const e = await caughtApiError(as('hamlet').send('set-typing-status', 'POST', 'typing', params));
+      const e = await caughtApiError(as('hamlet').request('set-typing-status', 'POST', 'typing', params));
       expect([e.code, e.httpStatus, e.message]).toEqual([code, 400, message]);
     }
     expect(only(await received())).toEqual({});
@@ -148,20 +149,20 @@ describe('channel typing', () => {
   it('rejects missing or invalid channel and topic parameters, sending nothing', async () => {
     const general = channel('general').stream_id;
     const long = 'x'.repeat(61);
-    const cases: [string, Record<string, unknown>, string, string][] = [
-      ['hamlet', { op: 'start', type: 'channel', topic: 't' }, 'BAD_REQUEST', "Missing 'stream_id' argument"],
-      ['hamlet', { op: 'start', type: 'stream', topic: 't' }, 'BAD_REQUEST', "Missing 'stream_id' argument"],
-      ['hamlet', { op: 'start', type: 'channel', stream_id: general }, 'BAD_REQUEST', 'Missing topic'],
-      ['hamlet', { op: 'start', type: 'channel', stream_id: general, topic: long }, 'BAD_REQUEST', 'topic is too long (limit: 60 characters)'],
-      ['hamlet', { op: 'start', type: 'channel', stream_id: 'general', topic: 't' }, 'BAD_REQUEST', 'stream_id is not an integer'],
-      ['hamlet', { op: 'start', type: 'channel', stream_id: 9999, topic: 't' }, 'BAD_REQUEST', 'Invalid channel ID'],
+    const cases: [string, WireParams, string, string][] = [
+      ['hamlet', { op: raw('start'), type: raw('channel'), topic: raw('t') }, 'BAD_REQUEST', "Missing 'stream_id' argument"],
+      ['hamlet', { op: raw('start'), type: raw('stream'), topic: raw('t') }, 'BAD_REQUEST', "Missing 'stream_id' argument"],
+      ['hamlet', { op: raw('start'), type: raw('channel'), stream_id: json(general) }, 'BAD_REQUEST', 'Missing topic'],
+      ['hamlet', { op: raw('start'), type: raw('channel'), stream_id: json(general), topic: raw(long) }, 'BAD_REQUEST', 'topic is too long (limit: 60 characters)'],
+      ['hamlet', { op: raw('start'), type: raw('channel'), stream_id: raw('general'), topic: raw('t') }, 'BAD_REQUEST', 'stream_id is not an integer'],
+      ['hamlet', { op: raw('start'), type: raw('channel'), stream_id: json(9999), topic: raw('t') }, 'BAD_REQUEST', 'Invalid channel ID'],
       // A private channel the caller is not subscribed to looks like an unknown one.
-      ['othello', { op: 'start', type: 'channel', stream_id: channel('engineering').stream_id, topic: 't' }, 'BAD_REQUEST', 'Invalid channel ID'],
-      ['othello', { op: 'start', type: 'channel', stream_id: channel('legacy').stream_id, topic: 't' }, 'BAD_REQUEST', "Not authorized to send to channel 'legacy'"],
-      ['hamlet', { op: 'start', type: 'channel', stream_id: channel('announce').stream_id, topic: 't' }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
+      ['othello', { op: raw('start'), type: raw('channel'), stream_id: json(channel('engineering').stream_id), topic: raw('t') }, 'BAD_REQUEST', 'Invalid channel ID'],
+      ['othello', { op: raw('start'), type: raw('channel'), stream_id: json(channel('legacy').stream_id), topic: raw('t') }, 'BAD_REQUEST', "Not authorized to send to channel 'legacy'"],
+      ['hamlet', { op: raw('start'), type: raw('channel'), stream_id: json(channel('announce').stream_id), topic: raw('t') }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
     ];
     for (const [login, params, code, message] of cases) {
-      const e = await caughtApiError(as(login).send('set-typing-status', 'POST', 'typing', params));
+      const e = await caughtApiError(as(login).request('set-typing-status', 'POST', 'typing', params));
       expect([e.code, e.httpStatus, e.message]).toEqual([code, 400, message]);
     }
     expect(only(await received())).toEqual({});

@@ -20,6 +20,7 @@ import {
 } from '../../src/zulip/routes/user-groups.js';
 import { deactivateUser } from '../../src/zulip/routes/users.js';
 import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
+import { json, raw } from '../../src/zulip/params.js';
 
 const START = Date.UTC(2026, 0, 1);
 const NOW = START / 1000;
@@ -202,7 +203,7 @@ describe('POST /user_groups/create', () => {
 
   it('requires name, description and members, and is refused to guests', async () => {
     const { as } = setup();
-    const missing = await caughtApiError(as('hamlet').send('create-user-group', 'POST', 'user_groups/create', { name: 'n', description: 'd' }));
+    const missing = await caughtApiError(as('hamlet').request('create-user-group', 'POST', 'user_groups/create', { name: raw('n'), description: raw('d') }));
     expect([missing.code, missing.data]).toEqual(['REQUEST_VARIABLE_MISSING', { var_name: 'members' }]);
     const guest = await caughtApiError(createUserGroup(as('polonius'), { name: 'spies', description: '', members: [] }));
     expect([guest.code, guest.message]).toEqual(['BAD_REQUEST', 'Insufficient permission']);
@@ -389,8 +390,8 @@ describe('PATCH /user_groups/{id}', () => {
 describe('POST /register realm_user_groups', () => {
   it('returns every active group in the GET /user_groups shape, also to guests', async () => {
     const { as, store } = setup();
-    const state = await as('polonius').send<{ realm_user_groups: UserGroup[] }>('register-queue', 'POST', 'register', {
-      fetch_event_types: ['realm_user_groups'],
+    const state = await as('polonius').request<{ realm_user_groups: UserGroup[] }>('register-queue', 'POST', 'register', {
+      fetch_event_types: json(['realm_user_groups']),
     });
     expect(state.realm_user_groups.map((g) => g.id)).toEqual([...store.groups.keys()].sort((a, b) => a - b));
     expect(state.realm_user_groups).toEqual((await getUserGroups(as('hamlet'))).user_groups);
@@ -403,8 +404,8 @@ describe('POST /user_groups/{id}/members subgroups by feature level', () => {
     const [players, leadership] = ['players', 'leadership'].map((name) => [...t.store.groups.values()].find((g) => g.name === name)!);
     const nothing = await caughtApiError(updateUserGroupMembers(t.as('desdemona'), { userGroupId: players!.id }));
     expect(nothing.message).toBe('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
-    const body = await t.as('desdemona').send<Record<string, unknown>>('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, {
-      add_subgroups: [leadership!.id],
+    const body = await t.as('desdemona').request<Record<string, unknown>>('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, {
+      add_subgroups: json([leadership!.id]),
     });
     expect(body.ignored_parameters_unsupported).toBeUndefined();
     expect(players!.direct_subgroup_ids).toContain(leadership!.id);
@@ -415,12 +416,12 @@ describe('POST /user_groups/{id}/members subgroups by feature level', () => {
     const [players, leadership] = ['players', 'leadership'].map((name) => [...t.store.groups.values()].find((g) => g.name === name)!);
     const before = [...players!.direct_subgroup_ids];
     const only = await caughtApiError(
-      t.as('desdemona').send('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, { add_subgroups: [leadership!.id] }),
+      t.as('desdemona').request('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, { add_subgroups: json([leadership!.id]) }),
     );
     expect([only.code, only.message]).toEqual(['BAD_REQUEST', 'Nothing to do. Specify at least one of "add" or "delete".']);
-    const body = await t.as('desdemona').send<Record<string, unknown>>('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, {
-      add: [t.user('iago').user_id],
-      add_subgroups: [leadership!.id],
+    const body = await t.as('desdemona').request<Record<string, unknown>>('update-user-group-members', 'POST', `user_groups/${players!.id}/members`, {
+      add: json([t.user('iago').user_id]),
+      add_subgroups: json([leadership!.id]),
     });
     expect(body.ignored_parameters_unsupported).toEqual(['add_subgroups']);
     expect(players!.direct_subgroup_ids).toEqual(before);
@@ -435,11 +436,11 @@ describe('subgroups below feature levels 311 and 127', () => {
     for (const [level, expected] of [[310, false], [311, true]] as const) {
       const t = setupEmulator({ settings: { featureLevel: level } });
       const leadership = groupNamed(t, 'leadership').id;
-      const body = await t.as('hamlet').send<Record<string, unknown>>('create-user-group', 'POST', 'user_groups/create', {
-        name: 'gravediggers',
-        description: 'Alas',
-        members: JSON.stringify([t.user('othello').user_id]),
-        subgroups: JSON.stringify([leadership]),
+      const body = await t.as('hamlet').request<Record<string, unknown>>('create-user-group', 'POST', 'user_groups/create', {
+        name: raw('gravediggers'),
+        description: raw('Alas'),
+        members: raw(JSON.stringify([t.user('othello').user_id])),
+        subgroups: raw(JSON.stringify([leadership])),
       });
       expect(body.ignored_parameters_unsupported, `level ${level}`).toEqual(expected ? undefined : ['subgroups']);
       expect(groupNamed(t, 'gravediggers').direct_subgroup_ids, `level ${level}`).toEqual(expected ? [leadership] : []);

@@ -9,6 +9,7 @@ import type { UserTopic, VisibilityPolicy } from '../../src/zulip/model/user-top
 import { updateUserTopic } from '../../src/zulip/routes/user-topics.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
+import { json, raw, type WireParams } from '../../src/zulip/params.js';
 
 /** The demo organization; `listen` registers for every event type unless told which. */
 function setup(settings: Partial<EmulatorSettings> = {}) {
@@ -58,18 +59,18 @@ describe('POST /user_topics', () => {
     const t = setup({ maxTopicLength: 10 });
     const general = t.channelId('general');
     const cordelia = t.as('cordelia');
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ stream_id: general, topic: 't', visibility_policy: 4 }, 'BAD_REQUEST', 'Invalid visibility_policy'],
-      [{ stream_id: general, topic: 'x'.repeat(11), visibility_policy: 1 }, 'BAD_REQUEST', 'topic is too long (limit: 10 characters)'],
-      [{ stream_id: general, topic: 'a\u0000b', visibility_policy: 1 }, 'BAD_REQUEST', 'topic contains NULL (0x00) characters.'],
-      [{ stream_id: 9999, topic: 't', visibility_policy: 1 }, 'BAD_REQUEST', 'Invalid channel ID'],
-      [{ stream_id: 9999, topic: 't', visibility_policy: 0 }, 'BAD_REQUEST', 'Invalid channel ID'],
-      [{ stream_id: t.channelId('engineering'), topic: 't', visibility_policy: 1 }, 'BAD_REQUEST', 'Invalid channel ID'],
-      [{ stream_id: 'x', topic: 't', visibility_policy: 1 }, 'BAD_REQUEST', 'stream_id is not an integer'],
-      [{ topic: 't', visibility_policy: 1 }, 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument"],
+    const cases: [WireParams, string, string][] = [
+      [{ stream_id: json(general), topic: raw('t'), visibility_policy: json(4) }, 'BAD_REQUEST', 'Invalid visibility_policy'],
+      [{ stream_id: json(general), topic: raw('x'.repeat(11)), visibility_policy: json(1) }, 'BAD_REQUEST', 'topic is too long (limit: 10 characters)'],
+      [{ stream_id: json(general), topic: raw('a\u0000b'), visibility_policy: json(1) }, 'BAD_REQUEST', 'topic contains NULL (0x00) characters.'],
+      [{ stream_id: json(9999), topic: raw('t'), visibility_policy: json(1) }, 'BAD_REQUEST', 'Invalid channel ID'],
+      [{ stream_id: json(9999), topic: raw('t'), visibility_policy: json(0) }, 'BAD_REQUEST', 'Invalid channel ID'],
+      [{ stream_id: json(t.channelId('engineering')), topic: raw('t'), visibility_policy: json(1) }, 'BAD_REQUEST', 'Invalid channel ID'],
+      [{ stream_id: raw('x'), topic: raw('t'), visibility_policy: json(1) }, 'BAD_REQUEST', 'stream_id is not an integer'],
+      [{ topic: raw('t'), visibility_policy: json(1) }, 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument"],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caughtApiError(cordelia.send('update-user-topic', 'POST', 'user_topics', params));
+      const e = await caughtApiError(cordelia.request('update-user-topic', 'POST', 'user_topics', params));
       expect([e.code, e.message]).toEqual([code, msg]);
     }
     expect(t.topicsOf('cordelia')).toEqual([]);
@@ -104,15 +105,15 @@ describe('POST /user_topics', () => {
 describe('register state', () => {
   it('lists the user\u2019s policies under user_topics and the muted ones under muted_topics', async () => {
     const t = setup();
-    const state = await t.as('hamlet').send<{ user_topics: UserTopic[]; muted_topics: [string, string, number][] }>('register', 'POST', 'register', {
-      fetch_event_types: ['user_topic', 'muted_topics'],
+    const state = await t.as('hamlet').request<{ user_topics: UserTopic[]; muted_topics: [string, string, number][] }>('register', 'POST', 'register', {
+      fetch_event_types: json(['user_topic', 'muted_topics']),
     });
     expect(state.user_topics).toEqual([
       { stream_id: t.channelId('general'), topic_name: 'greetings', visibility_policy: 3, last_updated: expect.any(Number) },
       { stream_id: t.channelId('design'), topic_name: 'colors', visibility_policy: 1, last_updated: expect.any(Number) },
     ]);
     expect(state.muted_topics).toEqual([['design', 'colors', expect.any(Number)]]);
-    const other = await t.as('cordelia').send<{ user_topics: UserTopic[] }>('register', 'POST', 'register', { fetch_event_types: ['user_topic'] });
+    const other = await t.as('cordelia').request<{ user_topics: UserTopic[] }>('register', 'POST', 'register', { fetch_event_types: json(['user_topic']) });
     expect(other.user_topics).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import {
   updateUserByEmail,
 } from '../../src/zulip/routes/users.js';
 import { caughtApiError, eventsOf, expectValidResponse, registerEventQueue, setupEmulator } from '../helpers/emulator.js';
+import { json } from '../../src/zulip/params.js';
 
 const START = Date.UTC(2026, 0, 1);
 
@@ -362,7 +363,7 @@ describe('DELETE /users/{user_id}', () => {
     expectValidResponse('DELETE', `/users/${id('othello')}`, body);
     expect(record('othello').is_active).toBe(false);
     expect(await eventsOf(hamlet, queue)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: id('othello'), is_active: false } }]);
-    const { user_groups } = await hamlet.send<{ user_groups: { id: number; members: number[] }[] }>('get-user-groups', 'GET', 'user_groups');
+    const { user_groups } = await hamlet.request<{ user_groups: { id: number; members: number[] }[] }>('get-user-groups', 'GET', 'user_groups');
     expect(user_groups.find((g) => g.id === players.id)!.members).not.toContain(id('othello'));
     expect((await getUser(hamlet, { userId: id('othello') })).user.is_active).toBe(false);
     // The deactivated account can no longer authenticate.
@@ -424,10 +425,10 @@ describe('realm_user events reach only the queues that may see them', () => {
 
 describe('POST /register', () => {
   async function register(conn: ZulipConnection, fetchTypes: string[], capabilities: Record<string, boolean> = {}) {
-    return conn.send<Record<string, unknown>>('register-queue', 'POST', 'register', {
-      fetch_event_types: fetchTypes,
-      event_types: fetchTypes,
-      client_capabilities: { notification_settings_null: true, ...capabilities },
+    return conn.request<Record<string, unknown>>('register-queue', 'POST', 'register', {
+      fetch_event_types: json(fetchTypes),
+      event_types: json(fetchTypes),
+      client_capabilities: json({ notification_settings_null: true, ...capabilities }),
     });
   }
 
@@ -484,15 +485,15 @@ describe('GET /users user_ids by feature level', () => {
   it('returns only the listed users from feature level 384 (Zulip 11.0)', async () => {
     const t = setupEmulator({ settings: { featureLevel: 384 } });
     const ids = [t.user('othello').user_id, t.user('iago').user_id];
-    const body = await t.as('hamlet').send<{ members: User[]; ignored_parameters_unsupported?: string[] }>('get-users', 'GET', 'users', { user_ids: ids });
+    const body = await t.as('hamlet').request<{ members: User[]; ignored_parameters_unsupported?: string[] }>('get-users', 'GET', 'users', { user_ids: json(ids) });
     expect(body.members.map((u) => u.user_id)).toEqual([...ids].sort((a, b) => a - b));
     expect(body.ignored_parameters_unsupported).toBeUndefined();
   });
 
   it('ignores user_ids below feature level 384 and says so, as an older server does', async () => {
     const t = setupEmulator({ settings: { featureLevel: 383 } });
-    const body = await t.as('hamlet').send<{ members: User[]; ignored_parameters_unsupported?: string[] }>('get-users', 'GET', 'users', {
-      user_ids: [t.user('othello').user_id],
+    const body = await t.as('hamlet').request<{ members: User[]; ignored_parameters_unsupported?: string[] }>('get-users', 'GET', 'users', {
+      user_ids: json([t.user('othello').user_id]),
     });
     expect(body.members.length).toBeGreaterThan(1);
     expect(body.ignored_parameters_unsupported).toEqual(['user_ids']);

@@ -119,11 +119,11 @@ describe('loadConfig', () => {
 
 describe('documented defaults', () => {
   it('match the defaults of the modules they configure', async () => {
-    const { DEFAULT_USER_IDS_THRESHOLD } = await import('../../src/gateway/loaders/users.js');
+    const { DEFAULT_USER_IDS_BATCH_THRESHOLD } = await import('../../src/gateway/loaders/users.js');
     const { DEFAULT_UPSTREAM_DEADLINE_MS } = await import('../../src/gateway/plugins/deadline.js');
     const { MAX_REQUEST_BODY_BYTES } = await import('../../src/gateway/yoga.js');
     const documented = (name: string) => VARIABLES.find((v) => v.name === name)!.default;
-    expect(documented('USER_IDS_BATCH_THRESHOLD')).toBe(String(DEFAULT_USER_IDS_THRESHOLD));
+    expect(documented('USER_IDS_BATCH_THRESHOLD')).toBe(String(DEFAULT_USER_IDS_BATCH_THRESHOLD));
     expect(documented('UPSTREAM_DEADLINE_MS')).toBe(String(DEFAULT_UPSTREAM_DEADLINE_MS));
     expect(documented('MAX_BODY_BYTES')).toBe(String(MAX_REQUEST_BODY_BYTES));
     expect(loadConfig({}).maxRequestBodyBytes).toBe(MAX_REQUEST_BODY_BYTES);

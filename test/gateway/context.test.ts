@@ -3,13 +3,9 @@
  * never falls back to another identity, and what the request's connections send.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  authorizationFromConnectionParams,
-  createContext,
-  parseAuthorization,
-  requireCredentials,
-  UpstreamServer,
-} from '../../src/gateway/context.js';
+import { createContext, requireCredentials } from '../../src/gateway/context.js';
+import { credentialsFromConnectionParams, parseAuthorization } from '../../src/gateway/credentials.js';
+import { UpstreamServer } from '../../src/gateway/upstream-server.js';
 import type { Credentials } from '../../src/zulip/connection.js';
 import { getServerSettings } from '../../src/zulip/routes/server-settings.js';
 import { basicAuth } from '../helpers/harness.js';
@@ -91,15 +87,34 @@ describe('createContext', () => {
   });
 });
 
-describe('authorizationFromConnectionParams', () => {
+describe('credentialsFromConnectionParams', () => {
   it.each([
-    [{ authorization: 'Basic abc=' }, 'Basic abc='],
-    [{ Authorization: 'Basic abc=' }, 'Basic abc='],
-    [{}, null],
-    [undefined, null],
-    ['Basic abc=', null],
-    [{ authorization: 42 }, ''],
-  ])('reads %o as %o', (params, expected) => {
-    expect(authorizationFromConnectionParams(params)).toBe(expected);
+    ['authorization', { authorization: basicAuth(hamlet) }, { credentials: hamlet }],
+    ['Authorization', { Authorization: basicAuth(hamlet) }, { credentials: hamlet }],
+    ['email and apiKey, read as they are', { email: hamlet.email, apiKey: hamlet.apiKey }, { credentials: hamlet }],
+    ['an empty payload', {}, undefined],
+    ['no payload', undefined, undefined],
+    ['a payload that is not an object', basicAuth(hamlet), undefined],
+  ])('reads %s', (_name, params, expected) => {
+    expect(credentialsFromConnectionParams(params, undefined)).toEqual(expected);
+  });
+
+  it('falls back to the upgrade request header only when the payload has no credential field', () => {
+    expect(credentialsFromConnectionParams({}, basicAuth(hamlet))).toEqual({ credentials: hamlet });
+    expect(credentialsFromConnectionParams({ email: service.email, apiKey: service.apiKey }, basicAuth(hamlet))).toEqual({ credentials: service });
+  });
+
+  it.each([
+    ['a non-string authorization', { authorization: 42 }],
+    ['a null authorization', { authorization: null }],
+    ['an email without its key', { email: hamlet.email }],
+    ['both forms', { authorization: basicAuth(hamlet), email: hamlet.email, apiKey: hamlet.apiKey }],
+  ])('takes %s as unusable, never as absent', (_name, params) => {
+    expect(credentialsFromConnectionParams(params, basicAuth(hamlet))).toEqual({ problem: expect.stringMatching(/^Unusable credentials/), payload: true });
+  });
+
+  it('refuses an unusable authorization value as the HTTP header is refused', () => {
+    expect(credentialsFromConnectionParams({ authorization: 'Bearer nope' }, undefined)).toEqual(parseAuthorization('Bearer nope'));
+    expect(credentialsFromConnectionParams({ authorization: 'Bearer nope' }, undefined)).toHaveProperty('problem');
   });
 });

@@ -4,7 +4,8 @@
  * the level.
  */
 import { describe, expect, it } from 'vitest';
-import { contextFromCredentials, UpstreamServer } from '../../src/gateway/context.js';
+import { contextFromCredentials } from '../../src/gateway/context.js';
+import { UpstreamServer } from '../../src/gateway/upstream-server.js';
 import { featureLevelOf, getFeatureLevel, requireFeatureLevel } from '../../src/gateway/feature-level.js';
 import type { FetchLike } from '../../src/zulip/connection.js';
 import { apiError, scriptedFetch, success } from '../helpers/scripted-fetch.js';

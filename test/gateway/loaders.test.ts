@@ -3,7 +3,8 @@
  * upstream calls a request makes, what they ask for, and how missing records are reported.
  */
 import { describe, expect, it } from 'vitest';
-import { contextFromCredentials, UpstreamServer, type Context } from '../../src/gateway/context.js';
+import { contextFromCredentials, type Context } from '../../src/gateway/context.js';
+import { UpstreamServer } from '../../src/gateway/upstream-server.js';
 import type { Credentials, FetchLike } from '../../src/zulip/connection.js';
 import type { Channel } from '../../src/zulip/model/channels.js';
 import type { Message } from '../../src/zulip/model/messages.js';
@@ -233,10 +234,9 @@ describe('loaders', () => {
   it('are never shared between two requests, even with the same credentials', async () => {
     const fetch = demoServer();
     const baseUrl = 'http://loaders-shared.localhost';
-    const upstream = new UpstreamServer({ baseUrl, fetch });
     // This fake answers GET /users only: never fetch a few users one by one (loaders/users.ts; that
     // path is tested in test/gateway/directory/per-request.test.ts).
-    upstream.userIdsThreshold = 0;
+    const upstream = new UpstreamServer({ baseUrl, fetch, userIdsBatchThreshold: 0 });
     const first = contextFromCredentials(upstream, caller);
     const second = contextFromCredentials(upstream, { email: 'iago@zulip.example.com', apiKey: 'other' });
     await first.loaders.users.load(1);

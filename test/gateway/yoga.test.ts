@@ -209,7 +209,7 @@ describe('upstream failures', () => {
   it('maps a refused connection (a closed loopback port) to UPSTREAM_UNAVAILABLE', async () => {
     const closed = await loopbackServer(() => undefined);
     await closed.close();
-    const gateway = createGateway({ zulipUrl: closed.url, logging: false, timeoutMs: 2000 });
+    const gateway = createGateway({ zulipUrl: closed.url, logging: false, upstreamDeadlineMs: 2000 });
     const { status, text } = await post(gateway, '{ serverSettings { realmName } }');
     const body = JSON.parse(text);
     expect(status).toBe(200);
@@ -224,7 +224,7 @@ describe('upstream failures', () => {
     let received = 0;
     const hanging = await loopbackServer(() => void received++);
     try {
-      const gateway = createGateway({ zulipUrl: hanging.url, logging: false, timeoutMs: 500 });
+      const gateway = createGateway({ zulipUrl: hanging.url, logging: false, upstreamDeadlineMs: 500 });
       const started = performance.now();
       const { text } = await post(gateway, '{ serverSettings { realmName } }');
       const body = JSON.parse(text);

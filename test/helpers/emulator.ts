@@ -23,6 +23,7 @@ import type { Channel, Message, Store, User } from '../../src/emulator/store.js'
 import { ZulipConnection, type Credentials } from '../../src/zulip/connection.js';
 import { ZulipApiError } from '../../src/zulip/errors.js';
 import { validateResponse } from './openapi.js';
+import { json, raw, type WireParams } from '../../src/zulip/params.js';
 
 /** The base URL of connections to a set-up emulator (it answers any host, no port is opened). */
 export const EMULATOR_URL = 'http://emulator.test';
@@ -96,7 +97,7 @@ export interface EmulatorSetup<C extends Clock = Clock> extends StoreLookups {
    * @param eventTypes @default the `eventTypes` option
    * @param params extra `POST /register` parameters (`client_capabilities`, `narrow`…)
    */
-  listen(login: string, eventTypes?: string[], params?: Record<string, unknown>): Promise<() => Promise<QueuedEvent[]>>;
+  listen(login: string, eventTypes?: string[], params?: WireParams): Promise<() => Promise<QueuedEvent[]>>;
 }
 
 /** An emulator for a test, with connections as its users and lookups in its store. */
@@ -160,11 +161,11 @@ export function closeWhenDone(close: () => Promise<void>): void {
 export async function registerEventQueue(
   conn: ZulipConnection,
   eventTypes: string[] | undefined,
-  params: Record<string, unknown> = {},
+  params: WireParams = {},
 ): Promise<string> {
-  const body = await conn.send<{ queue_id: string }>('register', 'POST', 'register', {
-    ...(eventTypes && { event_types: eventTypes }),
-    fetch_event_types: [],
+  const body = await conn.request<{ queue_id: string }>('register', 'POST', 'register', {
+    ...(eventTypes && { event_types: json(eventTypes) }),
+    fetch_event_types: json([]),
     ...params,
   });
   return body.queue_id;
@@ -187,10 +188,10 @@ export async function eventsOf<E = Record<string, unknown>>(
   queueId: string,
   options: EventsOfOptions = {},
 ): Promise<E[]> {
-  const body = await conn.send<{ events: QueuedEvent[] }>('get-events', 'GET', 'events', {
-    queue_id: queueId,
-    last_event_id: options.after ?? -1,
-    dont_block: true,
+  const body = await conn.request<{ events: QueuedEvent[] }>('get-events', 'GET', 'events', {
+    queue_id: raw(queueId),
+    last_event_id: json(options.after ?? -1),
+    dont_block: json(true),
   });
   if (options.validate) expectValidResponse('get', '/events', body, options.allowExtra);
   const events = options.keepIds ? body.events : body.events.map(({ id: _id, ...event }) => event);

@@ -22,6 +22,14 @@ describe('Backoff', () => {
     expect([backoff.nextDelayMs(), backoff.nextDelayMs(), backoff.nextDelayMs()]).toEqual([0, 100, 100]);
   });
 
+  test('with a floor, delays are uniform in [floor, bound], and the floor alone while the bound is below it', () => {
+    const draws = [0.5, 0.5, 1, 0];
+    const backoff = new Backoff({ firstBoundMs: 100, maxBoundMs: 300, floorMs: 100, random: () => draws.shift()! });
+    expect([backoff.nextDelayMs(), backoff.nextDelayMs(), backoff.nextDelayMs(), backoff.nextDelayMs()]).toEqual([100, 150, 300, 100]);
+    const low = new Backoff({ firstBoundMs: 50, maxBoundMs: 50, floorMs: 100, random: () => 1 });
+    expect(low.nextDelayMs()).toBe(100);
+  });
+
   test('with the real random source every delay stays within [0, bound]', () => {
     const backoff = new Backoff({ firstBoundMs: 10, maxBoundMs: 80 });
     for (let i = 0; i < 50; i++) {

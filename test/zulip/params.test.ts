@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ZulipConnection } from '../../src/zulip/index.js';
-import { encodeParams, inferParams, json, raw } from '../../src/zulip/params.js';
+import { encodeParams, json, raw } from '../../src/zulip/params.js';
 import { updateStream } from '../../src/zulip/routes/channels.js';
 import { registerQueue, getEvents } from '../../src/zulip/routes/events.js';
 import { sendMessage, updateMessage } from '../../src/zulip/routes/messages.js';
@@ -51,14 +51,6 @@ describe('raw and json', () => {
       ['days', '"unlimited"'],
       ['ids', '[1,2]'],
       ['folder', 'null'],
-    ]);
-  });
-
-  test('inferParams (ad-hoc calls only) guesses strings raw and the rest JSON', () => {
-    expect([...encodeParams(inferParams({ anchor: 'newest', num_before: 3, narrow: [], gone: undefined }))]).toEqual([
-      ['anchor', 'newest'],
-      ['num_before', '3'],
-      ['narrow', '[]'],
     ]);
   });
 });

@@ -48,7 +48,7 @@ export interface GatewayConfig {
   /** Cluster mode (REDIS_URL set); the shape of cluster/redis.ts `ClusterConfig`. */
   cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
   liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
-  /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_THRESHOLD). */
+  /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
   userIdsBatchThreshold?: number;
 }
 
@@ -74,8 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       return fallback;
     }
   };
-  const int = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
-    check(() => {
+  const int = <F extends number | undefined>(name: string, fallback: F, min: number, max = Number.MAX_SAFE_INTEGER) =>
+    check<number | F>(() => {
       const v = get(name);
       return v === undefined ? fallback : integer(name, v, { min, max });
     }, fallback);
@@ -193,8 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', 512 * 1_048_576, 1_048_576, 2 ** 40),
     },
   };
-  const threshold = int('USER_IDS_BATCH_THRESHOLD', -1, 0, 10_000);
-  if (threshold >= 0) config.userIdsBatchThreshold = threshold;
+  const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);
+  if (userIdsBatchThreshold !== undefined) config.userIdsBatchThreshold = userIdsBatchThreshold;
   if (config.metrics.path === '/graphql' || config.metrics.path === '/health' || config.metrics.path === '/readiness') {
     problems.push(`METRICS_PATH must not be ${config.metrics.path}, which the gateway serves itself.`);
   }

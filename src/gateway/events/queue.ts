@@ -21,6 +21,7 @@
  */
 import { Backoff, defaultSleep, type BackoffOptions } from '../../zulip/backoff.js';
 import type { ZulipConnection } from '../../zulip/connection.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError, isAuthError } from '../../zulip/errors.js';
 import type { ClientCapabilities, RegisterQueueResult } from '../../zulip/model/events.js';
 import { deleteQueue, getEvents, registerQueue } from '../../zulip/routes/events.js';
@@ -244,7 +245,7 @@ export class QueuePoller {
     const { events } = await getEvents(
       this.connection,
       { queueId: this.queueId!, lastEventId: this.lastEventId, ...(this.dontBlock && { dontBlock: true }) },
-      { retry: false, signal: this.abort.signal, timeoutMs: this.longpollMs },
+      { retry: false, signal: this.abort.signal, deadlineMs: this.longpollMs },
     );
     if (this.stopped) return; // an answer to an aborted poll is ignored (docs/events.md, "Deletion")
     this.backoff.reset();
@@ -275,7 +276,7 @@ export class QueuePoller {
       this.options.handler.failed(error);
       return;
     }
-    if (error instanceof ZulipApiError && error.code === 'BAD_EVENT_QUEUE_ID') {
+    if (error instanceof ZulipApiError && error.code === ZulipErrorCode.badEventQueueId) {
       this.queueId = undefined;
       this.pendingReason ??= 'QUEUE_EXPIRED';
       return;
@@ -307,5 +308,5 @@ export class QueuePoller {
 function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return error.reason !== 'aborted';
   if (error instanceof ServerError) return true;
-  return error instanceof ZulipApiError && (error.httpStatus === 429 || error.code === 'RATE_LIMIT_HIT');
+  return error instanceof ZulipApiError && (error.httpStatus === 429 || error.code === ZulipErrorCode.rateLimitHit);
 }

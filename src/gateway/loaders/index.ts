@@ -16,6 +16,7 @@
 import DataLoader from 'dataloader';
 import type { GraphQLError } from 'graphql';
 import type { ZulipConnection } from '../../zulip/connection.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Channel } from '../../zulip/model/channels.js';
@@ -25,17 +26,16 @@ import type { User } from '../../zulip/model/users.js';
 import { getStreamById, getStreams } from '../../zulip/routes/channels.js';
 import { getMessages } from '../../zulip/routes/messages.js';
 import { getUserGroups } from '../../zulip/routes/user-groups.js';
-import type { UpstreamServer } from '../context.js';
 import type { Directory } from '../directory/directory.js';
 import { notFoundError } from '../errors.js';
 import { requireFeatureLevel, type FeatureLevelSource } from '../feature-level.js';
 import { ContentLoaders, MESSAGES_PER_REQUEST } from './content.js';
 import { RequestMemo } from './memo.js';
 import { perRequestUsers } from './users.js';
+import type { UpstreamServer } from '../upstream-server.js';
 
 export { ContentLoaders, type ContentFormat } from './content.js';
 export { RequestMemo, SharedValue, memoKey, type MemoKey } from './memo.js';
-export { DEFAULT_USER_IDS_THRESHOLD } from './users.js';
 
 export interface Loaders {
   /** Users by user ID: the live directory, else per request (users.ts). */
@@ -120,7 +120,7 @@ export function createLoaders(connection: ZulipConnection, server: UpstreamServe
     if (!asked) [asked, current] = [true, server.directories?.forRequest(connection)?.ifReady()];
     return current;
   };
-  const usersPerRequest = perRequestUsers(connection, server, server.userIdsThreshold);
+  const usersPerRequest = perRequestUsers(connection, server, server.userIdsBatchThreshold);
   const allChannels = once(async () => {
     // include_all covers every channel with metadata access (feature level 356); the other flags
     // cover older servers, which report include_all in ignored_parameters_unsupported.
@@ -197,7 +197,7 @@ async function loadChannels(
         return (await getStreamById(connection, id)).stream;
       } catch (error) {
         // BAD_REQUEST is how the server says "invalid channel ID"; anything else is a real failure.
-        return error instanceof ZulipApiError && error.code === 'BAD_REQUEST' ? notFound('channel', id) : toError(error);
+        return error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest ? notFound('channel', id) : toError(error);
       }
     }),
   );

@@ -10,16 +10,17 @@
  *   minute per user (https://zulip.com/api/rest-error-handling#rate-limit-exceeded), so the threshold
  *   must stay small: a query that resolves `threshold` users costs that many requests of the budget,
  *   while one `GET /users` lists the whole organization, an answer of megabytes in a large one
- *   (README, "Live directory"). At the default of {@link DEFAULT_USER_IDS_THRESHOLD} a query spends at
+ *   (README, "Live directory"). At the default of {@link DEFAULT_USER_IDS_BATCH_THRESHOLD} a query spends at
  *   most 2.5% of a minute's budget, and the one-user lookups clients make most cost a small answer.
  */
 import type { ZulipConnection } from '../../zulip/connection.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import type { User } from '../../zulip/model/users.js';
 import { getUser, getUsers } from '../../zulip/routes/users.js';
 
 /** Batches of at most this many IDs are fetched one by one below feature level 384. */
-export const DEFAULT_USER_IDS_THRESHOLD = 5;
+export const DEFAULT_USER_IDS_BATCH_THRESHOLD = 5;
 
 /** Loads users by ID for one request; `undefined` entries are users the caller cannot see. */
 export type UserBatchFetcher = (ids: readonly number[]) => Promise<(User | undefined | Error)[]>;
@@ -70,7 +71,7 @@ async function oneUser(connection: ZulipConnection, id: number): Promise<User | 
   } catch (error) {
     // "No such user" and "Insufficient permission" (a guest's inaccessible user) are both BAD_REQUEST:
     // GET /users would simply not list that user.
-    if (error instanceof ZulipApiError && error.code === 'BAD_REQUEST') return undefined;
+    if (error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest) return undefined;
     return error instanceof Error ? error : new Error(String(error));
   }
 }

@@ -7,6 +7,7 @@
  * The caller's `Channel.subscription` is added by subscriptions.ts, which owns that type.
  */
 import type { Channel, GroupSettingValue, MessageRetentionDaysParam } from '../../zulip/model/channels.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../zulip/routes/channels.js';
 import { getOwnUser } from '../../zulip/routes/users.js';
@@ -353,7 +354,7 @@ async function freshChannel(ctx: Context, id: number): Promise<Channel | null> {
     primeChannels(ctx, [stream]);
     return stream;
   } catch (error) {
-    if (error instanceof ZulipApiError && error.code === 'BAD_REQUEST') return null;
+    if (error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest) return null;
     throw error;
   }
 }

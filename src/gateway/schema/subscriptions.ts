@@ -8,6 +8,7 @@
  */
 import type { Channel } from '../../zulip/model/channels.js';
 import type { Subscription } from '../../zulip/model/subscriptions.js';
+import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import {
   getSubscriptions,
@@ -198,7 +199,7 @@ const UnsubscribePayloadRef = builder.objectRef<UnsubscribePayload>('Unsubscribe
 
 /** STREAM_DOES_NOT_EXIST from unsubscribe, as a result the client can act on (the channel name). */
 class ChannelDoesNotExistError extends Error {
-  static readonly code = 'STREAM_DOES_NOT_EXIST';
+  static readonly code = ZulipErrorCode.streamDoesNotExist;
   readonly channelName: string;
 
   constructor(message: string, channelName: string) {

@@ -8,7 +8,7 @@
  * request's Authorization header, then to the gateway's default credentials if configured (as for
  * HTTP). A payload with a credential field that is not usable as it is (`{ authorization: null }`,
  * an email without its key, a key that is not a string, both forms at once) is refused, never
- * taken as "no credentials". They are checked once, in `onConnect`, by registering the
+ * taken as "no credentials" (credentials.ts reads them). They are checked once, in `onConnect`, by registering the
  * credential's event queue (the call its first subscription needs anyway; the queue then waits
  * out the hub's grace period). Close codes:
  *
@@ -37,6 +37,7 @@ import type { GraphQLParams } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAuthError } from '../../zulip/errors.js';
 import type { Context } from '../context.js';
+import { credentialsFromConnectionParams, type SentCredentials } from '../credentials.js';
 import type { Gateway } from '../yoga.js';
 
 export interface GraphQLWsOptions {
@@ -68,35 +69,6 @@ interface Root {
 const CLOSE_FORBIDDEN = 4403;
 const CLOSE_TRY_AGAIN_LATER = 1013;
 
-/** Fields of a `connection_init` payload that carry credentials. */
-const CREDENTIAL_FIELDS = ['authorization', 'Authorization', 'email', 'apiKey', 'api_key'] as const;
-
-/**
- * The credentials of a `connection_init` payload as the `{ authorization }` form the gateway's
- * context reads: `{}` means none were sent (the default identity may apply), a string problem
- * means the payload's credential fields are unusable. Never logs or echoes values.
- */
-export function credentialsOfPayload(payload: unknown, request: Pick<IncomingMessage, 'headers'>): { authorization?: string } | string {
-  const params: Params = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Params) : {};
-  const present = CREDENTIAL_FIELDS.filter((field) => Object.hasOwn(params, field));
-  if (present.length === 0) {
-    const header = request.headers.authorization;
-    return typeof header === 'string' ? { authorization: header } : {};
-  }
-  const { authorization, Authorization, email, apiKey } = params;
-  if (present.length === 1 && (present[0] === 'authorization' || present[0] === 'Authorization')) {
-    const value = authorization ?? Authorization;
-    return typeof value === 'string' && value !== '' ? { authorization: value } : 'Unusable credentials: authorization must be a non-empty string';
-  }
-  if (present.length === 2 && present.includes('email') && present.includes('apiKey')) {
-    if (typeof email === 'string' && email !== '' && typeof apiKey === 'string' && apiKey !== '') {
-      return { authorization: `Basic ${Buffer.from(`${email}:${apiKey}`, 'utf8').toString('base64')}` };
-    }
-    return 'Unusable credentials: email and apiKey must be non-empty strings';
-  }
-  return 'Unusable credentials: send either authorization or both email and apiKey';
-}
-
 /** Closes the socket with a reason the client can read; graphql-ws's own close then does nothing. */
 function refuse(socket: WebSocket, code: number, reason: string): false {
   socket.close(code, reason.slice(0, 120)); // close reasons are limited to 123 bytes
@@ -113,14 +85,16 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     maxPayload: gateway.transport.maxRequestBodyBytes,
   });
 
-  // The checked credentials of each socket (graphql-ws keeps the raw payload as connectionParams).
-  const paramsOf = new WeakMap<object, { authorization?: string }>();
+  // The credentials each socket sent, read once from its payload (credentials.ts); graphql-ws keeps
+  // the raw payload as connectionParams, which operations' contexts do not carry.
+  const credentialsOf = new WeakMap<object, SentCredentials | undefined>();
 
   /** The gateway context for a socket's operations (and for the credential check). */
   const contextOf = (ctx: WsContext<Params, Extra>, params?: unknown) =>
     gateway.getEnveloped({
       ...ctx,
-      connectionParams: paramsOf.get(ctx) ?? {},
+      connectionParams: undefined,
+      sentCredentials: credentialsOf.get(ctx),
       req: ctx.extra.request,
       socket: ctx.extra.socket,
       params,
@@ -136,9 +110,10 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
-        const credentials = credentialsOfPayload(ctx.connectionParams, ctx.extra.request);
-        if (typeof credentials === 'string') return refuse(socket, CLOSE_FORBIDDEN, `${credentials}.`);
-        paramsOf.set(ctx, credentials);
+        const header = ctx.extra.request.headers.authorization;
+        const sent = credentialsFromConnectionParams(ctx.connectionParams, typeof header === 'string' ? header : undefined);
+        if (sent && 'problem' in sent && sent.payload) return refuse(socket, CLOSE_FORBIDDEN, `${sent.problem}.`);
+        credentialsOf.set(ctx, sent);
         const context = (await contextOf(ctx).contextFactory()) as unknown as Context;
         if (!context.credentials) {
           const problem = context.credentialsProblem ?? 'Missing credentials';

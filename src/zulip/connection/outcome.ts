@@ -2,7 +2,8 @@
  * Turns what came back (a response, or a thrown fetch/undici error) into the success body or one of
  * the closed set of `ZulipError`s. See https://zulip.com/api/rest-error-handling.
  */
-import type { Credentials } from '../connection.js';
+import type { Credentials } from '../credentials.js';
+import { ZulipErrorCode } from '../error-codes.js';
 import {
   MalformedResponseError,
   NetworkError,
@@ -19,18 +20,18 @@ import type { UpstreamResponse } from './transport.js';
  * Codes for a 4xx whose body is not a Zulip error envelope (a proxy's page, an empty body): the
  * request was refused at the HTTP level, and the caller still gets a stable code to switch on.
  */
-const HTTP_STATUS_CODES: Readonly<Record<number, string>> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  408: 'REQUEST_TIMEOUT',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'UNPROCESSABLE_ENTITY',
-  429: 'RATE_LIMIT_HIT',
+const HTTP_STATUS_CODES: Readonly<Record<number, ZulipErrorCode>> = {
+  400: ZulipErrorCode.badRequest,
+  401: ZulipErrorCode.unauthorized,
+  403: ZulipErrorCode.forbidden,
+  404: ZulipErrorCode.notFound,
+  405: ZulipErrorCode.methodNotAllowed,
+  408: ZulipErrorCode.requestTimeout,
+  409: ZulipErrorCode.conflict,
+  413: ZulipErrorCode.payloadTooLarge,
+  415: ZulipErrorCode.unsupportedMediaType,
+  422: ZulipErrorCode.unprocessableEntity,
+  429: ZulipErrorCode.rateLimitHit,
 };
 
 /** Reads the body and classifies the response: the success body or an error. */

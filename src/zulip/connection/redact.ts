@@ -2,7 +2,7 @@
  * Keeps our credentials out of error messages: a server may echo what it was sent ("Invalid API key
  * <key>"), and error messages reach GraphQL clients and logs.
  */
-import type { Credentials } from '../connection.js';
+import type { Credentials } from '../credentials.js';
 
 /** Characters that can continue an API key, an email:key pair or a base64 token. */
 const TOKEN_CHAR = 'A-Za-z0-9+/=_\\-';

@@ -7,7 +7,7 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** The I/O seam: called as `fetch(url, init)` with a string URL. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** The part of a response `send` reads; a fetch `Response` is one. */
+/** The part of a response `request` reads; a fetch `Response` is one. */
 export interface UpstreamResponse {
   status: number;
   headers: { get(name: string): string | null };

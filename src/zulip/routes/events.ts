@@ -97,7 +97,7 @@ export function getEvents(
     {
       retry: false,
       ...call,
-      deadlineMs: call.deadlineMs ?? call.timeoutMs ?? (options.dontBlock ? undefined : DEFAULT_LONGPOLL_TIMEOUT_MS),
+      deadlineMs: call.deadlineMs ?? (options.dontBlock ? undefined : DEFAULT_LONGPOLL_TIMEOUT_MS),
     },
   );
 }

@@ -7,6 +7,7 @@ import { ManualClock } from '../../../src/emulator/clock.js';
 import { addAttachment } from '../../../src/emulator/factory.js';
 import type { ZulipConnection } from '../../../src/zulip/connection.js';
 import { getMessages, sendMessage, updateMessage } from '../../../src/zulip/routes/messages.js';
+import { json, raw, type WireParams } from '../../../src/zulip/params.js';
 import { caughtApiError, expectValidResponse, setupEmulator } from '../../helpers/emulator.js';
 import { pollEvents, registerQueue } from './shared.js';
 
@@ -18,9 +19,9 @@ describe('PATCH /messages/{message_id}: content', () => {
     const hamlet = t.as('hamlet');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'design', topic: 'edits', content: 'first draft' });
     const qHamlet = await registerQueue(hamlet);
-    const qCordelia = await registerQueue(t.as('cordelia'), { event_types: ['update_message'] });
+    const qCordelia = await registerQueue(t.as('cordelia'), { event_types: json(['update_message']) });
     const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // in general, not in design
-    const qBot = await registerQueue(t.as(bot), { event_types: ['update_message'] });
+    const qBot = await registerQueue(t.as(bot), { event_types: json(['update_message']) });
     const result = await updateMessage(hamlet, { messageId: id, content: 'second **draft** @**Cordelia, Lear\u2019s daughter**' });
     expectValidResponse('patch', `/messages/${id}`, result, ['detached_uploads']);
     expect(result).toMatchObject({ detached_uploads: [] });
@@ -101,23 +102,23 @@ describe('PATCH /messages/{message_id}: content', () => {
     const hamlet = t.as('hamlet');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 'x', content: 'mine' });
     const dm = await sendMessage(hamlet, { type: 'direct', to: [t.user('iago').user_id], content: 'dm' });
-    const cases: [ZulipConnection, number, Record<string, unknown>, string][] = [
+    const cases: [ZulipConnection, number, WireParams, string][] = [
       [hamlet, id, {}, 'Nothing to change'],
-      [hamlet, id, { content: 'mine' }, 'Nothing to change'],
-      [hamlet, id, { topic: 'x' }, 'Nothing to change'],
-      [hamlet, id, { content: 'new', stream_id: t.channel('design').stream_id }, 'Cannot change message content while changing channel'],
-      [hamlet, dm.id, { topic: 'x' }, 'Direct messages cannot have topics.'],
-      [hamlet, dm.id, { stream_id: t.channel('general').stream_id }, 'Direct messages cannot be moved to channels.'],
-      [hamlet, id, { content: 'new', propagate_mode: 'change_all' }, 'Invalid propagate_mode without topic edit'],
-      [hamlet, id, { topic: 'y', propagate_mode: 'change_some' }, 'Invalid propagate_mode'],
-      [t.as('iago'), id, { content: 'not yours' }, "You don't have permission to edit this message"],
-      [hamlet, id, { content: 'a\u0000b' }, 'Message must not contain null bytes'],
-      [hamlet, id, { stream_id: 'x' }, 'stream_id is not an integer'],
-      [hamlet, 424242, { content: 'x' }, 'Invalid message(s)'],
-      [t.as('othello'), dm.id, { content: 'x' }, 'Invalid message(s)'],
+      [hamlet, id, { content: raw('mine') }, 'Nothing to change'],
+      [hamlet, id, { topic: raw('x') }, 'Nothing to change'],
+      [hamlet, id, { content: raw('new'), stream_id: json(t.channel('design').stream_id) }, 'Cannot change message content while changing channel'],
+      [hamlet, dm.id, { topic: raw('x') }, 'Direct messages cannot have topics.'],
+      [hamlet, dm.id, { stream_id: json(t.channel('general').stream_id) }, 'Direct messages cannot be moved to channels.'],
+      [hamlet, id, { content: raw('new'), propagate_mode: raw('change_all') }, 'Invalid propagate_mode without topic edit'],
+      [hamlet, id, { topic: raw('y'), propagate_mode: raw('change_some') }, 'Invalid propagate_mode'],
+      [t.as('iago'), id, { content: raw('not yours') }, "You don't have permission to edit this message"],
+      [hamlet, id, { content: raw('a\u0000b') }, 'Message must not contain null bytes'],
+      [hamlet, id, { stream_id: raw('x') }, 'stream_id is not an integer'],
+      [hamlet, 424242, { content: raw('x') }, 'Invalid message(s)'],
+      [t.as('othello'), dm.id, { content: raw('x') }, 'Invalid message(s)'],
     ];
     for (const [conn, messageId, params, msg] of cases) {
-      const e = await caughtApiError(conn.send('x', 'PATCH', `messages/${messageId}`, params));
+      const e = await caughtApiError(conn.request('x', 'PATCH', `messages/${messageId}`, params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual(['BAD_REQUEST', msg]);
     }
     t.store.realm.settings.allow_message_editing = false;

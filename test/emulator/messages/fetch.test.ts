@@ -10,6 +10,7 @@ import type { ZulipConnection } from '../../../src/zulip/connection.js';
 import { getMessage, getMessages } from '../../../src/zulip/routes/messages.js';
 import { caughtApiError, expectValidResponse, setupEmulator } from '../../helpers/emulator.js';
 import { NEWEST, type Body } from './shared.js';
+import { json, raw, type WireParams } from '../../../src/zulip/params.js';
 
 describe('GET /messages', () => {
   const t = setupEmulator();
@@ -56,7 +57,7 @@ describe('GET /messages', () => {
     const after = await getMessages(hamlet, { anchor, numBefore: 0, numAfter: 2, includeAnchor: false });
     expect(after.messages.map((m) => m.id)).toEqual([all[6], all[7]]);
     const middle = await caughtApiError(
-      hamlet.send('get-messages', 'GET', 'messages', { anchor: String(anchor), num_before: 2, num_after: 2, include_anchor: false }),
+      hamlet.request('get-messages', 'GET', 'messages', { anchor: raw(String(anchor)), num_before: json(2), num_after: json(2), include_anchor: json(false) }),
     );
     expect([middle.code, middle.message]).toEqual(['BAD_REQUEST', 'The anchor can only be excluded at an end of the range']);
     // An anchor that is not in the narrow still places the window.
@@ -81,33 +82,33 @@ describe('GET /messages', () => {
   });
 
   it('clamps negative and huge integer anchors', async () => {
-    const low = await hamlet.send<Body>('x', 'GET', 'messages', { anchor: '-5', num_before: 0, num_after: 1 });
+    const low = await hamlet.request<Body>('x', 'GET', 'messages', { anchor: raw('-5'), num_before: json(0), num_after: json(1) });
     expect(low.anchor).toBe(0);
-    const high = await hamlet.send<Body>('x', 'GET', 'messages', { anchor: '99999999999999999999', num_before: 1, num_after: 0 });
+    const high = await hamlet.request<Body>('x', 'GET', 'messages', { anchor: raw('99999999999999999999'), num_before: json(1), num_after: json(0) });
     expect(high.anchor).toBe(NEWEST);
     expect(high.messages).toHaveLength(1);
   });
 
   it('rejects bad windows and parameter mixes', async () => {
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ anchor: 'newest', num_after: 0 }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_before' argument"],
-      [{ anchor: 'newest', num_before: 0 }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_after' argument"],
-      [{ num_before: 1, num_after: 0 }, 'REQUEST_VARIABLE_MISSING', "Missing 'anchor' argument"],
-      [{ anchor: 'newest', num_before: 4000, num_after: 1001 }, 'BAD_REQUEST', 'Too many messages requested (maximum 5000).'],
-      [{ anchor: 'newest', num_before: -1, num_after: 0 }, 'BAD_REQUEST', 'num_before is too small'],
-      [{ anchor: 'sideways', num_before: 1, num_after: 0 }, 'BAD_REQUEST', 'Invalid anchor'],
-      [{ anchor: '1.5', num_before: 1, num_after: 0 }, 'BAD_REQUEST', 'Invalid anchor'],
-      [{ anchor: 'newest', num_before: 'x', num_after: 0 }, 'BAD_REQUEST', 'num_before is not an integer'],
-      [{ anchor: 'newest', use_first_unread_anchor: true, num_before: 1, num_after: 0 }, 'BAD_REQUEST', 'Unsupported parameter combination: anchor, use_first_unread_anchor'],
-      [{ message_ids: [1], anchor: 'newest' }, 'BAD_REQUEST', 'Unsupported parameter combination: message_ids, anchor'],
-      [{ message_ids: [1], num_before: 0, num_after: 0, include_anchor: true }, 'BAD_REQUEST', 'Unsupported parameter combination: message_ids, include_anchor, num_before, num_after'],
-      [{ message_ids: [1], use_first_unread_anchor: false }, 'BAD_REQUEST', 'Unsupported parameter combination: message_ids, use_first_unread_anchor'],
-      [{ message_ids: '[1, "x"]' }, 'BAD_REQUEST', 'message_ids[1] is not an integer'],
-      [{ message_ids: '{"a": 1}' }, 'BAD_REQUEST', 'message_ids is not a list'],
-      [{ anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: 'yes' }, 'BAD_REQUEST', 'apply_markdown is not a boolean'],
+    const cases: [WireParams, string, string][] = [
+      [{ anchor: raw('newest'), num_after: json(0) }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_before' argument"],
+      [{ anchor: raw('newest'), num_before: json(0) }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_after' argument"],
+      [{ num_before: json(1), num_after: json(0) }, 'REQUEST_VARIABLE_MISSING', "Missing 'anchor' argument"],
+      [{ anchor: raw('newest'), num_before: json(4000), num_after: json(1001) }, 'BAD_REQUEST', 'Too many messages requested (maximum 5000).'],
+      [{ anchor: raw('newest'), num_before: json(-1), num_after: json(0) }, 'BAD_REQUEST', 'num_before is too small'],
+      [{ anchor: raw('sideways'), num_before: json(1), num_after: json(0) }, 'BAD_REQUEST', 'Invalid anchor'],
+      [{ anchor: raw('1.5'), num_before: json(1), num_after: json(0) }, 'BAD_REQUEST', 'Invalid anchor'],
+      [{ anchor: raw('newest'), num_before: raw('x'), num_after: json(0) }, 'BAD_REQUEST', 'num_before is not an integer'],
+      [{ anchor: raw('newest'), use_first_unread_anchor: json(true), num_before: json(1), num_after: json(0) }, 'BAD_REQUEST', 'Unsupported parameter combination: anchor, use_first_unread_anchor'],
+      [{ message_ids: json([1]), anchor: raw('newest') }, 'BAD_REQUEST', 'Unsupported parameter combination: message_ids, anchor'],
+      [{ message_ids: json([1]), num_before: json(0), num_after: json(0), include_anchor: json(true) }, 'BAD_REQUEST', 'Unsupported parameter combination: message_ids, include_anchor, num_before, num_after'],
+      [{ message_ids: json([1]), use_first_unread_anchor: json(false) }, 'BAD_REQUEST', 'Unsupported parameter combination: message_ids, use_first_unread_anchor'],
+      [{ message_ids: raw('[1, "x"]') }, 'BAD_REQUEST', 'message_ids[1] is not an integer'],
+      [{ message_ids: raw('{"a": 1}') }, 'BAD_REQUEST', 'message_ids is not a list'],
+      [{ anchor: raw('newest'), num_before: json(1), num_after: json(0), apply_markdown: raw('yes') }, 'BAD_REQUEST', 'apply_markdown is not a boolean'],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caughtApiError(hamlet.send('x', 'GET', 'messages', params));
+      const e = await caughtApiError(hamlet.request('x', 'GET', 'messages', params));
       expect([e.code, e.message, e.httpStatus], JSON.stringify(params)).toEqual([code, msg, 400]);
     }
   });
@@ -227,7 +228,7 @@ describe('narrows in GET /messages', () => {
   const t = setupEmulator();
   const hamlet = t.as('hamlet');
   const fetchIds = async (conn: ZulipConnection, narrow: unknown, extra: Record<string, unknown> = {}) => {
-    const body = await conn.send<Body>('x', 'GET', 'messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow, ...extra });
+    const body = await conn.request<Body>('x', 'GET', 'messages', { anchor: raw('newest'), num_before: json(100), num_after: json(0), narrow: json(narrow), ...extra });
     expectValidResponse('get', '/messages', body);
     return (body.messages as Body[]).map((m) => m.id as number);
   };
@@ -280,11 +281,11 @@ describe('narrows in GET /messages', () => {
   });
 
   it('searches keywords at word starts and highlights them', async () => {
-    const body = await hamlet.send<Body>('x', 'GET', 'messages', {
-      anchor: 'newest',
-      num_before: 10,
-      num_after: 0,
-      narrow: [{ operator: 'search', operand: 'deploy' }],
+    const body = await hamlet.request<Body>('x', 'GET', 'messages', {
+      anchor: raw('newest'),
+      num_before: json(10),
+      num_after: json(0),
+      narrow: json([{ operator: 'search', operand: 'deploy' }]),
     });
     expectValidResponse('get', '/messages', body);
     const deploy = t.messageWith('The deploy to production');
@@ -358,7 +359,7 @@ describe('narrows in GET /messages', () => {
       [[{ operator: 'id', operand: 'abc' }], 'Invalid narrow operator: Invalid message ID'],
     ];
     for (const [narrow, msg] of cases) {
-      const e = await caughtApiError(othello.send('x', 'GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }));
+      const e = await caughtApiError(othello.request('x', 'GET', 'messages', { anchor: raw('newest'), num_before: json(1), num_after: json(0), narrow: json(narrow) }));
       expect([e.code, e.message], JSON.stringify(narrow)).toEqual(['BAD_NARROW', msg]);
     }
     const shapes: [unknown, string][] = [
@@ -371,7 +372,7 @@ describe('narrows in GET /messages', () => {
       [[{ operator: 'topic', operand: 'x', negated: 'yes' }], 'negated is not a boolean'],
     ];
     for (const [narrow, msg] of shapes) {
-      const e = await caughtApiError(othello.send('x', 'GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }));
+      const e = await caughtApiError(othello.request('x', 'GET', 'messages', { anchor: raw('newest'), num_before: json(1), num_after: json(0), narrow: json(narrow) }));
       expect([e.code, e.message], JSON.stringify(narrow)).toEqual(['BAD_REQUEST', msg]);
     }
   });
@@ -406,7 +407,7 @@ describe('GET /messages/{message_id}', () => {
       const e = await caughtApiError(getMessage(t.as('othello'), { messageId: id }));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'Invalid message(s)']);
     }
-    const e = await caughtApiError(t.as('othello').send('x', 'GET', 'messages/abc'));
+    const e = await caughtApiError(t.as('othello').request('x', 'GET', 'messages/abc'));
     expect(e.message).toBe('message_id is not an integer');
   });
 });
@@ -415,7 +416,7 @@ describe('GET /messages message_ids by feature level', () => {
   it('reads message_ids from feature level 300', async () => {
     const t = setupEmulator({ settings: { featureLevel: 300 } });
     const ids = [...t.store.messages.values()].filter((m) => t.store.receivedMessage(t.user('hamlet').user_id, m)).map((m) => m.id).slice(0, 2);
-    const body = await t.as('hamlet').send<Body>('get-messages', 'GET', 'messages', { message_ids: ids });
+    const body = await t.as('hamlet').request<Body>('get-messages', 'GET', 'messages', { message_ids: json(ids) });
     expect(body.messages.map((m: Body) => m.id)).toEqual(ids);
     expect(body.ignored_parameters_unsupported).toBeUndefined();
   });
@@ -424,9 +425,9 @@ describe('GET /messages message_ids by feature level', () => {
     const t = setupEmulator({ settings: { featureLevel: 299 } });
     const hamlet = t.as('hamlet');
     // Without the window parameters the request is incomplete on such a server.
-    const missing = await caughtApiError(hamlet.send('get-messages', 'GET', 'messages', { message_ids: [1] }));
+    const missing = await caughtApiError(hamlet.request('get-messages', 'GET', 'messages', { message_ids: json([1]) }));
     expect(missing.message).toBe('Missing \'num_before\' argument');
-    const body = await hamlet.send<Body>('get-messages', 'GET', 'messages', { message_ids: [1], anchor: 'newest', num_before: 1, num_after: 0 });
+    const body = await hamlet.request<Body>('get-messages', 'GET', 'messages', { message_ids: json([1]), anchor: raw('newest'), num_before: json(1), num_after: json(0) });
     expect(body.ignored_parameters_unsupported).toEqual(['message_ids']);
     expect(body.messages).toHaveLength(1);
   });

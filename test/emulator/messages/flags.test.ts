@@ -8,6 +8,7 @@ import { addUser, subscribe } from '../../../src/emulator/factory.js';
 import { sendMessage, updateMessageFlags, updateMessageFlagsForNarrow } from '../../../src/zulip/routes/messages.js';
 import { caughtApiError, expectValidResponse, setupEmulator } from '../../helpers/emulator.js';
 import { pollEvents, registerQueue, type Body } from './shared.js';
+import { json, raw, type WireParams } from '../../../src/zulip/params.js';
 
 // ---- flags ---------------------------------------------------------------------------------------
 
@@ -53,19 +54,19 @@ describe('POST /messages/flags', () => {
     const t = setupEmulator();
     const hamlet = t.as('hamlet');
     const dmOthers = t.messageWith('Can you review');
-    const cases: [Record<string, unknown>, string][] = [
-      [{ messages: [1], op: 'add', flag: 'shiny' }, "Invalid flag: 'shiny'"],
-      [{ messages: [1], op: 'add', flag: 'mentioned' }, "Flag not editable: 'mentioned'"],
-      [{ messages: [1], op: 'add', flag: 'historical' }, "Flag not editable: 'historical'"],
-      [{ messages: [1], op: 'toggle', flag: 'read' }, "Invalid message flag operation: 'toggle'"],
-      [{ messages: [t.messageWith('Hi @**Desdemona**').id, 424242], op: 'add', flag: 'starred' }, 'Invalid message(s)'],
-      [{ messages: '[1, "x"]', op: 'add', flag: 'starred' }, 'messages[1] is not an integer'],
+    const cases: [WireParams, string][] = [
+      [{ messages: json([1]), op: raw('add'), flag: raw('shiny') }, "Invalid flag: 'shiny'"],
+      [{ messages: json([1]), op: raw('add'), flag: raw('mentioned') }, "Flag not editable: 'mentioned'"],
+      [{ messages: json([1]), op: raw('add'), flag: raw('historical') }, "Flag not editable: 'historical'"],
+      [{ messages: json([1]), op: raw('toggle'), flag: raw('read') }, "Invalid message flag operation: 'toggle'"],
+      [{ messages: json([t.messageWith('Hi @**Desdemona**').id, 424242]), op: raw('add'), flag: raw('starred') }, 'Invalid message(s)'],
+      [{ messages: raw('[1, "x"]'), op: raw('add'), flag: raw('starred') }, 'messages[1] is not an integer'],
     ];
     for (const [params, msg] of cases) {
-      const e = await caughtApiError(hamlet.send('x', 'POST', 'messages/flags', params));
+      const e = await caughtApiError(hamlet.request('x', 'POST', 'messages/flags', params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual(['BAD_REQUEST', msg]);
     }
-    const e = await caughtApiError(t.as('othello').send('x', 'POST', 'messages/flags', { messages: [dmOthers.id], op: 'add', flag: 'starred' }));
+    const e = await caughtApiError(t.as('othello').request('x', 'POST', 'messages/flags', { messages: json([dmOthers.id]), op: raw('add'), flag: raw('starred') }));
     expect(e.message).toBe('Invalid message(s)');
     expect(t.store.hasFlag(t.user('hamlet').user_id, t.messageWith('Hi @**Desdemona**').id, 'starred')).toBe(false);
     // Removing ignores what the user cannot see.
@@ -107,7 +108,7 @@ describe('POST /messages/flags/narrow', () => {
     const body = await updateMessageFlagsForNarrow(hamlet, { anchor: general[2]!, numBefore: 1, numAfter: 1, narrow: [{ operator: 'channel', operand: 'general' }], op: 'add', flag: 'starred' });
     expect(body).toMatchObject({ processed_count: 3, first_processed_id: general[1], last_processed_id: general[3], found_oldest: false, found_newest: false });
     expect(general.filter((id) => t.store.hasFlag(t.user('hamlet').user_id, id, 'starred'))).toEqual(expect.arrayContaining(general.slice(1, 4)));
-    const e = await caughtApiError(hamlet.send('x', 'POST', 'messages/flags/narrow', { anchor: general[2], include_anchor: false, num_before: 1, num_after: 1, narrow: [], op: 'add', flag: 'starred' }));
+    const e = await caughtApiError(hamlet.request('x', 'POST', 'messages/flags/narrow', { anchor: json(general[2]), include_anchor: json(false), num_before: json(1), num_after: json(1), narrow: json([]), op: raw('add'), flag: raw('starred') }));
     expect(e.message).toBe('The anchor can only be excluded at an end of the range');
     // The server lowers oversized ranges instead of failing.
     const big = await updateMessageFlagsForNarrow(hamlet, { anchor: 'newest', numBefore: 100_000, numAfter: 0, narrow: [], op: 'add', flag: 'collapsed' });
@@ -131,16 +132,16 @@ describe('POST /messages/flags/narrow', () => {
 
   it('validates its parameters', async () => {
     const t = setupEmulator();
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ num_before: 1, num_after: 0, narrow: [], op: 'add', flag: 'read' }, 'REQUEST_VARIABLE_MISSING', "Missing 'anchor' argument"],
-      [{ anchor: 'newest', num_after: 0, narrow: [], op: 'add', flag: 'read' }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_before' argument"],
-      [{ anchor: 'newest', num_before: 1, num_after: 0, narrow: [], op: 'add', flag: 'wildcard_mentioned' }, 'BAD_REQUEST', "Flag not editable: 'wildcard_mentioned'"],
-      [{ anchor: 'newest', num_before: 1, num_after: 0, narrow: [], flag: 'read' }, 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument"],
-      [{ anchor: 'nope', num_before: 1, num_after: 0, narrow: [], op: 'add', flag: 'read' }, 'BAD_REQUEST', 'Invalid anchor'],
-      [{ anchor: 'newest', num_before: 1, num_after: 0, narrow: [['stream', 'engineering']], op: 'add', flag: 'read' }, 'BAD_NARROW', 'Invalid narrow operator: unknown channel engineering'],
+    const cases: [WireParams, string, string][] = [
+      [{ num_before: json(1), num_after: json(0), narrow: json([]), op: raw('add'), flag: raw('read') }, 'REQUEST_VARIABLE_MISSING', "Missing 'anchor' argument"],
+      [{ anchor: raw('newest'), num_after: json(0), narrow: json([]), op: raw('add'), flag: raw('read') }, 'REQUEST_VARIABLE_MISSING', "Missing 'num_before' argument"],
+      [{ anchor: raw('newest'), num_before: json(1), num_after: json(0), narrow: json([]), op: raw('add'), flag: raw('wildcard_mentioned') }, 'BAD_REQUEST', "Flag not editable: 'wildcard_mentioned'"],
+      [{ anchor: raw('newest'), num_before: json(1), num_after: json(0), narrow: json([]), flag: raw('read') }, 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument"],
+      [{ anchor: raw('nope'), num_before: json(1), num_after: json(0), narrow: json([]), op: raw('add'), flag: raw('read') }, 'BAD_REQUEST', 'Invalid anchor'],
+      [{ anchor: raw('newest'), num_before: json(1), num_after: json(0), narrow: json([['stream', 'engineering']]), op: raw('add'), flag: raw('read') }, 'BAD_NARROW', 'Invalid narrow operator: unknown channel engineering'],
     ];
     for (const [params, code, msg] of cases) {
-      const e = await caughtApiError(t.as('othello').send('x', 'POST', 'messages/flags/narrow', params));
+      const e = await caughtApiError(t.as('othello').request('x', 'POST', 'messages/flags/narrow', params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
     }
   });
@@ -156,7 +157,7 @@ describe('register: unread_msgs and starred_messages', () => {
     await sendMessage(t.as('iago'), { type: 'channel', to: 'general', topic: 'for hamlet', content: 'Look @**King Hamlet**' });
     await sendMessage(t.as('othello'), { type: 'channel', to: '', topic: 'x', content: 'x' }).catch(() => undefined);
     await sendMessage(t.as('iago'), { type: 'channel', to: 'design', topic: 'colors', content: 'muted topic message' });
-    const body = await hamlet.send<Body>('register', 'POST', 'register', { fetch_event_types: ['message', 'update_message_flags', 'starred_messages'] });
+    const body = await hamlet.request<Body>('register', 'POST', 'register', { fetch_event_types: json(['message', 'update_message_flags', 'starred_messages']) });
     expectValidResponse('post', '/register', body);
     const unread = body.unread_msgs;
     const expectedIds = [...t.store.messages.values()].filter((m) => t.store.receivedMessage(hamletId, m) && !t.store.hasFlag(hamletId, m.id, 'read')).map((m) => m.id);
@@ -173,7 +174,7 @@ describe('register: unread_msgs and starred_messages', () => {
     expect(unread.count).toBe(expectedIds.length - mutedIds.length);
     expect(unread.old_unreads_missing).toBe(false);
     expect(body.starred_messages).toEqual([t.messageWith('Welcome to').id]);
-    const without = await hamlet.send<Body>('register', 'POST', 'register', { fetch_event_types: ['message'] });
+    const without = await hamlet.request<Body>('register', 'POST', 'register', { fetch_event_types: json(['message']) });
     expect(without.unread_msgs).toBeUndefined();
     expect(without.starred_messages).toBeUndefined();
   });
@@ -182,7 +183,7 @@ describe('register: unread_msgs and starred_messages', () => {
     const t = setupEmulator();
     const cordelia = t.as('cordelia');
     await sendMessage(t.as('othello'), { type: 'channel', to: 'general', topic: '', content: 'in general chat' });
-    const body = await cordelia.send<Body>('register', 'POST', 'register', { fetch_event_types: ['message', 'update_message_flags'] });
+    const body = await cordelia.request<Body>('register', 'POST', 'register', { fetch_event_types: json(['message', 'update_message_flags']) });
     const ids = ['iago', 'hamlet', 'cordelia'].map((l) => t.user(l).user_id).sort((a, b) => a - b);
     expect(body.unread_msgs.huddles).toEqual([{ user_ids_string: ids.join(','), unread_message_ids: [t.messageWith('Planning the play').id] }]);
     expect(body.unread_msgs.streams.map((s: Body) => s.topic)).toContain('general chat');

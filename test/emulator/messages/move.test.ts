@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/emulator/clock.js';
 import { subscribe } from '../../../src/emulator/factory.js';
 import { getMessage, getMessages, sendMessage, updateMessage } from '../../../src/zulip/routes/messages.js';
+import { json } from '../../../src/zulip/params.js';
 import { caughtApiError, setupEmulator, type EmulatorSetup } from '../../helpers/emulator.js';
 import { pollEvents, registerQueue } from './shared.js';
 
@@ -23,7 +24,7 @@ describe('PATCH /messages/{message_id}: moves', () => {
     const t = setupEmulator();
     const ids = await topicWith(t, 'old name', 3);
     const hamlet = t.as('hamlet');
-    const qOthello = await registerQueue(t.as('othello'), { event_types: ['update_message', 'message'] });
+    const qOthello = await registerQueue(t.as('othello'), { event_types: json(['update_message', 'message']) });
     const result = await updateMessage(hamlet, { messageId: ids[1]!, topic: 'new name', propagateMode: 'change_all', sendNotificationToOldThread: true });
     expect(result.detached_uploads).toEqual([]);
     const moved = messagesIn(t, 'general', 'new name');
@@ -155,8 +156,8 @@ describe('PATCH /messages/{message_id}: moves', () => {
     const hamlet = t.as('hamlet');
     const conns = { othello: t.as('othello'), iago: t.as('iago'), cordelia: t.as('cordelia') };
     const queues = {
-      othello: await registerQueue(conns.othello, { client_capabilities: { notification_settings_null: true, bulk_message_deletion: true } }),
-      iago: await registerQueue(conns.iago, { apply_markdown: true }),
+      othello: await registerQueue(conns.othello, { client_capabilities: json({ notification_settings_null: true, bulk_message_deletion: true }) }),
+      iago: await registerQueue(conns.iago, { apply_markdown: json(true) }),
       cordelia: await registerQueue(conns.cordelia),
     };
     const engineering = t.channel('engineering');

@@ -8,6 +8,7 @@ import { addChannel, subscribe } from '../../../src/emulator/factory.js';
 import { getMessages, sendMessage } from '../../../src/zulip/routes/messages.js';
 import { caughtApiError, expectValidResponse, setupEmulator } from '../../helpers/emulator.js';
 import { pollEvents, registerQueue, type Body } from './shared.js';
+import { json, raw, type WireParams } from '../../../src/zulip/params.js';
 
 // ---- POST /messages --------------------------------------------------------------------------------
 
@@ -29,7 +30,7 @@ describe('POST /messages', () => {
     expect(t.store.messages.get(c.id)!.dm_user_ids).toEqual([iago.user_id, t.user('hamlet').user_id].sort((x, y) => x - y));
     const d = await sendMessage(hamlet, { type: 'private', to: [iago.email, t.user('othello').email], content: 'group' });
     expect(t.store.messages.get(d.id)!.dm_user_ids).toHaveLength(3);
-    const e = await hamlet.send<Body>('x', 'POST', 'messages', { type: 'direct', to: iago.email, content: 'comma form' });
+    const e = await hamlet.request<Body>('x', 'POST', 'messages', { type: raw('direct'), to: raw(iago.email), content: raw('comma form') });
     expect(t.store.messages.get(e.id)!.dm_user_ids).toContain(iago.user_id);
     // The sender has read it; the others have not.
     expect(t.store.hasFlag(t.user('hamlet').user_id, a.id, 'read')).toBe(true);
@@ -46,7 +47,7 @@ describe('POST /messages', () => {
       const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic, content: 'x' });
       expect(t.store.messages.get(id)!.topic).toBe('');
     }
-    const { id: noTopic } = await hamlet.send<Body>('x', 'POST', 'messages', { type: 'channel', to: 'general', content: 'no topic at all' });
+    const { id: noTopic } = await hamlet.request<Body>('x', 'POST', 'messages', { type: raw('channel'), to: raw('general'), content: raw('no topic at all') });
     expect(t.store.messages.get(noTopic)!.topic).toBe('');
     const { id } = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 't'.repeat(70), content: 'c'.repeat(10_050) });
     const m = t.store.messages.get(id)!;
@@ -59,7 +60,7 @@ describe('POST /messages', () => {
     const t2 = setupEmulator();
     t2.store.realm.settings.mandatory_topics = true;
     const conn = t2.as('hamlet');
-    const missing = await caughtApiError(conn.send('x', 'POST', 'messages', { type: 'channel', to: 'general', content: 'x' }));
+    const missing = await caughtApiError(conn.request('x', 'POST', 'messages', { type: raw('channel'), to: raw('general'), content: raw('x') }));
     expect(missing.message).toBe('Missing topic');
     for (const topic of ['', '(no topic)', 'general chat']) {
       const e = await caughtApiError(sendMessage(conn, { type: 'channel', to: 'general', topic, content: 'x' }));
@@ -69,31 +70,31 @@ describe('POST /messages', () => {
 
   it('rejects bad requests with Zulip\'s errors, storing nothing', async () => {
     const before = t.store.messages.size;
-    const cases: [Record<string, unknown>, string, string, Record<string, unknown>?][] = [
-      [{ type: 'channel', to: 'nowhere', topic: 't', content: 'x' }, 'STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist", { stream: 'nowhere' }],
-      [{ type: 'channel', to: 4242, topic: 't', content: 'x' }, 'STREAM_DOES_NOT_EXIST', "Channel with ID '4242' does not exist", { stream_id: 4242 }],
-      [{ type: 'channel', to: 'legacy', topic: 't', content: 'x' }, 'BAD_REQUEST', "Not authorized to send to channel 'legacy'"],
-      [{ type: 'channel', to: 'moderation requests', topic: 't', content: 'x' }, 'BAD_REQUEST', "Not authorized to send to channel 'moderation requests'"],
-      [{ type: 'channel', to: 'announce', topic: 't', content: 'x' }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
-      [{ type: 'channel', topic: 't', content: 'x' }, 'BAD_REQUEST', 'Missing channel'],
-      [{ type: 'channel', to: '[1, 2]', topic: 't', content: 'x' }, 'BAD_REQUEST', 'Expected exactly one channel'],
-      [{ type: 'carrier-pigeon', to: 'general', topic: 't', content: 'x' }, 'BAD_REQUEST', 'Invalid message type'],
-      [{ to: 'general', topic: 't', content: 'x' }, 'REQUEST_VARIABLE_MISSING', "Missing 'type' argument"],
-      [{ type: 'channel', to: 'general', topic: 't' }, 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument"],
-      [{ type: 'channel', to: 'general', topic: 't', content: '  \n ' }, 'BAD_REQUEST', 'Message must not be empty'],
-      [{ type: 'channel', to: 'general', topic: 't', content: 'a\u0000b' }, 'BAD_REQUEST', 'Message must not contain null bytes'],
-      [{ type: 'channel', to: 'general', topic: 't\u0000', content: 'x' }, 'BAD_REQUEST', 'Topic must not contain null bytes'],
-      [{ type: 'direct', to: [4242], content: 'x' }, 'BAD_REQUEST', 'Invalid user ID 4242'],
-      [{ type: 'direct', to: ['ghost@zulip.example.com'], content: 'x' }, 'BAD_REQUEST', "Invalid email 'ghost@zulip.example.com'"],
-      [{ type: 'direct', to: [t.user('iago').user_id, 'x@y.z'], content: 'x' }, 'BAD_REQUEST', 'Recipient lists may contain emails or user IDs, but not both.'],
-      [{ type: 'direct', to: [], content: 'x' }, 'BAD_REQUEST', 'Message must have recipients'],
-      [{ type: 'direct', content: 'x' }, 'BAD_REQUEST', 'Message must have recipients'],
-      [{ type: 'direct', to: '{"a": 1}', content: 'x' }, 'BAD_REQUEST', 'Invalid data type for recipients'],
-      [{ type: 'direct', to: [t.store.userByEmail('lear@zulip.example.com')!.user_id], content: 'x' }, 'BAD_REQUEST', "'lear@zulip.example.com' is no longer using Zulip."],
-      [{ type: 'channel', to: 'general', topic: 't', content: 'x', read_by_sender: 'maybe' }, 'BAD_REQUEST', 'read_by_sender is not a boolean'],
+    const cases: [WireParams, string, string, Record<string, unknown>?][] = [
+      [{ type: raw('channel'), to: raw('nowhere'), topic: raw('t'), content: raw('x') }, 'STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist", { stream: raw('nowhere') }],
+      [{ type: raw('channel'), to: json(4242), topic: raw('t'), content: raw('x') }, 'STREAM_DOES_NOT_EXIST', "Channel with ID '4242' does not exist", { stream_id: 4242 }],
+      [{ type: raw('channel'), to: raw('legacy'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', "Not authorized to send to channel 'legacy'"],
+      [{ type: raw('channel'), to: raw('moderation requests'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', "Not authorized to send to channel 'moderation requests'"],
+      [{ type: raw('channel'), to: raw('announce'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', 'You do not have permission to post in this channel.'],
+      [{ type: raw('channel'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', 'Missing channel'],
+      [{ type: raw('channel'), to: raw('[1, 2]'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', 'Expected exactly one channel'],
+      [{ type: raw('carrier-pigeon'), to: raw('general'), topic: raw('t'), content: raw('x') }, 'BAD_REQUEST', 'Invalid message type'],
+      [{ to: raw('general'), topic: raw('t'), content: raw('x') }, 'REQUEST_VARIABLE_MISSING', "Missing 'type' argument"],
+      [{ type: raw('channel'), to: raw('general'), topic: raw('t') }, 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument"],
+      [{ type: raw('channel'), to: raw('general'), topic: raw('t'), content: raw('  \n ') }, 'BAD_REQUEST', 'Message must not be empty'],
+      [{ type: raw('channel'), to: raw('general'), topic: raw('t'), content: raw('a\u0000b') }, 'BAD_REQUEST', 'Message must not contain null bytes'],
+      [{ type: raw('channel'), to: raw('general'), topic: raw('t\u0000'), content: raw('x') }, 'BAD_REQUEST', 'Topic must not contain null bytes'],
+      [{ type: raw('direct'), to: json([4242]), content: raw('x') }, 'BAD_REQUEST', 'Invalid user ID 4242'],
+      [{ type: raw('direct'), to: json(['ghost@zulip.example.com']), content: raw('x') }, 'BAD_REQUEST', "Invalid email 'ghost@zulip.example.com'"],
+      [{ type: raw('direct'), to: json([t.user('iago').user_id, 'x@y.z']), content: raw('x') }, 'BAD_REQUEST', 'Recipient lists may contain emails or user IDs, but not both.'],
+      [{ type: raw('direct'), to: json([]), content: raw('x') }, 'BAD_REQUEST', 'Message must have recipients'],
+      [{ type: raw('direct'), content: raw('x') }, 'BAD_REQUEST', 'Message must have recipients'],
+      [{ type: raw('direct'), to: raw('{"a": 1}'), content: raw('x') }, 'BAD_REQUEST', 'Invalid data type for recipients'],
+      [{ type: raw('direct'), to: json([t.store.userByEmail('lear@zulip.example.com')!.user_id]), content: raw('x') }, 'BAD_REQUEST', "'lear@zulip.example.com' is no longer using Zulip."],
+      [{ type: raw('channel'), to: raw('general'), topic: raw('t'), content: raw('x'), read_by_sender: raw('maybe') }, 'BAD_REQUEST', 'read_by_sender is not a boolean'],
     ];
     for (const [params, code, msg, extra] of cases) {
-      const e = await caughtApiError(hamlet.send('x', 'POST', 'messages', params));
+      const e = await caughtApiError(hamlet.request('x', 'POST', 'messages', params));
       expect([e.code, e.message], JSON.stringify(params)).toEqual([code, msg]);
       if (extra) expect(e.data).toEqual(extra);
     }
@@ -149,9 +150,9 @@ describe('message events', () => {
     const hamlet = t.as('hamlet');
     const othello = t.as('othello');
     const cordelia = t.as('cordelia');
-    const qHamlet = await registerQueue(hamlet, { apply_markdown: true });
-    const qOthello = await registerQueue(othello, { apply_markdown: false, client_gravatar: false });
-    const qCordelia = await registerQueue(cordelia, { narrow: [['stream', 'engineering']] });
+    const qHamlet = await registerQueue(hamlet, { apply_markdown: json(true) });
+    const qOthello = await registerQueue(othello, { apply_markdown: json(false), client_gravatar: json(false) });
+    const qCordelia = await registerQueue(cordelia, { narrow: json([['stream', 'engineering']]) });
     const sent = await sendMessage(hamlet, { type: 'channel', to: 'general', topic: 'events', content: 'Hi @**Othello, the Moor of Venice**', queueId: qHamlet, localId: '1.01' });
     const dm = await sendMessage(hamlet, { type: 'direct', to: [t.user('iago').user_id], content: 'secret' });
 
@@ -179,7 +180,7 @@ describe('message events', () => {
     const t = setupEmulator();
     const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!; // in general only
     const botConn = t.as(bot);
-    const q = await registerQueue(botConn, { all_public_streams: true });
+    const q = await registerQueue(botConn, { all_public_streams: json(true) });
     const { id } = await sendMessage(t.as('cordelia'), { type: 'channel', to: 'design', topic: 'pub', content: 'public news' });
     await sendMessage(t.as('iago'), { type: 'channel', to: 'engineering', topic: 'private', content: 'private news' });
     const events = await pollEvents(botConn, q);

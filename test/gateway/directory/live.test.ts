@@ -12,6 +12,7 @@ import type { LiveDirectories } from '../../../src/gateway/directory/live.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
 import { setupHarness, type Harness, type HarnessOptions } from '../../helpers/harness.js';
 import { until } from '../../helpers/wait.js';
+import { raw } from '../../../src/zulip/params.js';
 
 const ONE = 'query One($id: Long!) { user(id: $id) { id fullName email deliveryEmail } }';
 const DASHBOARD = /* GraphQL */ `
@@ -121,7 +122,7 @@ describe('live directory through the gateway', () => {
     // An administrator renames Othello straight through the REST API, not through this gateway.
     const { email, apiKey } = demoUser('iago');
     const rest = new ZulipConnection({ baseUrl: h.zulipUrl, fetch: (i, init) => h.emulator.fetch(new Request(i, init)), credentials: { email, apiKey } });
-    await rest.send('update-user', 'PATCH', `users/${othello}`, { full_name: 'Othello, renamed' });
+    await rest.request('update-user', 'PATCH', `users/${othello}`, { full_name: raw('Othello, renamed') });
     expect(await applied).toBe('applied');
     h.resetUpstreamRequests();
     const { data } = await h.gql<OneUser>(ONE, { id: othello }, { as: demoUser('hamlet').email });

@@ -29,7 +29,7 @@ describe('users per request', () => {
   });
 
   it('below 384: learns the server ignores user_ids, then fetches a few users by ID and many with one GET /users', async () => {
-    const h = setupHarness({ emulatorSettings: { featureLevel: 372 }, gateway: { liveDirectory: false, userIdsThreshold: 2 } });
+    const h = setupHarness({ emulatorSettings: { featureLevel: 372 }, gateway: { liveDirectory: false, userIdsBatchThreshold: 2 } });
     const othello = h.userId('othello');
     // First batch of the gateway: the server answers with everyone (user_ids ignored), which serves it.
     const first = await h.gql<Record<string, { fullName: string }>>(usersQuery([othello]), {}, as);

@@ -26,7 +26,6 @@ beforeAll(async () => {
   // Each call alone may take as long as the operation: only the shared deadline can stop the third.
   gateway = createGateway({
     zulipUrl: `http://127.0.0.1:${port}`,
-    timeoutMs: DEADLINE_MS,
     upstreamDeadlineMs: DEADLINE_MS,
     logging: false,
     liveDirectory: false,

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
 import { createHarness, setupHarness } from '../../helpers/harness.js';
+import { json, raw } from '../../../src/zulip/params.js';
 
 const EMAIL = (login: string) => `${login}@zulip.example.com`;
 
@@ -235,9 +236,9 @@ describe('events after a change made through the gateway', () => {
     const fetch = (input: string | URL | Request, init?: RequestInit) => h.emulator.fetch(new Request(input, init));
     const as = (login: string) => new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: demoUser(login), fetch });
     const register = async (conn: ZulipConnection) =>
-      (await conn.send<{ queue_id: string }>('register-queue', 'POST', 'register', { event_types: ['realm_user'], fetch_event_types: [] })).queue_id;
+      (await conn.request<{ queue_id: string }>('register-queue', 'POST', 'register', { event_types: json(['realm_user']), fetch_event_types: json([]) })).queue_id;
     const poll = async (conn: ZulipConnection, queueId: string) =>
-      (await conn.send<{ events: Record<string, unknown>[] }>('get-events', 'GET', 'events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events.map(
+      (await conn.request<{ events: Record<string, unknown>[] }>('get-events', 'GET', 'events', { queue_id: raw(queueId), last_event_id: json(-1), dont_block: json(true) })).events.map(
         ({ id: _id, ...e }) => e,
       );
     const [othello, polonius] = [as('othello'), as('polonius')];

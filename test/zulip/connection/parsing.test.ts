@@ -2,11 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError, ZulipError, isAuthError } from '../../../src/zulip/index.js';
 import { apiError, refusedError, resetError, success } from '../../helpers/scripted-fetch.js';
 import { FAST_RETRY, connect, failure } from './shared.js';
+import { json, raw } from '../../../src/zulip/params.js';
 
 describe('parsing', () => {
   test('returns the success body, with ignored parameters, and reports them', async () => {
     const { connection, seen } = connect([success({ ids: [7], ignored_parameters_unsupported: ['colour'] })]);
-    const body = await connection.send<{ ids: number[] }>('create-drafts', 'POST', 'drafts', { drafts: [], colour: 'x' });
+    const body = await connection.request<{ ids: number[] }>('create-drafts', 'POST', 'drafts', { drafts: json([]), colour: raw('x') });
     expect(body.ids).toEqual([7]);
     expect(body.ignored_parameters_unsupported).toEqual(['colour']);
     expect(seen).toHaveLength(1);
@@ -28,7 +29,7 @@ describe('parsing', () => {
         total_messages_in_topic: 5,
       }),
     ]);
-    const error = await failure(connection.send('update-message', 'PATCH', 'messages/9', { topic: 'x' }));
+    const error = await failure(connection.request('update-message', 'PATCH', 'messages/9', { topic: raw('x') }));
     expect(error).toBeInstanceOf(ZulipApiError);
     const api = error as ZulipApiError;
     expect(api.kind).toBe('api');
@@ -46,7 +47,7 @@ describe('parsing', () => {
 
   test('an error without code counts as BAD_REQUEST', async () => {
     const { connection } = connect([{ status: 400, json: { result: 'error', msg: 'Invalid stream ID' } }]);
-    const error = (await failure(connection.send('update-stream', 'PATCH', 'streams/99'))) as ZulipApiError;
+    const error = (await failure(connection.request('update-stream', 'PATCH', 'streams/99'))) as ZulipApiError;
     expect(error).toBeInstanceOf(ZulipApiError);
     expect(error.code).toBe('BAD_REQUEST');
     expect(error.data).toEqual({});
@@ -58,7 +59,7 @@ describe('parsing', () => {
     ['an empty 504', { status: 504, text: '' }, 504],
   ])('%s is a ServerError', async (_name, response, status) => {
     const { connection } = connect([response], { retry: { ...FAST_RETRY, maxRetries: 0 } });
-    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as ServerError;
+    const error = (await failure(connection.request('get-users', 'GET', 'users'))) as ServerError;
     expect(error).toBeInstanceOf(ServerError);
     expect(error.kind).toBe('server');
     expect(error.httpStatus).toBe(status);
@@ -73,7 +74,7 @@ describe('parsing', () => {
     ['an HTML 302', { status: 302, text: '<html>moved</html>' }, 302],
   ])('%s is a MalformedResponseError', async (_name, response, status) => {
     const { connection } = connect([response]);
-    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as MalformedResponseError;
+    const error = (await failure(connection.request('get-users', 'GET', 'users'))) as MalformedResponseError;
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error.kind).toBe('malformed');
     expect(error.httpStatus).toBe(status);
@@ -87,7 +88,7 @@ describe('parsing', () => {
     ['an unusual non-JSON 418', { status: 418, text: "I'm a teapot" }, 418, 'HTTP_418'],
   ])('%s is a ZulipApiError with a code from its status, never a success', async (_name, response, status, code) => {
     const { connection } = connect([response]);
-    const error = (await failure(connection.send('send-message', 'POST', 'messages', { content: 'x' }))) as ZulipApiError;
+    const error = (await failure(connection.request('send-message', 'POST', 'messages', { content: raw('x') }))) as ZulipApiError;
     expect(error).toBeInstanceOf(ZulipApiError);
     expect(error.code).toBe(code);
     expect(error.httpStatus).toBe(status);
@@ -103,7 +104,7 @@ describe('parsing', () => {
     ['a success envelope', { status: 401, json: { result: 'success', msg: '' } }],
   ])('an %s 401 is an UNAUTHORIZED auth error, never a success', async (_name, response) => {
     const { connection } = connect([response]);
-    const error = (await failure(connection.send('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
+    const error = (await failure(connection.request('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
     expect(error).toBeInstanceOf(ZulipApiError);
     expect(error.code).toBe('UNAUTHORIZED');
     expect(error.httpStatus).toBe(401);
@@ -119,7 +120,7 @@ describe('parsing', () => {
     ]);
     const outcomes = [];
     for (let i = 0; i < 4; i++) {
-      const error = (await failure(connection.send('get-events', 'GET', 'events'))) as ZulipApiError;
+      const error = (await failure(connection.request('get-events', 'GET', 'events'))) as ZulipApiError;
       outcomes.push([error.code, error.httpStatus, isAuthError(error)]);
     }
     expect(outcomes).toEqual([
@@ -138,7 +139,7 @@ describe('parsing', () => {
     ['an unknown throw', new Error('boom'), 'other', undefined],
   ])('%s thrown by fetch is a NetworkError', async (_name, thrown, reason, code) => {
     const { connection, seen } = connect([{ error: thrown }]);
-    const error = (await failure(connection.send('send-message', 'POST', 'messages', { content: 'hi' }))) as NetworkError;
+    const error = (await failure(connection.request('send-message', 'POST', 'messages', { content: raw('hi') }))) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toBeInstanceOf(ZulipError);
     expect(error.kind).toBe('network');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { NetworkError, ZulipConnection } from '../../../src/zulip/index.js';
 import { FAST_RETRY, IAGO, failure } from './shared.js';
+import { json } from '../../../src/zulip/params.js';
 
 describe('default undici fetch against a real server on 127.0.0.1', () => {
   const servers: Server[] = [];
@@ -31,14 +32,14 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ result: 'success', msg: '', path: req.url, auth: req.headers.authorization }));
     });
-    const body = await open(baseUrl).send<{ path: string; auth: string }>('get-users', 'GET', 'users', { client_gravatar: false });
+    const body = await open(baseUrl).request<{ path: string; auth: string }>('get-users', 'GET', 'users', { client_gravatar: json(false) });
     expect(body.path).toBe('/api/v1/users?client_gravatar=false');
     expect(body.auth).toBe(`Basic ${Buffer.from(`${IAGO.email}:${IAGO.apiKey}`).toString('base64')}`);
   });
 
   test('a connection reset by the server is NetworkError reset', async () => {
     const baseUrl = await serve((req) => req.socket.destroy());
-    const error = (await failure(open(baseUrl).send('get-users', 'GET', 'users'))) as NetworkError;
+    const error = (await failure(open(baseUrl).request('get-users', 'GET', 'users'))) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.reason).toBe('reset');
     expect(error.message).not.toContain(baseUrl);
@@ -47,7 +48,7 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
   test('a server that never answers hits the per-call timeout', async () => {
     const baseUrl = await serve(() => undefined);
     const started = performance.now();
-    const error = (await failure(open(baseUrl).send('get-events', 'GET', 'events', {}, { timeoutMs: 50 }))) as NetworkError;
+    const error = (await failure(open(baseUrl).request('get-events', 'GET', 'events', {}, { deadlineMs: 50 }))) as NetworkError;
     expect(error.reason).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(5_000);
   });
@@ -60,7 +61,7 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
     const connection = new ZulipConnection({ baseUrl, credentials: IAGO, deadlineMs: 300, retry: FAST_RETRY });
     connections.push(connection);
     const started = performance.now();
-    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as NetworkError;
+    const error = (await failure(connection.request('get-users', 'GET', 'users'))) as NetworkError;
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.reason).toBe('timeout');
@@ -78,7 +79,7 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
     const connection = new ZulipConnection({ baseUrl, credentials: IAGO, deadlineMs: 300, retry: FAST_RETRY });
     connections.push(connection);
     const started = performance.now();
-    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as NetworkError;
+    const error = (await failure(connection.request('get-users', 'GET', 'users'))) as NetworkError;
     const elapsed = performance.now() - started;
     expect(error.reason).toBe('timeout');
     expect(elapsed).toBeGreaterThanOrEqual(290);
@@ -89,7 +90,7 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
   test('a refused connection is NetworkError connect', async () => {
     const baseUrl = await serve(() => undefined);
     await new Promise((resolve) => servers.pop()!.close(resolve));
-    const error = (await failure(open(baseUrl).send('get-users', 'GET', 'users'))) as NetworkError;
+    const error = (await failure(open(baseUrl).request('get-users', 'GET', 'users'))) as NetworkError;
     expect(error.reason).toBe('connect');
     expect(error.causeCode).toBe('ECONNREFUSED');
   });
@@ -98,9 +99,9 @@ describe('default undici fetch against a real server on 127.0.0.1', () => {
     const baseUrl = await serve((_req, res) => res.end('{"result":"success","msg":""}'));
     const connection = open(baseUrl);
     const copy = connection.withCredentials(undefined);
-    await copy.send('get-server-settings', 'GET', 'server_settings');
+    await copy.request('get-server-settings', 'GET', 'server_settings');
     await connection.close();
-    const error = (await failure(copy.send('get-server-settings', 'GET', 'server_settings'))) as NetworkError;
+    const error = (await failure(copy.request('get-server-settings', 'GET', 'server_settings'))) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
   });
 });

@@ -6,13 +6,13 @@ import { BASE, IAGO, connect } from './shared.js';
 describe('request shape', () => {
   test('GET sends Basic auth, a User-Agent and Zulip-encoded query parameters', async () => {
     const { connection, fetch } = connect([success({ messages: [] })]);
-    await connection.send('get-messages', 'GET', 'messages', {
-      anchor: 'newest',
-      num_before: 10,
-      num_after: 0,
-      apply_markdown: false,
-      narrow: [{ operator: 'channel', operand: 'design' }],
-      client_gravatar: undefined,
+    await connection.request('get-messages', 'GET', 'messages', {
+      anchor: raw('newest'),
+      num_before: json(10),
+      num_after: json(0),
+      apply_markdown: json(false),
+      narrow: json([{ operator: 'channel', operand: 'design' }]),
+      client_gravatar: json(undefined),
     });
     const [request] = fetch.requests;
     expect(request!.method).toBe('GET');
@@ -32,16 +32,16 @@ describe('request shape', () => {
 
   test('POST, PATCH and DELETE send a form body; the query string stays empty', async () => {
     const { connection, fetch } = connect([success(), success(), success(), success()]);
-    await connection.send('update-message-flags-for-narrow', 'POST', 'messages/flags/narrow', {
-      anchor: '42',
-      narrow: [['is', 'unread']],
-      op: 'add',
-      flag: 'read',
-      include_anchor: true,
+    await connection.request('update-message-flags-for-narrow', 'POST', 'messages/flags/narrow', {
+      anchor: raw('42'),
+      narrow: json([['is', 'unread']]),
+      op: raw('add'),
+      flag: raw('read'),
+      include_anchor: json(true),
     });
-    await connection.send('update-message', 'PATCH', '/messages/42', { topic: 'a & b = c', send_notification_to_old_thread: false });
-    await connection.send('remove-reaction', 'DELETE', 'messages/42/reactions', { emoji_name: 'octopus' });
-    await connection.send('delete-queue', 'DELETE', 'events');
+    await connection.request('update-message', 'PATCH', '/messages/42', { topic: raw('a & b = c'), send_notification_to_old_thread: json(false) });
+    await connection.request('remove-reaction', 'DELETE', 'messages/42/reactions', { emoji_name: raw('octopus') });
+    await connection.request('delete-queue', 'DELETE', 'events');
     const [flags, edit, reaction, bare] = fetch.requests;
     expect(flags!.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(flags!.form).toEqual({
@@ -92,14 +92,14 @@ describe('request shape', () => {
 
   test('without credentials no Authorization header is sent', async () => {
     const { connection, fetch } = connect([success({ realm_name: 'Zulip' })], { credentials: undefined });
-    await connection.send('get-server-settings', 'GET', 'server_settings');
+    await connection.request('get-server-settings', 'GET', 'server_settings');
     expect(fetch.requests[0]!.headers.authorization).toBeUndefined();
     expect(connection.credentialKey).toBe('anonymous');
   });
 
   test('a base URL with a trailing slash does not double it', async () => {
     const { connection, fetch } = connect([success()], { baseUrl: `${BASE}/` });
-    await connection.send('get-own-user', 'GET', 'users/me');
+    await connection.request('get-own-user', 'GET', 'users/me');
     expect(fetch.requests[0]!.url.href).toBe(`${BASE}/api/v1/users/me`);
   });
 });

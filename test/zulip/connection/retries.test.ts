@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { NetworkError, ServerError, ZulipApiError, isAuthError } from '../../../src/zulip/index.js';
 import { apiError, resetError, success, type ScriptedResponse } from '../../helpers/scripted-fetch.js';
 import { connect, failure } from './shared.js';
+import { raw } from '../../../src/zulip/params.js';
 
 describe('retries', () => {
   test('a GET is retried on 503 and succeeds within three calls', async () => {
@@ -10,15 +11,26 @@ describe('retries', () => {
       { status: 503, text: 'Service Unavailable' },
       success({ members: [] }),
     ]);
-    const body = await connection.send<{ members: unknown[] }>('get-users', 'GET', 'users');
+    const body = await connection.request<{ members: unknown[] }>('get-users', 'GET', 'users');
     expect(body.members).toEqual([]);
     expect(fetch.requests).toHaveLength(3);
     expect(seen.map((info) => info.status)).toEqual([503, 503, 200]);
   });
 
+  test('the waits between retries draw their jitter from the injected random source', async () => {
+    const draws: number[] = [];
+    const random = () => (draws.push(draws.length), 0.5);
+    const { connection, fetch } = connect([{ status: 503, text: '' }, { error: resetError() }, success({ members: [] })], {
+      retry: { maxRetries: 2, minDelayMs: 1, maxDelayMs: 5, random },
+    });
+    await connection.request('get-users', 'GET', 'users');
+    expect(fetch.requests).toHaveLength(3);
+    expect(draws).toEqual([0, 1]);
+  });
+
   test('a GET gives up after maxRetries and throws the last error', async () => {
     const { connection, fetch } = connect([{ status: 502, text: '' }, { error: resetError() }, { status: 503, text: '' }, success()]);
-    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as ServerError;
+    const error = (await failure(connection.request('get-users', 'GET', 'users'))) as ServerError;
     expect(error).toBeInstanceOf(ServerError);
     expect(error.httpStatus).toBe(503);
     expect(fetch.requests).toHaveLength(3);
@@ -27,21 +39,21 @@ describe('retries', () => {
 
   test.each(['POST', 'PATCH', 'DELETE'] as const)('%s is never retried', async (method) => {
     const { connection, fetch } = connect([{ status: 503, text: '' }, { error: resetError() }, success()]);
-    expect(await failure(connection.send('x', method, 'messages/1', { content: 'a' }))).toBeInstanceOf(ServerError);
-    expect(await failure(connection.send('x', method, 'messages/1', { content: 'a' }))).toBeInstanceOf(NetworkError);
+    expect(await failure(connection.request('x', method, 'messages/1', { content: raw('a') }))).toBeInstanceOf(ServerError);
+    expect(await failure(connection.request('x', method, 'messages/1', { content: raw('a') }))).toBeInstanceOf(NetworkError);
     expect(fetch.requests).toHaveLength(2);
   });
 
   test('4xx errors, including 401, are not retried', async () => {
     const { connection, fetch } = connect([apiError('UNAUTHORIZED', 'Not logged in', 401), apiError('BAD_REQUEST', 'Invalid narrow')]);
-    expect(isAuthError(await failure(connection.send('get-messages', 'GET', 'messages')))).toBe(true);
-    expect(await failure(connection.send('get-messages', 'GET', 'messages'))).toBeInstanceOf(ZulipApiError);
+    expect(isAuthError(await failure(connection.request('get-messages', 'GET', 'messages')))).toBe(true);
+    expect(await failure(connection.request('get-messages', 'GET', 'messages'))).toBeInstanceOf(ZulipApiError);
     expect(fetch.requests).toHaveLength(2);
   });
 
   test('retry: false turns retries off for one call', async () => {
     const { connection, fetch } = connect([{ status: 503, text: '' }, success()]);
-    expect(await failure(connection.send('get-events', 'GET', 'events', {}, { retry: false }))).toBeInstanceOf(ServerError);
+    expect(await failure(connection.request('get-events', 'GET', 'events', {}, { retry: false }))).toBeInstanceOf(ServerError);
     expect(fetch.requests).toHaveLength(1);
   });
 
@@ -51,7 +63,7 @@ describe('retries', () => {
       retry: { maxRetries: 2, minDelayMs: 1, maxDelayMs: 1000 },
     });
     const started = performance.now();
-    await connection.send('get-users', 'GET', 'users');
+    await connection.request('get-users', 'GET', 'users');
     expect(performance.now() - started).toBeGreaterThanOrEqual(75);
     expect(fetch.requests).toHaveLength(2);
   });
@@ -62,7 +74,7 @@ describe('retries', () => {
       success(),
     ]);
     const started = performance.now();
-    const error = (await failure(connection.send('get-users', 'GET', 'users'))) as ZulipApiError;
+    const error = (await failure(connection.request('get-users', 'GET', 'users'))) as ZulipApiError;
     expect(performance.now() - started).toBeLessThan(1000);
     expect(error.code).toBe('RATE_LIMIT_HIT');
     expect(error.httpStatus).toBe(429);
@@ -73,7 +85,7 @@ describe('retries', () => {
   test('a 429 on POST is not retried but still carries the header retryAfter', async () => {
     const limited = apiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429);
     const { connection, fetch } = connect([{ ...limited, headers: { 'retry-after': '0.01' } } as ScriptedResponse, success()]);
-    const error = (await failure(connection.send('send-message', 'POST', 'messages'))) as ZulipApiError;
+    const error = (await failure(connection.request('send-message', 'POST', 'messages'))) as ZulipApiError;
     expect(error.retryAfter).toBe(0.01);
     expect(fetch.requests).toHaveLength(1);
   });

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { type ZulipApiError, ZulipConnection, ZulipError } from '../../../src/zulip/index.js';
 import { apiError, refusedError, resetError, success, type ScriptedResponse } from '../../helpers/scripted-fetch.js';
 import { BASE, IAGO, connect, failure } from './shared.js';
+import { json } from '../../../src/zulip/params.js';
 
 describe('secrecy', () => {
   const token = Buffer.from(`${IAGO.email}:${IAGO.apiKey}`).toString('base64');
@@ -15,8 +16,8 @@ describe('secrecy', () => {
     ['timeout', { hang: true }],
   ];
   test.each(cases)('a %s message names no URL, credential or raw body', async (_name, response) => {
-    const { connection } = connect([response], { timeoutMs: 20 });
-    const error = (await failure(connection.send('get-messages', 'POST', 'messages', { narrow: [] }))) as ZulipError;
+    const { connection } = connect([response], { deadlineMs: 20 });
+    const error = (await failure(connection.request('get-messages', 'POST', 'messages', { narrow: json([]) }))) as ZulipError;
     expect(error).toBeInstanceOf(ZulipError);
     const shown = `${error.message} ${String(error)} ${JSON.stringify(error)}`;
     for (const secret of [BASE, '127.0.0.1', '9991', IAGO.apiKey, token, 'BODYMARKER', 'api/v1']) {
@@ -33,7 +34,7 @@ describe('secrecy', () => {
     ['a key that is part of a longer token', 'abc', 'token xabcx and abc-def and abc', 'token xabcx and abc-def and [redacted]'],
   ])('redaction replaces whole credentials only: %s', async (_name, apiKey, msg, shown) => {
     const { connection } = connect([apiError('INVALID_API_KEY', msg, 401)], { credentials: { email: IAGO.email, apiKey } });
-    const error = (await failure(connection.send('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
+    const error = (await failure(connection.request('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
     expect(error.message).toBe(shown);
   });
 
@@ -42,7 +43,7 @@ describe('secrecy', () => {
     const { connection } = connect([
       apiError('INVALID_API_KEY', `Bad credentials ${pair} (Basic ${token})`, 401, { detail: `sent ${IAGO.apiKey}`, count: 3 }),
     ]);
-    const error = (await failure(connection.send('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
+    const error = (await failure(connection.request('get-own-user', 'GET', 'users/me'))) as ZulipApiError;
     expect(error.message).toBe('Bad credentials [redacted] (Basic [redacted])');
     expect(error.data).toEqual({ detail: 'sent [redacted]', count: 3 });
   });
@@ -63,8 +64,8 @@ describe('secrecy', () => {
   test('withCredentials shares the transport and options but sends the new credential', async () => {
     const { connection, fetch, seen } = connect([success(), success()]);
     const hamlet = { email: 'hamlet@zulip.example', apiKey: 'hamletkey' };
-    await connection.withCredentials(hamlet).send('get-own-user', 'GET', 'users/me');
-    await connection.send('get-own-user', 'GET', 'users/me');
+    await connection.withCredentials(hamlet).request('get-own-user', 'GET', 'users/me');
+    await connection.request('get-own-user', 'GET', 'users/me');
     expect(fetch.requests.map((request) => request.basicAuth)).toEqual([hamlet, IAGO]);
     expect(seen).toHaveLength(2);
   });

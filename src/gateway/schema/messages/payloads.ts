@@ -8,6 +8,7 @@ import type {
   MoveMessagesTimeLimitExceededData,
   UpdateMessageFlagsForNarrowResult,
 } from '../../../zulip/model/messages.js';
+import { ZulipErrorCode } from '../../../zulip/error-codes.js';
 import { ZulipApiError } from '../../../zulip/errors.js';
 import { builder } from '../../builder.js';
 import { ChannelRef } from '../channels.js';
@@ -88,7 +89,7 @@ export const EditMessagePayloadRef = builder.objectRef<EditedMessage>('EditMessa
  * CHANGE_LATER from `firstMessageIdAllowedToMove`. https://zulip.com/api/update-message
  */
 export class MoveMessagesTimeLimitExceeded extends Error {
-  static readonly code = 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED';
+  static readonly code = ZulipErrorCode.moveMessagesTimeLimitExceeded;
   readonly firstMessageIdAllowedToMove: number | null;
   readonly totalMessagesAllowedToMove: number;
   readonly totalMessagesInTopic: number;

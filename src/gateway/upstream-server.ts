@@ -1,0 +1,89 @@
+/**
+ * The chat server behind one gateway instance: made once by `createGateway`, complete when its
+ * constructor returns, and closed with the gateway. It holds the one upstream connection (so the
+ * one keep-alive pool) that requests derive their credentials and counters from (context.ts), and
+ * the public server facts every caller shares. Nothing here depends on a caller's credentials.
+ */
+import { ZulipConnection, type FetchLike, type ObservedCall } from '../zulip/connection.js';
+import type { Credentials } from '../zulip/credentials.js';
+import type { LiveDirectories } from './directory/live.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
+import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from './loaders/users.js';
+import { SharedValue } from './loaders/memo.js';
+
+/** How to reach the chat server; fixed for the lifetime of a gateway. */
+export interface UpstreamConfig {
+  /** Server origin, e.g. `https://chat.example.com` (without `/api/v1`). */
+  baseUrl: string;
+  /**
+   * Transport for every upstream call; the tests' seam.
+   * @default undici's request API over one keep-alive pool (see zulip/connection.ts)
+   */
+  fetch?: FetchLike;
+  /** Used for requests that carry no credentials at all. @default none (anonymous) */
+  defaultCredentials?: Credentials;
+  /**
+   * The deadline of one upstream call, in milliseconds: its attempts and the waits between its
+   * retries all fit inside it (zulip/connection.ts `deadlineMs`). @default 10_000
+   */
+  deadlineMs?: number;
+}
+
+/** Observes one upstream call of a request (metrics, trace span, request id; observability/upstream.ts). */
+export type UpstreamObserver = (observation: object, route: string, method: string) => ObservedCall;
+
+export interface UpstreamServerOptions extends UpstreamConfig {
+  /**
+   * Builds each credential's live directory (directory/live.ts) over the server's connection; the
+   * directories learn the server's length limits into `inputLimits`. @default none (off)
+   */
+  directories?: (connection: ZulipConnection, inputLimits: InputLimits) => LiveDirectories;
+  /**
+   * Observes each upstream call of a request. `observation` is the GraphQL context object, read
+   * when the call is made: the request id and the operation's trace context are put on it after
+   * the context is built. @default none
+   */
+  observe?: UpstreamObserver;
+  /**
+   * Below feature level 384, batches of at most this many users are fetched one by one
+   * (loaders/users.ts). @default DEFAULT_USER_IDS_BATCH_THRESHOLD
+   */
+  userIdsBatchThreshold?: number;
+}
+
+export class UpstreamServer {
+  readonly config: UpstreamConfig;
+  readonly connection: ZulipConnection;
+  /** The server's feature level (feature-level.ts). */
+  readonly featureLevel = new SharedValue<number>();
+  /** `server_presence_offline_threshold_seconds` (schema/presence.ts). */
+  readonly presenceOfflineThreshold = new SharedValue<number>();
+  /** The server's length limits (input-limits.ts), learnt from its registration responses. */
+  readonly inputLimits: InputLimits = { ...DEFAULT_INPUT_LIMITS };
+  /** Each credential's live directory (directory/live.ts); undefined when it is off. */
+  readonly directories: LiveDirectories | undefined;
+  /** See {@link UpstreamServerOptions.observe}; undefined when nothing observes. */
+  readonly observe: UpstreamObserver | undefined;
+  /** Below feature level 384, user batches up to this size are fetched by ID (loaders/users.ts). */
+  readonly userIdsBatchThreshold: number;
+  /** Whether `GET /users` honours `user_ids` (feature level 384), learned from its first answer. */
+  userIdsSupported: boolean | undefined = undefined;
+
+  constructor(options: UpstreamServerOptions) {
+    const { directories, observe, userIdsBatchThreshold, ...config } = options;
+    this.config = config;
+    this.connection = new ZulipConnection({
+      baseUrl: config.baseUrl,
+      ...(config.fetch && { fetch: config.fetch }),
+      ...(config.deadlineMs !== undefined && { deadlineMs: config.deadlineMs }),
+    });
+    this.directories = directories?.(this.connection, this.inputLimits);
+    this.observe = observe;
+    this.userIdsBatchThreshold = userIdsBatchThreshold ?? DEFAULT_USER_IDS_BATCH_THRESHOLD;
+  }
+
+  /** Closes the keep-alive pool (gateway disposal). */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
