@@ -1,6 +1,6 @@
 /**
  * A large, realistic organization for load tests and benchmarks: by default 2,000 users,
- * 200 channels and 200,000 messages, built in well under 10 seconds.
+ * 200 channels and 200,000 messages, built fast enough for a benchmark's setup.
  *
  * Deterministic: every choice comes from a seeded PRNG (mulberry32), so the same options give the
  * same store. Realistic where it matters for the message endpoints: channel sizes follow a power

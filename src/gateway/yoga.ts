@@ -147,7 +147,7 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
 /**
  * Largest request body accepted by default, in bytes. Operations are small (the dashboard query
  * is under 1 kB, a message at most 10,000 characters), and a body under this limit must be read
- * and parsed whole before it can be refused: 2 MB keeps that to milliseconds.
+ * and parsed whole before it can be refused, so the limit also bounds the work one request can cost.
  */
 export const MAX_REQUEST_BODY_BYTES = 2_000_000;
 

@@ -135,8 +135,8 @@ export class ZulipConnection {
   /**
    * @param family internal, from `withCredentials`/`derive`: what the family shares. `options`
    *   then carry no credentials; `familyCredentials` are the copy's. (Copies avoid `{ ...a, ...b }`
-   *   and rest destructuring: a gateway derives connections on every request, and V8 spends
-   *   microseconds on those.)
+   *   and rest destructuring: a gateway derives connections on every request, and V8 takes its
+   *   slow path on those.)
    */
   constructor(options: ConnectionOptions, family?: Family, familyCredentials?: Credentials) {
     if (family) {

@@ -54,10 +54,6 @@ export const VARIABLES: readonly Variable[] = [
 
 const NAMES = new Set(VARIABLES.map((v) => v.name));
 
-export function isSecret(name: string): boolean {
-  return VARIABLES.some((v) => v.name === name && v.secret);
-}
-
 /**
  * Reads a documented variable: empty counts as unset. Reading an undocumented name is a bug in
  * this module, caught by the config test.
