@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
 import { createGatewayServer } from '../../src/gateway/transport/http.js';
 import { CSRF_HEADER, createGateway } from '../../src/gateway/yoga.js';
+import { credentialsFromConnectionParams } from '../../src/gateway/credentials.js';
 import type { FetchLike } from '../../src/zulip/connection.js';
 import { basicAuth, createHarness } from '../helpers/harness.js';
 import { scriptedFetch, success } from '../helpers/scripted-fetch.js';
@@ -249,7 +250,9 @@ describe('graphql-ws contexts', () => {
     logging: false,
   });
   const contextOf = async (connectionParams: unknown) =>
-    (await gateway.getEnveloped({ connectionParams, extra: {} }).contextFactory()) as Record<string, unknown>;
+    (await gateway
+      .getEnveloped({ sentCredentials: credentialsFromConnectionParams(connectionParams, undefined), extra: {} })
+      .contextFactory()) as Record<string, unknown>;
 
   it('takes credentials from the connection_init payload', async () => {
     expect((await contextOf({ authorization: basicAuth(owner) })).credentials).toEqual({ email: owner.email, apiKey: owner.apiKey });
