@@ -37,6 +37,7 @@ import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
+import { codedRefusals } from './plugins/refusals.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
@@ -219,6 +220,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
       ...(tracing ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
+      // A method or content type refused before the body is read or CSRF judged; every refusal coded.
+      codedRefusals(),
       limitRequestBody(maxRequestBodyBytes),
       csrfPrevention(),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
