@@ -6,6 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/gateway/config/index.js';
 import { createGatewayServer, SERVER_LIMITS, type GatewayServer, type GatewayServerOptions } from '../../../src/gateway/transport/http.js';
 import { createGateway, type Gateway } from '../../../src/gateway/yoga.js';
 import { until } from '../../helpers/wait.js';
@@ -65,6 +66,14 @@ const codeOf = (connection: ReturnType<typeof raw>) => connection.json().errors[
 describe('slow clients', () => {
   it('has production defaults: headers within 10 s, a whole request within 30 s, idle keep-alive 5 s', () => {
     expect(SERVER_LIMITS).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+  });
+
+  it('takes its bounds from the environment, with the same defaults (README table)', () => {
+    expect(loadConfig({}).server).toEqual(SERVER_LIMITS);
+    const env = { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '65000', LINGER_MS: '100', LINGER_MAX_BYTES: '1000', MAX_CONNECTIONS: '50' };
+    expect(loadConfig(env).server).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 65_000, lingerMs: 100, lingerMaxBytes: 1000, maxConnections: 50 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
   });
 
   it('cuts a client sending its headers one byte per interval at the header timeout, with 408 REQUEST_TIMEOUT', async () => {
