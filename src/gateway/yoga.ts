@@ -38,6 +38,7 @@ import { MASKED_ERRORS } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
 import { codedRefusals } from './plugins/refusals.js';
+import { boundedParseCache } from './plugins/parse-cache.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
@@ -208,6 +209,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Bodies are bounded by our own plugin below (plugins/body-limit.ts says why).
     maxRequestBodySize: false,
     maskedErrors: MASKED_ERRORS,
+    // Bounded in bytes, large documents never cached (plugins/parse-cache.ts says why).
+    parserAndValidationCache: boundedParseCache(),
     // Hooks run in this order; `gateway.dispose()` runs the disposers last-in first-out: the event
     // hub first (every subscription ends, every upstream queue is deleted), then the upstream
     // keep-alive pool, which those deletions still need.
