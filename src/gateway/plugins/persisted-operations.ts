@@ -22,10 +22,16 @@ import { parse } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { GatewayErrorCode } from '../errors.js';
+import { PARSE_CACHE_LIMITS } from './parse-cache.js';
 
 const SHA256_HEX = /^[a-f0-9]{64}$/;
 
-/** A bounded LRU of query texts by SHA-256. */
+/**
+ * A bounded LRU of query texts by SHA-256. A query longer than `maxQueryLength` is run but not
+ * stored (as the parse cache does not cache it, plugins/parse-cache.ts): its client's next
+ * hash-only request gets PersistedQueryNotFound and sends the query again, which is what the
+ * protocol has clients do.
+ */
 export class PersistedQueryStore {
   readonly #entries = new Map<string, string>();
   #bytes = 0;
@@ -33,6 +39,7 @@ export class PersistedQueryStore {
   constructor(
     readonly maxEntries = 1000,
     readonly maxBytes = 16 * 1_048_576,
+    readonly maxQueryLength = PARSE_CACHE_LIMITS.maxDocumentLength,
   ) {}
 
   get(hash: string): string | undefined {
@@ -45,7 +52,7 @@ export class PersistedQueryStore {
   }
 
   set(hash: string, query: string): void {
-    if (query.length > this.maxBytes) return;
+    if (query.length > this.maxBytes || query.length > this.maxQueryLength) return;
     if (this.#entries.has(hash)) return void this.get(hash);
     this.#entries.set(hash, query);
     this.#bytes += query.length;

@@ -60,6 +60,17 @@ describe('automatic persisted queries', () => {
     small.set('y', '123456');
     expect([small.get('x'), small.get('y'), small.size]).toEqual([undefined, '123456', 1]);
   });
+
+  it('runs a large query sent with its hash without storing it', async () => {
+    const store = new PersistedQueryStore();
+    store.set('big', `{ hello } # ${'x'.repeat(store.maxQueryLength)}`);
+    expect([store.get('big'), store.size]).toEqual([undefined, 0]);
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq' })!.plugin] });
+    const query = `{ hello } # ${'x'.repeat(100_000)}`;
+    const hash = sha256(query);
+    expect((await post(server.url, { query, extensions: apq(hash) })).body).toEqual({ data: { hello: 'world' } });
+    expect((await post(server.url, { extensions: apq(hash) })).body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+  });
 });
 
 describe('trusted documents', () => {
