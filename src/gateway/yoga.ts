@@ -37,7 +37,7 @@ import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
-import { codedRefusals } from './plugins/refusals.js';
+import { codedRefusals, refuseMethods } from './plugins/refusals.js';
 import { boundedParseCache } from './plugins/parse-cache.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type SubscriptionSharing } from './plugins/share-subscriptions.js';
@@ -223,10 +223,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
       ...(tracing ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
-      // A method or content type refused before the body is read or CSRF judged; every refusal coded.
-      codedRefusals(),
+      // Every refusal coded (plugins/refusals.ts): a method first, then the body and CSRF checks,
+      // then a content type yoga does not read.
+      refuseMethods(),
       limitRequestBody(maxRequestBodyBytes),
       csrfPrevention(),
+      codedRefusals(),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
       limitVariablesDepth(),

@@ -30,12 +30,25 @@ function refusal(status: number, code: GatewayErrorCode, message: string, header
   return createGraphQLError(message, { extensions: { code, http: { status, headers } } });
 }
 
-export function codedRefusals(): Plugin {
+/** 405 METHOD_NOT_ALLOWED for a method other than GET and POST: first, since no other rule applies to it. */
+export function refuseMethods(): Plugin {
   return {
-    onRequestParse({ request, requestParser, setRequestParser }) {
+    onRequestParse({ request }) {
       if (!METHODS.includes(request.method)) {
         throw refusal(405, GatewayErrorCode.methodNotAllowed, `Method ${request.method} not allowed: send GET or POST.`, { allow: METHODS.join(', ') });
       }
+    },
+  };
+}
+
+/**
+ * 415 for a content type yoga does not read, 400 for a GET whose parameters are not JSON, and a
+ * coded JSON body for any refusal left without one. After the CSRF check, whose 403 tells a
+ * cross-site form post what it is.
+ */
+export function codedRefusals(): Plugin {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
       if (!requestParser) throw refusal(415, ...BY_STATUS[415]!);
       // yoga's GET parser JSON-parses `variables` and `extensions` as they come: a SyntaxError
       // there would be masked as a bug (500).
