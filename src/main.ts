@@ -119,7 +119,7 @@ export async function start(
     ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
-  const served = createGatewayServer(gateway, { drainMs: config.drainMs });
+  const served = createGatewayServer(gateway, { drainMs: config.drainMs, ...config.server });
   let opsServer: Server | undefined;
   const release = async () => {
     await gateway.dispose();

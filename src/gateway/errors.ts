@@ -24,7 +24,7 @@ import {
 
 /**
  * Every `extensions.code` the gateway itself produces, in one place (Zulip's own codes, such as
- * BAD_REQUEST or STREAM_DOES_NOT_EXIST, pass through unchanged besides these). Clients may rely on
+ * STREAM_DOES_NOT_EXIST, pass through unchanged besides these). Clients may rely on
  * them: renaming one is a breaking change.
  */
 export const GatewayErrorCode = {
@@ -60,6 +60,25 @@ export const GatewayErrorCode = {
   maxCostExceeded: 'MAX_COST_EXCEEDED',
   /** A request body over the size limit (HTTP 413). */
   requestEntityTooLarge: 'REQUEST_ENTITY_TOO_LARGE',
+  /**
+   * A request GraphQL over HTTP refuses (HTTP 400): malformed JSON or HTTP, no query, a parameter
+   * of the wrong type, a mutation over GET (405). The same string as Zulip's generic code.
+   */
+  badRequest: 'BAD_REQUEST',
+  /** An HTTP method other than GET and POST on the GraphQL path (HTTP 405, with `Allow`). */
+  methodNotAllowed: 'METHOD_NOT_ALLOWED',
+  /** A POST body of a content type the gateway does not read, e.g. application/xml (HTTP 415). */
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  /** No answer in a media type the request's Accept header allows (HTTP 406). */
+  notAcceptable: 'NOT_ACCEPTABLE',
+  /** A path the gateway does not serve (HTTP 404). */
+  routeNotFound: 'ROUTE_NOT_FOUND',
+  /** A request whose headers, or whole request, did not arrive within the server's timeout (HTTP 408). */
+  requestTimeout: 'REQUEST_TIMEOUT',
+  /** Request headers over node's size limit (HTTP 431). */
+  requestHeadersTooLarge: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+  /** The instance already holds its most connections (HTTP 503, `Retry-After`): retry shortly, or elsewhere. */
+  tooManyConnections: 'TOO_MANY_CONNECTIONS',
   /** A request a browser could have sent cross-site without a preflight (HTTP 403). */
   csrfRefused: 'CSRF_REFUSED',
   /** A subscription that fell too far behind and was closed; resubscribe from the last cursor. */
@@ -81,6 +100,14 @@ export const GatewayErrorCode = {
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
+
+/**
+ * The JSON body of a refusal made outside GraphQL execution (by node's HTTP server or the
+ * transport): a GraphQL response's `errors`, so a client reads every refusal the same way.
+ */
+export function refusalBody(message: string, code: GatewayErrorCode): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code } }] });
+}
 
 /**
  * An argument refused before any upstream call, with code BAD_USER_INPUT. `extensions` adds

@@ -32,6 +32,8 @@ import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
+import { codedRefusals, refuseMethods } from './plugins/refusals.js';
+import { boundedParseCache } from './plugins/parse-cache.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
@@ -216,6 +218,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Bodies are bounded by our own plugin below (plugins/body-limit.ts says why).
     maxRequestBodySize: false,
     maskedErrors: MASKED_ERRORS,
+    // Bounded in bytes, large documents never cached (plugins/parse-cache.ts says why).
+    parserAndValidationCache: boundedParseCache(),
     // Hooks run in this order; `gateway.dispose()` runs the disposers last-in first-out: the event
     // hub first (every subscription ends, every upstream queue is deleted), then the upstream
     // keep-alive pool, which those deletions still need.
@@ -228,8 +232,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
       ...(tracing ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
+      // Every refusal coded (plugins/refusals.ts): a method first, then the body and CSRF checks,
+      // then a content type yoga does not read.
+      refuseMethods(),
       limitRequestBody(maxRequestBodyBytes),
       csrfPrevention(),
+      codedRefusals(),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
       limitVariablesDepth(),

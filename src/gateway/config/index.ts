@@ -33,6 +33,8 @@ export interface GatewayConfig {
   /** Deadline shared by the upstream calls of one query or mutation; each call's own deadline too. */
   upstreamDeadlineMs: number;
   drainMs: number;
+  /** Slow and greedy clients (transport/http.ts GatewayServerOptions): timeouts, lingering, the connection cap. */
+  server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; lingerMs: number; lingerMaxBytes: number; maxConnections: number };
   maxRequestBodyBytes: number;
   maxSubscriptionsPerCredential: number;
   /** Events or results one subscription may have waiting before it ends with SLOW_CONSUMER. */
@@ -172,6 +174,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     logLevel: check(() => oneOf('LOG_LEVEL', get('LOG_LEVEL') ?? 'info', LOG_LEVELS), 'info' as const),
     upstreamDeadlineMs: int('UPSTREAM_DEADLINE_MS', 10_000, 1, DAY_MS),
     drainMs: int('DRAIN_MS', 10_000, 0, DAY_MS),
+    server: {
+      headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 100, DAY_MS),
+      requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, DAY_MS),
+      keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, DAY_MS),
+      lingerMs: int('LINGER_MS', 5_000, 0, 600_000),
+      lingerMaxBytes: int('LINGER_MAX_BYTES', 8_000_000, 0, 1_073_741_824),
+      maxConnections: int('MAX_CONNECTIONS', 10_000, 1, 10_000_000),
+    },
     maxRequestBodyBytes: int('MAX_BODY_BYTES', 2_000_000, 1024, 1_073_741_824),
     maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 200, 1, 1_000_000),
     slowConsumerLimit: int('SLOW_CONSUMER_LIMIT', 1000, 1, 1_000_000),
@@ -195,6 +205,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   };
   const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);
   if (userIdsBatchThreshold !== undefined) config.userIdsBatchThreshold = userIdsBatchThreshold;
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the whole request includes its headers).');
+  }
   if (config.metrics.path === '/graphql' || config.metrics.path === '/health' || config.metrics.path === '/readiness') {
     problems.push(`METRICS_PATH must not be ${config.metrics.path}, which the gateway serves itself.`);
   }

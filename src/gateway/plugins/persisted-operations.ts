@@ -22,10 +22,16 @@ import { parse } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { GatewayErrorCode } from '../errors.js';
+import { PARSE_CACHE_LIMITS } from './parse-cache.js';
 
 const SHA256_HEX = /^[a-f0-9]{64}$/;
 
-/** A bounded LRU of query texts by SHA-256. */
+/**
+ * A bounded LRU of query texts by SHA-256. A query longer than `maxQueryLength` is run but not
+ * stored (as the parse cache does not cache it, plugins/parse-cache.ts): its client's next
+ * hash-only request gets PersistedQueryNotFound and sends the query again, which is what the
+ * protocol has clients do.
+ */
 export class PersistedQueryStore {
   readonly #entries = new Map<string, string>();
   #bytes = 0;
@@ -33,6 +39,7 @@ export class PersistedQueryStore {
   constructor(
     readonly maxEntries = 1000,
     readonly maxBytes = 16 * 1_048_576,
+    readonly maxQueryLength = PARSE_CACHE_LIMITS.maxDocumentLength,
   ) {}
 
   get(hash: string): string | undefined {
@@ -45,7 +52,7 @@ export class PersistedQueryStore {
   }
 
   set(hash: string, query: string): void {
-    if (query.length > this.maxBytes) return;
+    if (query.length > this.maxBytes || query.length > this.maxQueryLength) return;
     if (this.#entries.has(hash)) return void this.get(hash);
     this.#entries.set(hash, query);
     this.#bytes += query.length;
@@ -141,9 +148,12 @@ export function loadTrustedDocuments(file: string): TrustedDocuments {
   return parseTrustedDocuments(readFileSync(file, 'utf8'), file);
 }
 
+/** The parameters that may carry a document id: GraphQL over HTTP's `documentId`, Relay's `doc_id` and `id`. */
+const ID_PARAMETERS = ['documentId', 'doc_id', 'id'] as const;
+
 /** The document id of a request: `documentId`, Relay's `doc_id`/`id`, or the APQ hash. */
 function documentIdOf(params: Params): string | null {
-  for (const candidate of [params.documentId, params.doc_id, params.id]) if (typeof candidate === 'string') return candidate;
+  for (const name of ID_PARAMETERS) if (typeof params[name] === 'string') return params[name];
   const pq = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;
   return typeof pq?.sha256Hash === 'string' ? pq.sha256Hash : null;
 }
@@ -162,11 +172,23 @@ const TRUSTED_ONLY_MESSAGE = 'This gateway runs only trusted documents: send the
 const ID_REQUIRED_MESSAGE = 'Send the id of a trusted document (documentId, or extensions.persistedQuery.sha256Hash).';
 const NOT_TRUSTED_MESSAGE = 'PersistedQueryNotFound: this document id is not in the trusted documents.';
 
+/** A GET's document id, from its query string. */
+function documentIdOfSearch(url: string): string | null {
+  const search = new URL(url, 'http://localhost').searchParams;
+  for (const name of ID_PARAMETERS) {
+    const value = search.get(name);
+    if (value) return value;
+  }
+  return null;
+}
+
 function useTrustedDocuments(documents: TrustedDocuments): Plugin {
   const status = { http: { status: 400 } };
   return usePersistedOperations({
     getPersistedOperation: (id) => documents.get(id) ?? null,
-    extractPersistedOperationId: (params) => documentIdOf(params as Params),
+    // yoga's GET parser keeps only query, variables, operationName and extensions: a GET's
+    // document id is read from its query string here.
+    extractPersistedOperationId: (params, request) => documentIdOf(params as Params) ?? (request.method === 'GET' ? documentIdOfSearch(request.url) : null),
     customErrors: {
       notFound: { message: NOT_TRUSTED_MESSAGE, extensions: { code: GatewayErrorCode.persistedQueryNotFound, ...status } },
       keyNotFound: { message: ID_REQUIRED_MESSAGE, extensions: { code: GatewayErrorCode.persistedQueryIdRequired, ...status } },

@@ -7,6 +7,8 @@ import {
   persistedOperations,
   resolveTrusted,
 } from '../../../src/gateway/plugins/persisted-operations.js';
+import { CSRF_HEADER } from '../../../src/gateway/yoga.js';
+import { createHarness } from '../../helpers/harness.js';
 import { post, startTestServer, type TestServer } from './server.js';
 
 let server: TestServer | undefined;
@@ -58,6 +60,17 @@ describe('automatic persisted queries', () => {
     small.set('y', '123456');
     expect([small.get('x'), small.get('y'), small.size]).toEqual([undefined, '123456', 1]);
   });
+
+  it('runs a large query sent with its hash without storing it', async () => {
+    const store = new PersistedQueryStore();
+    store.set('big', `{ hello } # ${'x'.repeat(store.maxQueryLength)}`);
+    expect([store.get('big'), store.size]).toEqual([undefined, 0]);
+    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq' })!.plugin] });
+    const query = `{ hello } # ${'x'.repeat(100_000)}`;
+    const hash = sha256(query);
+    expect((await post(server.url, { query, extensions: apq(hash) })).body).toEqual({ data: { hello: 'world' } });
+    expect((await post(server.url, { extensions: apq(hash) })).body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+  });
 });
 
 describe('trusted documents', () => {
@@ -81,6 +94,30 @@ describe('trusted documents', () => {
     expect(arbitrary.body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_ONLY' });
     expect((await post(server.url, { documentId: 'f'.repeat(64) })).body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_NOT_FOUND' });
     expect((await post(server.url, {})).body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_ID_REQUIRED' });
+  });
+
+  it.each([
+    ['documentId', (id: string) => `documentId=${id}`],
+    ['Relay\'s doc_id', (id: string) => `doc_id=${id}`],
+  ])('serves a document by id over GET with %s, through the gateway', async (_, search) => {
+    const query = 'query Realm { serverSettings { realmName } }';
+    const id = sha256(query);
+    const h = createHarness({ gateway: { persistedOperations: { mode: 'trusted', documents: parseTrustedDocuments(JSON.stringify({ [id]: query })) } } });
+    try {
+      await h.ready;
+      const get = (params: string) => fetch(`${h.url}?${params}`, { headers: { [CSRF_HEADER]: '1', accept: 'application/json' } });
+      const served = await get(search(id));
+      expect(served.status).toBe(200);
+      expect(((await served.json()) as { data: { serverSettings: { realmName: string } } }).data.serverSettings.realmName).toBeTruthy();
+      expect(h.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
+      // Still only trusted documents: an unknown id, a query text, or no id at all.
+      expect((await (await get(search('f'.repeat(64)))).json()).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      expect((await (await get(`query=${encodeURIComponent(query)}`)).json()).errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
+      expect((await (await get('operationName=Realm')).json()).errors[0].extensions.code).toBe('PERSISTED_QUERY_ID_REQUIRED');
+      expect(h.upstreamRequests).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
   });
 
   it('refuses a bad manifest at startup, naming the entry', () => {

@@ -210,6 +210,42 @@ describe('request bodies', () => {
   });
 });
 
+describe('every refusal has a JSON body with a code', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+  const post = (headers: Record<string, string>, body: string) => ({ method: 'POST', headers, body });
+  const graphql = JSON.stringify({ query: '{ __typename }' });
+
+  it.each<[string, string, RequestInit, number, string]>([
+    ['a POST of application/xml', '', post({ 'content-type': 'application/xml' }, '<query/>'), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a POST of text/plain with the CSRF header', '', post({ 'content-type': 'text/plain', [CSRF_HEADER]: '1' }, graphql), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a PUT', '', { method: 'PUT', headers: json(null), body: graphql }, 405, 'METHOD_NOT_ALLOWED'],
+    ['a DELETE', '', { method: 'DELETE' }, 405, 'METHOD_NOT_ALLOWED'],
+    ['malformed JSON', '', post(json(null), '{"query":'), 400, 'BAD_REQUEST'],
+    ['a JSON array (batching)', '', post(json(null), `[${graphql}]`), 400, 'BAD_REQUEST'],
+    ['a GET whose variables are not JSON', `?query=${encodeURIComponent('{ __typename }')}&variables=%7B`, { headers: { [CSRF_HEADER]: '1' } }, 400, 'BAD_REQUEST'],
+    ['a GET whose extensions are not JSON', `?query=${encodeURIComponent('{ __typename }')}&extensions=nope`, { headers: { [CSRF_HEADER]: '1' } }, 400, 'BAD_REQUEST'],
+    ['a mutation over GET', `?query=${encodeURIComponent('mutation { sendMessage(channelName: "general", topic: "t", content: "x") { id } }')}`, { headers: { [CSRF_HEADER]: '1' } }, 405, 'BAD_REQUEST'],
+    ['an Accept header allowing nothing the gateway writes', '', post(json(null, { accept: 'application/xml' }), graphql), 406, 'NOT_ACCEPTABLE'],
+    ['a path other than the endpoint', '/../elsewhere', { headers: { accept: 'application/json' } }, 404, 'ROUTE_NOT_FOUND'],
+    ['a body over the limit', '', post(json(null), JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(MAX_REQUEST_BODY_BYTES) } })), 413, 'REQUEST_ENTITY_TOO_LARGE'],
+    ['a form post without the CSRF header', '', post({ 'content-type': 'application/x-www-form-urlencoded' }, 'query=%7B__typename%7D'), 403, 'CSRF_REFUSED'],
+  ])('%s', async (_, suffix, init, status, code) => {
+    await h.ready;
+    const before = h.upstreamRequests.length;
+    const url = suffix.startsWith('/') ? new URL(suffix.slice(3), h.url).href : h.url + suffix;
+    const answer = await fetch(url, init);
+    expect(answer.status).toBe(status);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await answer.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]!.extensions.code).toBe(code);
+    expect(body.errors[0]!.message).not.toBe('');
+    if (status === 405 && code === 'METHOD_NOT_ALLOWED') expect(answer.headers.get('allow')).toBe('GET, POST');
+    expect(h.upstreamRequests.length).toBe(before);
+  });
+});
+
 describe('CSRF prevention', () => {
   const h = createHarness();
   afterAll(() => h.close());
@@ -317,5 +353,6 @@ describe('isolation and streaming', () => {
   it('answers 406 to a subscription asked for as plain JSON', async () => {
     const response = await fetch(h.url, { method: 'POST', headers: json(basicAuth(hamlet), { accept: 'application/json' }), body: JSON.stringify({ query: 'subscription { events { __typename } }' }) });
     expect(response.status).toBe(406);
+    expect((await response.json()).errors[0].extensions.code).toBe('NOT_ACCEPTABLE');
   });
 });
