@@ -24,6 +24,7 @@ import { newCounters, systemDirectoryClock, type DirectoryClock, type DirectoryC
 import type { DirectoryData, DirectoryEvent } from './data.js';
 import { InternedMap, type ChunkTable } from './interned-map.js';
 import { snapshotFromRegister, type DirectorySnapshot } from './register.js';
+import { Unreads, type UnreadsView } from './unreads.js';
 
 export type DirectoryStatus = 'empty' | 'ready' | 'stale' | 'disposed';
 
@@ -101,6 +102,7 @@ export class Directory {
       realm: { ...snapshot.realm },
       selfId: snapshot.selfId,
       featureLevel: snapshot.featureLevel,
+      unreads: new Unreads(snapshot.unreads, snapshot.userTopics, snapshot.selfId, chunks.objects),
     };
     // The snapshot's objects are interned as they are (and so frozen): the directory owns them now.
     data.users.setAll(snapshot.users.map((u) => [u.user_id, u]));
@@ -152,7 +154,7 @@ export class Directory {
           this.invalidate('restart', true);
           return;
         default:
-          return this.wake(event);
+          if (!data.unreads.apply(event, (id) => data.subscriptions.get(id))) return this.wake(event);
       }
     } catch {
       // An event of a shape we did not expect: the state can no longer be vouched for.
@@ -225,6 +227,7 @@ export class Directory {
     data.channels.clear();
     data.subscriptions.clear();
     data.userGroups.clear();
+    data.unreads.dispose();
   }
 
   private wake(event: DirectoryEvent): void {
@@ -326,11 +329,17 @@ export class Directory {
     return this.read()?.realm;
   }
 
+  /** The caller's unread counts (unreads.ts). */
+  unreads(): UnreadsView | undefined {
+    const data = this.read();
+    return data?.unreads.view((id) => data.subscriptions.get(id));
+  }
+
   /** Estimated bytes this directory holds beyond the shared chunks and objects. */
   overheadBytes(): number {
     const d = this.data;
     if (!d) return 0;
-    return DIRECTORY_BYTES + d.users.ownBytes + d.channels.ownBytes + d.subscriptions.ownBytes + d.userGroups.ownBytes;
+    return DIRECTORY_BYTES + d.users.ownBytes + d.channels.ownBytes + d.subscriptions.ownBytes + d.userGroups.ownBytes + d.unreads.bytes;
   }
 
   /** Object counts, for diagnostics. */

@@ -11,13 +11,37 @@ import type { ClientCapabilities, RegisterQueueResult } from '../../zulip/model/
 import type { Subscription } from '../../zulip/model/subscriptions.js';
 import type { UserGroup } from '../../zulip/model/user-groups.js';
 import type { User } from '../../zulip/model/users.js';
+import type { UnreadMessagesSnapshot } from '../../zulip/model/messages.js';
+import type { UserTopic } from '../../zulip/model/user-topics.js';
 import type { RegisterQueueOptions } from '../../zulip/routes/events.js';
+import { UNREADS_EVENT_TYPES } from './unreads.js';
 
-/** Initial-state keys: users, channels, the caller's subscriptions, groups, realm limits. */
-export const DIRECTORY_FETCH_EVENT_TYPES: readonly string[] = ['realm_user', 'stream', 'subscription', 'realm_user_groups', 'realm'];
+/**
+ * Initial-state keys: users, channels, the caller's subscriptions, groups, realm limits; and the
+ * unread messages (`unread_msgs` needs both `message` and `update_message_flags`) with the topic
+ * preferences that mute them (`user_topic`).
+ */
+export const DIRECTORY_FETCH_EVENT_TYPES: readonly string[] = [
+  'realm_user',
+  'stream',
+  'subscription',
+  'realm_user_groups',
+  'realm',
+  'message',
+  'update_message_flags',
+  'user_topic',
+];
 
 /** Event types that keep that state current (`restart` tells the directory to reload). */
-export const DIRECTORY_EVENT_TYPES: readonly string[] = ['realm_user', 'stream', 'subscription', 'user_group', 'realm', 'restart'];
+export const DIRECTORY_EVENT_TYPES: readonly string[] = [
+  'realm_user',
+  'stream',
+  'subscription',
+  'user_group',
+  'realm',
+  'restart',
+  ...UNREADS_EVENT_TYPES,
+];
 
 /**
  * Payload shape that makes the state equal to what the per-request path (GET /users, GET /streams,
@@ -66,6 +90,10 @@ export interface DirectorySnapshot {
   subscriptions: Subscription[];
   userGroups: UserGroup[];
   realm: Record<string, unknown>;
+  /** `unread_msgs` (unreads.ts). */
+  unreads: UnreadMessagesSnapshot;
+  /** The caller's topic preferences (`user_topics`), which mute or unmute topics. */
+  userTopics: UserTopic[];
 }
 
 function list<T>(result: RegisterQueueResult, key: string): T[] {
@@ -79,19 +107,39 @@ function list<T>(result: RegisterQueueResult, key: string): T[] {
  * Throws `MalformedResponseError` when a fetched key is missing: a half-loaded directory is never trusted.
  */
 export function snapshotFromRegister(result: RegisterQueueResult): DirectorySnapshot {
-  const selfId = result.user_id;
-  if (typeof selfId !== 'number') throw new MalformedResponseError('register-queue', 200);
   const realm: Record<string, unknown> = {};
   for (const key of REALM_KEYS) if (key in result) realm[key] = result[key];
   return {
+    ...snapshotUnreads(result),
     lastEventId: result.last_event_id,
     featureLevel: result.zulip_feature_level,
-    selfId,
     users: [...list<User>(result, 'realm_users'), ...list<User>(result, 'realm_non_active_users')],
     crossRealmBots: list<User>(result, 'cross_realm_bots'),
     channels: list<Channel>(result, 'streams'),
-    subscriptions: list<Subscription>(result, 'subscriptions'),
     userGroups: list<UserGroup>(result, 'realm_user_groups'),
     realm,
   };
+}
+
+/**
+ * The unread state of a register response (fetch types `message`, `update_message_flags`,
+ * `user_topic` and `subscription`), validated as `snapshotFromRegister` does.
+ */
+export function snapshotUnreads(result: RegisterQueueResult): Pick<DirectorySnapshot, 'unreads' | 'userTopics' | 'selfId' | 'subscriptions'> {
+  const selfId = result.user_id;
+  if (typeof selfId !== 'number') throw new MalformedResponseError('register-queue', 200);
+  return {
+    selfId,
+    unreads: unreadsOf(result),
+    userTopics: list<UserTopic>(result, 'user_topics'),
+    subscriptions: list<Subscription>(result, 'subscriptions'),
+  };
+}
+
+function unreadsOf(result: RegisterQueueResult): UnreadMessagesSnapshot {
+  const value = result.unread_msgs as UnreadMessagesSnapshot | undefined;
+  if (typeof value !== 'object' || value === null || !['pms', 'streams', 'huddles', 'mentions'].every((k) => Array.isArray(value[k as keyof UnreadMessagesSnapshot]))) {
+    throw new MalformedResponseError('register-queue', 200);
+  }
+  return value;
 }
