@@ -47,7 +47,10 @@ export const DIRECTORY_EVENT_TYPES: readonly string[] = [
  * Payload shape that makes the state equal to what the per-request path (GET /users, GET /streams,
  * GET /users/me/subscriptions, GET /user_groups) returns:
  * - `user_list_incomplete`: users the caller cannot access are left out, not sent as placeholders;
- * - `archived_channels`: archived channels stay in `streams` (GET /streams?exclude_archived=false);
+ * - `archived_channels`: archived channels stay in the state (GET /streams?exclude_archived=false):
+ *   in `streams` from feature level 378 (Zulip 11.0), and before that only in `subscriptions`,
+ *   `unsubscribed` and `never_subscribed` (feature level 362 for the last), whose entries carry
+ *   the channel's own fields (see {@link channelsOf});
  * - `notification_settings_null`: inherited notification settings are null, as over REST;
  * - no `include_deactivated_groups`: GET /user_groups leaves deactivated groups out by default.
  */
@@ -115,7 +118,7 @@ export function snapshotFromRegister(result: RegisterQueueResult): DirectorySnap
     featureLevel: result.zulip_feature_level,
     users: [...list<User>(result, 'realm_users'), ...list<User>(result, 'realm_non_active_users')],
     crossRealmBots: list<User>(result, 'cross_realm_bots'),
-    channels: list<Channel>(result, 'streams'),
+    channels: channelsOf(result),
     userGroups: list<UserGroup>(result, 'realm_user_groups'),
     realm,
   };
@@ -134,6 +137,48 @@ export function snapshotUnreads(result: RegisterQueueResult): Pick<DirectorySnap
     userTopics: list<UserTopic>(result, 'user_topics'),
     subscriptions: list<Subscription>(result, 'subscriptions'),
   };
+}
+
+/** The personal keys of a subscription entry; the rest are the channel's own fields. */
+const PERSONAL_KEYS: readonly string[] = [
+  'color',
+  'is_muted',
+  'in_home_view',
+  'pin_to_top',
+  'desktop_notifications',
+  'email_notifications',
+  'push_notifications',
+  'audible_notifications',
+  'wildcard_mentions_notify',
+  'subscribers',
+  'partial_subscribers',
+  'subscriber_count',
+];
+
+/**
+ * `streams`, plus the archived channels a server before feature level 378 leaves out of it even
+ * with the `archived_channels` capability (https://zulip.com/api/register-queue, `streams`,
+ * "Changes"), though it lists them in the subscription lists. Without them, every lookup of an
+ * archived channel would go upstream (`GET /streams/{id}`) however warm the directory.
+ */
+function channelsOf(result: RegisterQueueResult): Channel[] {
+  const streams = list<Channel>(result, 'streams');
+  const known = new Set(streams.map((c) => c.stream_id));
+  const archived: Channel[] = [];
+  for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
+    const entries = result[key];
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as Record<string, unknown>[]) {
+      if (entry.is_archived !== true || known.has(entry.stream_id as number)) continue;
+      known.add(entry.stream_id as number);
+      const channel: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(entry)) if (!PERSONAL_KEYS.includes(k)) channel[k] = v;
+      // An archived channel is never a default channel (archiving removes it from the defaults).
+      channel.is_default = false;
+      archived.push(channel as unknown as Channel);
+    }
+  }
+  return [...streams, ...archived];
 }
 
 function unreadsOf(result: RegisterQueueResult): UnreadMessagesSnapshot {
