@@ -49,6 +49,8 @@ interface Waiter {
   done: (outcome: WaitOutcome) => void;
 }
 
+/** Refused channel IDs remembered per directory (a bound on what a caller asking for many can make it hold). */
+const MAX_MISSING_CHANNELS = 1000;
 /** The directory object, its maps and realm record. */
 const DIRECTORY_BYTES = 2048;
 /** Zulip sorts channel lists by name, in code point order (Python's `sorted`). */
@@ -61,6 +63,13 @@ export class Directory {
   private data: DirectoryData | undefined;
   private readonly waiters = new Set<Waiter>();
   private readonly readyWaiters = new Set<() => void>();
+  /**
+   * Channel IDs the server refused to this credential (GET /streams/{id}: invalid channel ID), so
+   * that a record missing from the directory costs one upstream call per directory generation, not
+   * one per query. Forgotten at each load and at each channel or subscription event (which may
+   * give access).
+   */
+  private readonly missingChannels = new Set<number>();
   private readonly counters: DirectoryCounters;
   private readonly clock: DirectoryClock;
 
@@ -112,6 +121,7 @@ export class Directory {
     // The new state is built before the old one is released, so shared objects are reused, not re-stored.
     const reload = this.status !== 'empty';
     this.release();
+    this.missingChannels.clear();
     this.data = data;
     this.lastEventId = snapshot.lastEventId;
     this.status = 'ready';
@@ -138,9 +148,11 @@ export class Directory {
           applyRealmUserEvent(data, event);
           break;
         case 'stream':
+          this.missingChannels.clear();
           applyStreamEvent(data, event);
           break;
         case 'subscription':
+          this.missingChannels.clear();
           applySubscriptionEvent(data, event);
           break;
         case 'user_group':
@@ -283,6 +295,18 @@ export class Directory {
   /** One channel, as `userById`. */
   channelById(id: number): Channel | undefined {
     return this.found(this.status === 'ready' ? this.data?.channels.get(id) : undefined);
+  }
+
+  /** Whether the server already refused this channel ID to the credential (see `missingChannels`). */
+  isMissingChannel(id: number): boolean {
+    return this.status === 'ready' && this.missingChannels.has(id);
+  }
+
+  /** Notes that the server refused this channel ID (bounded: the set is emptied when it grows large). */
+  noteMissingChannel(id: number): void {
+    if (this.status !== 'ready') return;
+    if (this.missingChannels.size >= MAX_MISSING_CHANNELS) this.missingChannels.clear();
+    this.missingChannels.add(id);
   }
 
   channelsById(ids: readonly number[]): (Channel | undefined)[] | undefined {
