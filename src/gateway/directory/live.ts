@@ -170,7 +170,9 @@ export class LiveDirectories {
         resolve(directory);
       };
       const check = () => {
-        const directory = this.closed ? undefined : this.forRequest(connection);
+        // The session is gone (refused credentials, closed): the caller takes its own path.
+        if (this.closed || this.entries.get(sessionKey(connection)) !== entry) return finish(undefined);
+        const directory = this.forRequest(connection);
         if (directory?.ready) finish(directory);
       };
       const timer = clock.setTimeout(() => finish(undefined), timeoutMs);
@@ -296,6 +298,7 @@ export class LiveDirectories {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    wakeSettled(entry);
     entry.unlisten();
     entry.release?.();
     entry.release = undefined;

@@ -126,5 +126,8 @@ describe('unreads', () => {
     const { errors } = await h.gql(UNREADS, {}, { as: null });
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(h.upstreamRequests).toEqual([]);
+    // Refused credentials: the refusal, without waiting for a directory that will never load.
+    const refused = await h.gql(UNREADS, {}, { as: { email: demoUser('hamlet').email, apiKey: 'not-the-key' } });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
