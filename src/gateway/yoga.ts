@@ -3,6 +3,7 @@
  * schema, per-request context and the plugins below. The plugin order and the disposal order are
  * stated here, once (see `createGateway`).
  */
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
 import { contextFor, createContext, type Context } from './context.js';
@@ -241,6 +242,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
       limitVariablesDepth(),
+      // `@defer` and `@stream`: incremental delivery over multipart HTTP and SSE.
+      useDeferStream(),
       operationLimits(),
       refuseUnusableCredentials(),
       boundInputs(),

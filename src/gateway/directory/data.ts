@@ -4,6 +4,7 @@ import type { Subscription } from '../../zulip/model/subscriptions.js';
 import type { UserGroup } from '../../zulip/model/user-groups.js';
 import type { User } from '../../zulip/model/users.js';
 import type { InternedMap } from './interned-map.js';
+import type { Unreads } from './unreads.js';
 
 export interface DirectoryData {
   users: InternedMap<User>;
@@ -14,6 +15,8 @@ export interface DirectoryData {
   realm: Record<string, unknown>;
   selfId: number;
   featureLevel: number;
+  /** The caller's unread messages (unreads.ts). */
+  unreads: Unreads;
 }
 
 /** An event as the queue hands it over: the directory only reads it and copies what it keeps. */

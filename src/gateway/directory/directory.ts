@@ -24,6 +24,7 @@ import { newCounters, systemDirectoryClock, type DirectoryClock, type DirectoryC
 import type { DirectoryData, DirectoryEvent } from './data.js';
 import { InternedMap, type ChunkTable } from './interned-map.js';
 import { snapshotFromRegister, type DirectorySnapshot } from './register.js';
+import { Unreads, type UnreadsView } from './unreads.js';
 
 export type DirectoryStatus = 'empty' | 'ready' | 'stale' | 'disposed';
 
@@ -48,6 +49,8 @@ interface Waiter {
   done: (outcome: WaitOutcome) => void;
 }
 
+/** Refused channel IDs remembered per directory (a bound on what a caller asking for many can make it hold). */
+const MAX_MISSING_CHANNELS = 1000;
 /** The directory object, its maps and realm record. */
 const DIRECTORY_BYTES = 2048;
 /** Zulip sorts channel lists by name, in code point order (Python's `sorted`). */
@@ -60,6 +63,13 @@ export class Directory {
   private data: DirectoryData | undefined;
   private readonly waiters = new Set<Waiter>();
   private readonly readyWaiters = new Set<() => void>();
+  /**
+   * Channel IDs the server refused to this credential (GET /streams/{id}: invalid channel ID), so
+   * that a record missing from the directory costs one upstream call per directory generation, not
+   * one per query. Forgotten at each load and at each channel or subscription event (which may
+   * give access).
+   */
+  private readonly missingChannels = new Set<number>();
   private readonly counters: DirectoryCounters;
   private readonly clock: DirectoryClock;
 
@@ -101,6 +111,7 @@ export class Directory {
       realm: { ...snapshot.realm },
       selfId: snapshot.selfId,
       featureLevel: snapshot.featureLevel,
+      unreads: new Unreads(snapshot.unreads, snapshot.userTopics, snapshot.selfId, chunks.objects),
     };
     // The snapshot's objects are interned as they are (and so frozen): the directory owns them now.
     data.users.setAll(snapshot.users.map((u) => [u.user_id, u]));
@@ -110,6 +121,7 @@ export class Directory {
     // The new state is built before the old one is released, so shared objects are reused, not re-stored.
     const reload = this.status !== 'empty';
     this.release();
+    this.missingChannels.clear();
     this.data = data;
     this.lastEventId = snapshot.lastEventId;
     this.status = 'ready';
@@ -136,9 +148,11 @@ export class Directory {
           applyRealmUserEvent(data, event);
           break;
         case 'stream':
+          this.missingChannels.clear();
           applyStreamEvent(data, event);
           break;
         case 'subscription':
+          this.missingChannels.clear();
           applySubscriptionEvent(data, event);
           break;
         case 'user_group':
@@ -152,7 +166,7 @@ export class Directory {
           this.invalidate('restart', true);
           return;
         default:
-          return this.wake(event);
+          if (!data.unreads.apply(event, (id) => data.subscriptions.get(id))) return this.wake(event);
       }
     } catch {
       // An event of a shape we did not expect: the state can no longer be vouched for.
@@ -225,6 +239,7 @@ export class Directory {
     data.channels.clear();
     data.subscriptions.clear();
     data.userGroups.clear();
+    data.unreads.dispose();
   }
 
   private wake(event: DirectoryEvent): void {
@@ -282,6 +297,18 @@ export class Directory {
     return this.found(this.status === 'ready' ? this.data?.channels.get(id) : undefined);
   }
 
+  /** Whether the server already refused this channel ID to the credential (see `missingChannels`). */
+  isMissingChannel(id: number): boolean {
+    return this.status === 'ready' && this.missingChannels.has(id);
+  }
+
+  /** Notes that the server refused this channel ID (bounded: the set is emptied when it grows large). */
+  noteMissingChannel(id: number): void {
+    if (this.status !== 'ready') return;
+    if (this.missingChannels.size >= MAX_MISSING_CHANNELS) this.missingChannels.clear();
+    this.missingChannels.add(id);
+  }
+
   channelsById(ids: readonly number[]): (Channel | undefined)[] | undefined {
     const data = this.read(ids.length);
     return data && ids.map((id) => data.channels.get(id));
@@ -326,11 +353,17 @@ export class Directory {
     return this.read()?.realm;
   }
 
+  /** The caller's unread counts (unreads.ts). */
+  unreads(): UnreadsView | undefined {
+    const data = this.read();
+    return data?.unreads.view((id) => data.subscriptions.get(id));
+  }
+
   /** Estimated bytes this directory holds beyond the shared chunks and objects. */
   overheadBytes(): number {
     const d = this.data;
     if (!d) return 0;
-    return DIRECTORY_BYTES + d.users.ownBytes + d.channels.ownBytes + d.subscriptions.ownBytes + d.userGroups.ownBytes;
+    return DIRECTORY_BYTES + d.users.ownBytes + d.channels.ownBytes + d.subscriptions.ownBytes + d.userGroups.ownBytes + d.unreads.bytes;
   }
 
   /** Object counts, for diagnostics. */

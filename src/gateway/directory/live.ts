@@ -58,6 +58,8 @@ interface Entry {
   /** Set when the directory needs a fresh registration that the queue will not send by itself. */
   reloadWanted: boolean;
   fences: Set<Fence>;
+  /** Reads waiting for the directory to be loaded and unfenced (`settled`). */
+  settledWaiters: Set<() => void>;
   unlisten: () => void;
 }
 
@@ -136,13 +138,46 @@ export class LiveDirectories {
     const fence: Fence = { types: new Set(types), mark: directory?.lastEventId ?? -1, timer: undefined };
     entry.fences.add(fence);
     const clock = this.clock ?? systemDirectoryClock;
+    const lift = () => {
+      entry.fences.delete(fence);
+      wakeSettled(entry);
+    };
     return {
       done: (ok) => {
         if (!entry.fences.has(fence)) return;
-        if (!ok) return void entry.fences.delete(fence);
-        fence.timer = clock.setTimeout(() => entry.fences.delete(fence), this.writeFenceMs);
+        if (!ok) return lift();
+        fence.timer = clock.setTimeout(lift, this.writeFenceMs);
       },
     };
+  }
+
+  /**
+   * The credential's directory once it is loaded and no write of the caller fences it, for reads
+   * that have no cheap per-request path (the unread counts need a registration of their own):
+   * waiting for the credential's queue costs less. Undefined when off, anonymous, or not settled
+   * within `timeoutMs`.
+   */
+  settled(connection: ZulipConnection, timeoutMs: number): Promise<Directory | undefined> {
+    const now = this.forRequest(connection);
+    if (now?.ready) return Promise.resolve(now);
+    const entry = connection.credentials && !this.closed ? this.entries.get(sessionKey(connection)) : undefined;
+    if (!entry) return Promise.resolve(undefined);
+    const clock = this.clock ?? systemDirectoryClock;
+    return new Promise((resolve) => {
+      const finish = (directory: Directory | undefined) => {
+        clock.clearTimeout(timer);
+        entry.settledWaiters.delete(check);
+        resolve(directory);
+      };
+      const check = () => {
+        // The session is gone (refused credentials, closed): the caller takes its own path.
+        if (this.closed || this.entries.get(sessionKey(connection)) !== entry) return finish(undefined);
+        const directory = this.forRequest(connection);
+        if (directory?.ready) finish(directory);
+      };
+      const timer = clock.setTimeout(() => finish(undefined), timeoutMs);
+      entry.settledWaiters.add(check);
+    });
   }
 
   /** Counters and sizes for metrics (see DirectoryStats), plus sessions followed. */
@@ -174,6 +209,7 @@ export class LiveDirectories {
       release: undefined,
       reloadWanted: false,
       fences: new Set(),
+      settledWaiters: new Set(),
       unlisten: () => undefined,
     };
     entry.unlisten = session.listen({
@@ -191,12 +227,14 @@ export class LiveDirectories {
           return;
         }
         for (const fence of entry.fences) fence.mark = current.lastEventId;
+        wakeSettled(entry);
       },
       // Cluster mode: the log no longer continues what the directory loaded (see cluster/session.ts).
       lost: () => this.registry.get(key)?.reset(),
       events: (events) => {
         this.registry.get(key)?.applyAll(events as unknown as DirectoryEvent[]);
         if (entry.fences.size > 0) liftFences(entry, events);
+        if (entry.fences.size === 0) wakeSettled(entry);
       },
     });
     this.entries.set(key, entry);
@@ -260,11 +298,16 @@ export class LiveDirectories {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    wakeSettled(entry);
     entry.unlisten();
     entry.release?.();
     entry.release = undefined;
     entry.fences.clear();
   }
+}
+
+function wakeSettled(entry: Entry): void {
+  for (const check of [...entry.settledWaiters]) check();
 }
 
 function liftFences(entry: Entry, events: readonly RawEvent[]): void {

@@ -147,7 +147,7 @@ export function createLoaders(connection: ZulipConnection, server: UpstreamServe
   const channels = new DataLoader<number, Channel>(
     async (ids) => {
       const known = directory()?.channelsById(ids);
-      return loadChannels(connection, ids, known ? byIds(ids, known) : await allChannels());
+      return loadChannels(connection, ids, known ? byIds(ids, known) : await allChannels(), known && directory());
     },
     { cacheMap: channelCache },
   );
@@ -181,22 +181,27 @@ function now<T>(cache: Map<number, Promise<T>>, loader: DataLoader<number, T>, i
 
 /**
  * Channels missing from the bulk list (e.g. a private channel the caller was removed from, whose
- * old messages they can still see) are asked for one by one; they are rare.
+ * old messages they can still see) are asked for one by one; they are rare. The live directory
+ * (when `listed` came from it) remembers the ones the server refused, until its channels change.
  */
 async function loadChannels(
   connection: ZulipConnection,
   ids: readonly number[],
   listed: Map<number, Channel> | readonly (Channel | undefined)[],
+  directory?: Directory,
 ): Promise<(Channel | Error)[]> {
   return Promise.all(
     ids.map(async (id, i) => {
       const channel = listed instanceof Map ? listed.get(id) : listed[i];
       if (channel) return channel;
+      if (directory?.isMissingChannel(id)) return notFound('channel', id);
       try {
         return (await getStreamById(connection, id)).stream;
       } catch (error) {
         // BAD_REQUEST is how the server says "invalid channel ID"; anything else is a real failure.
-        return error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest ? notFound('channel', id) : toError(error);
+        if (!(error instanceof ZulipApiError && error.code === ZulipErrorCode.badRequest)) return toError(error);
+        directory?.noteMissingChannel(id);
+        return notFound('channel', id);
       }
     }),
   );

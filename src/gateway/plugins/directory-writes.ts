@@ -25,6 +25,10 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   createUserGroup: ['user_group'],
   updateUserGroup: ['user_group'],
   updateUserGroupMembers: ['user_group'],
+  // Unread counts (unreads.ts): marking read or unread, muting topics.
+  updateMessageFlags: ['update_message_flags'],
+  updateMessageFlagsForNarrow: ['update_message_flags'],
+  setTopicVisibility: ['user_topic'],
 };
 
 /** The event types an operation's writes cause (empty for queries and other mutations). */

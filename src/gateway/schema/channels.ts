@@ -56,7 +56,7 @@ interface TopicEntry {
   stream_id: number;
 }
 
-const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
+export const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
   description: 'A topic of a channel, as the caller can see it. https://zulip.com/api/get-stream-topics',
   fields: (t) => ({
     name: t.exposeString('name', {

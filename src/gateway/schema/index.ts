@@ -18,6 +18,7 @@ import './reactions.js';
 import './presence.js';
 import './typing.js';
 import './settings.js';
+import './unreads.js';
 import './events/index.js';
 import { toSubgraphSchema } from './federation.js';
 

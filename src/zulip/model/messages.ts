@@ -207,3 +207,21 @@ export interface UpdateMessageFlagsForNarrowResult {
   /** Only for removing `read` (feature level 355): channels skipped because the caller is not subscribed. */
   ignored_because_not_subscribed_channels?: number[];
 }
+
+/**
+ * `unread_msgs` of the register state (fetch types `message` and `update_message_flags`):
+ * https://zulip.com/api/register-queue. Channel entries include muted conversations; `count` and
+ * the wildcard mentions in `mentions` leave them out.
+ */
+export interface UnreadMessagesSnapshot {
+  /** Unread direct messages plus unread channel messages that are not muted. */
+  count: number;
+  /** One-on-one conversations (`other_user_id` is the caller for their own conversation). */
+  pms: { other_user_id: number; unread_message_ids: number[] }[];
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  /** Group conversations; `user_ids_string` lists every participant, the caller included, ascending. */
+  huddles: { user_ids_string: string; unread_message_ids: number[] }[];
+  mentions: number[];
+  /** The server left out the oldest unreads (more than it sends). */
+  old_unreads_missing: boolean;
+}

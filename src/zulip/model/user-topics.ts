@@ -9,6 +9,9 @@
  */
 export type VisibilityPolicy = 0 | 1 | 2 | 3;
 
+/** The named values of {@link VisibilityPolicy}. */
+export const VisibilityPolicies = { NONE: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+
 /** One (channel, topic) preference, as in the `user_topics` register state and `user_topic` events. */
 export interface UserTopic {
   stream_id: number;
