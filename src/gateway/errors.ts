@@ -36,7 +36,10 @@ export const GatewayErrorCode = {
   upstreamTimeout: 'UPSTREAM_TIMEOUT',
   /** The chat server could not be reached or failed with a 5xx. */
   upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
-  /** The chat server answered with something that is not a valid response for the route. */
+  /**
+   * The chat server answered with something that is not a valid response for the route (an HTML
+   * page: usually ZULIP_URL is not the chat server's origin; `hint` says so).
+   */
   upstreamBadResponse: 'UPSTREAM_BAD_RESPONSE',
   /** The field needs a newer chat server (`requiredFeatureLevel`, `featureLevel`). */
   unsupportedByServer: 'UNSUPPORTED_BY_SERVER',
@@ -110,6 +113,9 @@ export function unsupportedByServer(what: string, level: number, current: number
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
 
+/** What an answer that is not Zulip's usually means (UPSTREAM_BAD_RESPONSE `hint`, readiness, the log). */
+export const UPSTREAM_BAD_RESPONSE_HINT = "is ZULIP_URL the chat server's origin?";
+
 /** Keys of a Zulip error body that are already represented (or must not be copied). */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['result', 'msg', 'code', 'retry-after', 'retry_after']);
 
@@ -166,7 +172,7 @@ function describeZulipError(e: ZulipError): [string, { extensions: Extensions }]
   if (e instanceof MalformedResponseError) {
     return [
       `The chat server sent a response that is not valid for ${route}.`,
-      ext(GatewayErrorCode.upstreamBadResponse, route, { httpStatus: e.httpStatus }),
+      ext(GatewayErrorCode.upstreamBadResponse, route, { httpStatus: e.httpStatus, hint: UPSTREAM_BAD_RESPONSE_HINT }),
     ];
   }
   return [`The chat server request failed (${route}).`, ext(GatewayErrorCode.upstreamUnavailable, route)];

@@ -106,7 +106,7 @@ describe('toGraphQLError', () => {
       'a body that is not a Zulip envelope is UPSTREAM_BAD_RESPONSE',
       new MalformedResponseError(route, 200),
       'The chat server sent a response that is not valid for get-messages.',
-      { code: 'UPSTREAM_BAD_RESPONSE', httpStatus: 200, route },
+      { code: 'UPSTREAM_BAD_RESPONSE', httpStatus: 200, route, hint: "is ZULIP_URL the chat server's origin?" },
     ],
   ];
 

@@ -1,9 +1,12 @@
 /**
  * Readiness: the gateway is ready when the chat server answers `GET /api/v1/server_settings`
- * (https://zulip.com/api/get-server-settings, no credentials needed), it is not shutting down and,
+ * (https://zulip.com/api/get-server-settings, no credentials needed) with a JSON success carrying
+ * a `zulip_feature_level` (so the origin really speaks the API, not a web server's page), it is not shutting down and,
  * in cluster mode, Redis is connected. The upstream check is cached for a few seconds and shared by
  * concurrent probes, so a load balancer probing every second costs the chat server little.
  */
+
+import { UPSTREAM_BAD_RESPONSE_HINT } from '../errors.js';
 
 /** Redis states that mean usable: ioredis's `ready`, cluster/redis.ts's `connected`. */
 const REDIS_READY = new Set(['ready', 'connected']);
@@ -77,10 +80,14 @@ export class Readiness {
       const response = await fetch(this.#url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 2000), headers: { accept: 'application/json' } });
       if (response.status !== 200) {
         await response.body?.cancel();
-        return `chat server answered GET /server_settings with HTTP ${response.status}`;
+        const hint = response.status === 404 ? ` (${UPSTREAM_BAD_RESPONSE_HINT})` : '';
+        return `chat server answered GET /server_settings with HTTP ${response.status}${hint}`;
       }
-      const body = (await response.json().catch(() => undefined)) as { result?: unknown } | undefined;
-      return body?.result === 'success' ? undefined : 'chat server answered GET /server_settings with something that is not a Zulip response';
+      // The API itself, not a web server answering 200: a JSON success with a feature level.
+      const body = (await response.json().catch(() => undefined)) as { result?: unknown; zulip_feature_level?: unknown } | undefined;
+      return body?.result === 'success' && typeof body.zulip_feature_level === 'number'
+        ? undefined
+        : `chat server answered GET /server_settings with something that is not a Zulip response (${UPSTREAM_BAD_RESPONSE_HINT})`;
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       return timedOut ? 'chat server did not answer GET /server_settings in time' : 'chat server unreachable';
