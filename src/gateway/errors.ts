@@ -21,6 +21,7 @@ import {
   ZulipError,
   isAuthError,
 } from '../zulip/errors.js';
+import { RedisUnavailableError } from './cluster/errors.js';
 
 /**
  * Every `extensions.code` the gateway itself produces, in one place (Zulip's own codes, such as
@@ -34,6 +35,11 @@ export const GatewayErrorCode = {
   rateLimitHit: 'RATE_LIMIT_HIT',
   /** The chat server did not answer within the upstream timeout. */
   upstreamTimeout: 'UPSTREAM_TIMEOUT',
+  /**
+   * Cluster mode: Redis, which shares event logs between instances, is unreachable (a subscription
+   * cannot start); retry later. Events after an outage come with a ResyncEvent of this reason.
+   */
+  redisUnavailable: 'REDIS_UNAVAILABLE',
   /** The chat server could not be reached or failed with a 5xx. */
   upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
   /**
@@ -139,6 +145,9 @@ export function toGraphQLError(e: unknown): GraphQLError {
 
 function mapThrown(e: unknown): GraphQLError {
   if (e instanceof ZulipError) return new GraphQLError(...describeZulipError(e));
+  if (e instanceof RedisUnavailableError) {
+    return new GraphQLError('Redis (cluster mode) is unreachable; retry shortly.', { extensions: { code: GatewayErrorCode.redisUnavailable } });
+  }
   return new GraphQLError(UNEXPECTED_ERROR_MESSAGE, {
     extensions: { code: GatewayErrorCode.internal, unexpected: true },
   });

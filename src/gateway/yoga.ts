@@ -191,7 +191,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
     ...(liveDirectory !== false && {
       directories: (connection, inputLimits) => {
-        const directories = new LiveDirectories(hub, connection, liveDirectory === true ? {} : liveDirectory);
+        const directories = new LiveDirectories(hub, connection, {
+          ...(liveDirectory === true ? {} : liveDirectory),
+          onLoadFailure: (failure) => {
+            metrics?.directoryLoadFailure(failure.reason);
+            if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');
+          },
+        });
         directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
         return directories;
       },

@@ -24,6 +24,11 @@ export interface ReadinessOptions {
   now?: () => number;
   /** Cluster mode: the Redis connection's state (cluster/redis.ts `RedisState`, e.g. 'connected'). */
   redisState?: () => string;
+  /**
+   * What works but degraded (the live directories' load failures): reported in `detail`, the
+   * gateway staying ready. @default none
+   */
+  degradations?: () => readonly string[];
 }
 
 export interface ReadinessReport {
@@ -32,6 +37,8 @@ export interface ReadinessReport {
   reason?: string;
   upstream: 'ok' | 'unavailable' | 'unchecked';
   redis?: string;
+  /** Degradations while ready (see ReadinessOptions.degradations). */
+  detail?: string[];
 }
 
 interface Cached {
@@ -60,7 +67,8 @@ export class Readiness {
     const upstream = await this.#upstream();
     if (upstream.problem) return { ready: false, reason: upstream.problem, upstream: 'unavailable', ...(redis && { redis }) };
     if (redis !== undefined && !REDIS_READY.has(redis)) return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
-    return { ready: true, upstream: 'ok', ...(redis && { redis }) };
+    const detail = this.options.degradations?.() ?? [];
+    return { ready: true, upstream: 'ok', ...(redis && { redis }), ...(detail.length > 0 && { detail: [...detail] }) };
   }
 
   #upstream(): Promise<Cached> {
