@@ -65,6 +65,11 @@ export const GatewayErrorCode = {
   maxAliasesExceeded: 'MAX_ALIASES_EXCEEDED',
   /** An operation with more directives than the gateway's limit (`limit`). */
   maxDirectivesExceeded: 'MAX_DIRECTIVES_EXCEEDED',
+  /**
+   * An operation refused before any upstream call: its estimated upstream calls (`estimate`) exceed
+   * what its credential's rate limit has left (`remaining`, less `headroom`) until `resetAt` (Unix s).
+   */
+  upstreamBudgetExceeded: 'UPSTREAM_BUDGET_EXCEEDED',
   /** An operation whose estimated cost is over the gateway's budget (`limit`). */
   maxCostExceeded: 'MAX_COST_EXCEEDED',
   /** A request body over the size limit (HTTP 413). */

@@ -35,6 +35,7 @@ import { persistedOperations, type PersistedOperationsOptions } from './plugins/
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
+import { upstreamBudget } from './plugins/upstream-budget.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream-server.js';
@@ -242,6 +243,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       operationLimits(),
       refuseUnusableCredentials(),
       boundInputs(),
+      upstreamBudget(),
       operationDeadline(options.upstreamDeadlineMs),
       upstreamReport(),
       useEventHub(hub),

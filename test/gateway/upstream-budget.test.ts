@@ -29,3 +29,23 @@ describe('the upstream budget', () => {
     expect(result.extensions).not.toHaveProperty('upstreamBudget');
   });
 });
+
+describe('refusing over the remaining budget', () => {
+  it('an upstream advertising X-RateLimit-Remaining: 3 makes a query needing 5 calls fail before it starts', async () => {
+    const h = setupHarness({ emulatorSettings: { rateLimit: { limit: 4, windowSeconds: 3600 } }, gateway: { liveDirectory: false } });
+    const as = { as: demoUser('hamlet').email };
+    const warm = await h.gql(ME, {}, as);
+    expect(warm.extensions).toMatchObject({ upstreamRequests: 1, upstreamBudget: { limit: 4, remaining: 3 } });
+    h.resetUpstreamRequests();
+    const five = `{ a: me { id } b: me { id } c: me { id } d: me { id } e: me { id } }`;
+    const refused = await h.gql(five, {}, as);
+    expect(refused.data ?? null).toBeNull();
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 5, remaining: 3 });
+    expect(refused.errors?.[0]?.message).toContain('about 5 calls');
+    expect(h.upstreamRequests).toEqual([]);
+    // A query within what is left still runs.
+    const one = await h.gql(ME, {}, as);
+    expect(one.errors).toBeUndefined();
+    expect(h.upstreamRequests).toHaveLength(1);
+  });
+});
