@@ -18,6 +18,7 @@ import type { DestinationStream } from 'pino';
 import { createEmulator } from './emulator/app.js';
 import { DEMO_USERS } from './emulator/seed.js';
 import { ConfigError, configOrExit, loadConfig, type GatewayConfig } from './gateway/config/index.js';
+import type { Gateway } from './gateway/yoga.js';
 import { basicAuthorization } from './zulip/credentials.js';
 
 const isEntryPoint = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
@@ -95,11 +96,17 @@ export async function start(
     metrics?.redisUp(state === 'connected');
     logger[state === 'connected' ? 'info' : 'warn']({ redis: state }, 'redis connection');
   };
-  const readiness = new ops.Readiness({ zulipUrl, cacheMs: config.readinessCacheMs, ...(config.cluster && { redisState: () => redisState! }) });
+  let gateway: Gateway | undefined; // read by readiness once built
+  const readiness = new ops.Readiness({
+    zulipUrl,
+    cacheMs: config.readinessCacheMs,
+    degradations: () => gateway?.directories?.loadFailures.detail() ?? [],
+    ...(config.cluster && { redisState: () => redisState! }),
+  });
   const endpoints = ops.opsEndpoints({ ...(metrics && { metrics }), metricsPath: config.metrics.path, readiness });
   const demoAuthorization = emulator ? basicAuthorization(DEMO_USERS[0]!) : undefined;
 
-  const gateway = createGateway({
+  gateway = createGateway({
     zulipUrl,
     ...(config.defaultCredentials && { defaultCredentials: config.defaultCredentials }),
     upstreamDeadlineMs: config.upstreamDeadlineMs,

@@ -59,6 +59,28 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   for (const module of resourceModules) for (const route of module.routes) router.add(route);
   const servers = new Set<{ close(): Promise<void> }>();
   const inFlight = new Set<Request>();
+  /** Per user id: the current rate-limit window (settings.rateLimit). */
+  const windows = new Map<number, { start: number; used: number }>();
+
+  /** Counts one call of `user` and returns its rate-limit headers, or a 429 once over the limit. */
+  function rateLimited(user: User): { headers: Record<string, string>; refused?: Response } {
+    const rule = settings.rateLimit;
+    if (!rule) return { headers: {} };
+    const now = clock.now() / 1000;
+    let window = windows.get(user.user_id);
+    if (!window || now >= window.start + rule.windowSeconds) windows.set(user.user_id, (window = { start: now, used: 0 }));
+    window.used++;
+    const reset = Math.ceil(window.start + rule.windowSeconds);
+    const headers = {
+      'x-ratelimit-limit': String(rule.limit),
+      'x-ratelimit-remaining': String(Math.max(0, rule.limit - window.used)),
+      'x-ratelimit-reset': String(reset),
+    };
+    if (window.used <= rule.limit) return { headers };
+    const retryAfter = Math.max(0, reset - now);
+    const body = { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': retryAfter };
+    return { headers, refused: json(body, 429, { ...headers, 'retry-after': String(retryAfter) }) };
+  }
 
   async function handle(request: Request, signal: AbortSignal): Promise<Response> {
     const url = new URL(request.url);
@@ -80,10 +102,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       if ('error' in matched) throw matched.error;
       const user = matched.route.auth === false ? undefined : authenticate(store, request);
       if (user) record.email = user.delivery_email;
+      const limited = user ? rateLimited(user) : { headers: {} };
+      if (limited.refused) return limited.refused;
       const params = await Params.fromRequest(request, url);
       const ctx = makeContext({ params, path: matched.pathParams, user, request, signal, url });
       const body = (await matched.route.handler(ctx)) ?? {};
-      return success(body as Record<string, unknown>, params.unread());
+      return success(body as Record<string, unknown>, params.unread(), limited.headers);
     } catch (e) {
       if (e instanceof ApiError) return errorResponse(e);
       console.error('emulator: unexpected error', e);
@@ -205,9 +229,9 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-function success(body: Record<string, unknown>, ignored: string[]): Response {
+function success(body: Record<string, unknown>, ignored: string[], headers: Record<string, string> = {}): Response {
   const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
-  return json({ result: 'success', msg: '', ...body, ...extra });
+  return json({ result: 'success', msg: '', ...body, ...extra }, 200, headers);
 }
 
 function errorResponse(e: ApiError): Response {

@@ -28,6 +28,13 @@ export interface EmulatorSettings {
   maxStreamDescriptionLength: number;
   /** Organization edit/move limits in seconds (null: no limit); override the seeded realm settings. */
   messageContentEditLimitSeconds?: number | null;
+  /**
+   * Zulip's per-user API rate limit (https://zulip.com/api/http-headers): with it, every
+   * authenticated answer carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds) for its
+   * user, and calls over the limit in a window get 429 RATE_LIMIT_HIT. Zulip's default is 200 calls
+   * a minute. @default none (no headers, no limit: tests make many calls on a frozen clock)
+   */
+  rateLimit?: { limit: number; windowSeconds: number };
   moveMessagesWithinStreamLimitSeconds?: number | null;
   moveMessagesBetweenStreamsLimitSeconds?: number | null;
 }

@@ -82,6 +82,7 @@ export function contextFromCredentials(
     sharedDeadline: () => deadline.expiresAt,
     onResponse: (info: ResponseInfo) => {
       for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
+      if (info.rateLimit && credentials) upstream.budgets.observe(connection.credentialKey, info.rateLimit);
     },
     onCall: observe && ((route, method) => observe(observation ?? context, route, method)),
   });

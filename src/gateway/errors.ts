@@ -21,6 +21,7 @@ import {
   ZulipError,
   isAuthError,
 } from '../zulip/errors.js';
+import { RedisUnavailableError } from './cluster/errors.js';
 
 /**
  * Every `extensions.code` the gateway itself produces, in one place (Zulip's own codes, such as
@@ -34,9 +35,17 @@ export const GatewayErrorCode = {
   rateLimitHit: 'RATE_LIMIT_HIT',
   /** The chat server did not answer within the upstream timeout. */
   upstreamTimeout: 'UPSTREAM_TIMEOUT',
+  /**
+   * Cluster mode: Redis, which shares event logs between instances, is unreachable (a subscription
+   * cannot start); retry later. Events after an outage come with a ResyncEvent of this reason.
+   */
+  redisUnavailable: 'REDIS_UNAVAILABLE',
   /** The chat server could not be reached or failed with a 5xx. */
   upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
-  /** The chat server answered with something that is not a valid response for the route. */
+  /**
+   * The chat server answered with something that is not a valid response for the route (an HTML
+   * page: usually ZULIP_URL is not the chat server's origin; `hint` says so).
+   */
   upstreamBadResponse: 'UPSTREAM_BAD_RESPONSE',
   /** The field needs a newer chat server (`requiredFeatureLevel`, `featureLevel`). */
   unsupportedByServer: 'UNSUPPORTED_BY_SERVER',
@@ -56,6 +65,11 @@ export const GatewayErrorCode = {
   maxAliasesExceeded: 'MAX_ALIASES_EXCEEDED',
   /** An operation with more directives than the gateway's limit (`limit`). */
   maxDirectivesExceeded: 'MAX_DIRECTIVES_EXCEEDED',
+  /**
+   * An operation refused before any upstream call: its estimated upstream calls (`estimate`) exceed
+   * what its credential's rate limit has left (`remaining`, less `headroom`) until `resetAt` (Unix s).
+   */
+  upstreamBudgetExceeded: 'UPSTREAM_BUDGET_EXCEEDED',
   /** An operation whose estimated cost is over the gateway's budget (`limit`). */
   maxCostExceeded: 'MAX_COST_EXCEEDED',
   /** A request body over the size limit (HTTP 413). */
@@ -137,6 +151,9 @@ export function unsupportedByServer(what: string, level: number, current: number
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
 
+/** What an answer that is not Zulip's usually means (UPSTREAM_BAD_RESPONSE `hint`, readiness, the log). */
+export const UPSTREAM_BAD_RESPONSE_HINT = "is ZULIP_URL the chat server's origin?";
+
 /** Keys of a Zulip error body that are already represented (or must not be copied). */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['result', 'msg', 'code', 'retry-after', 'retry_after']);
 
@@ -160,6 +177,9 @@ export function toGraphQLError(e: unknown): GraphQLError {
 
 function mapThrown(e: unknown): GraphQLError {
   if (e instanceof ZulipError) return new GraphQLError(...describeZulipError(e));
+  if (e instanceof RedisUnavailableError) {
+    return new GraphQLError('Redis (cluster mode) is unreachable; retry shortly.', { extensions: { code: GatewayErrorCode.redisUnavailable } });
+  }
   return new GraphQLError(UNEXPECTED_ERROR_MESSAGE, {
     extensions: { code: GatewayErrorCode.internal, unexpected: true },
   });
@@ -193,7 +213,7 @@ function describeZulipError(e: ZulipError): [string, { extensions: Extensions }]
   if (e instanceof MalformedResponseError) {
     return [
       `The chat server sent a response that is not valid for ${route}.`,
-      ext(GatewayErrorCode.upstreamBadResponse, route, { httpStatus: e.httpStatus }),
+      ext(GatewayErrorCode.upstreamBadResponse, route, { httpStatus: e.httpStatus, hint: UPSTREAM_BAD_RESPONSE_HINT }),
     ];
   }
   return [`The chat server request failed (${route}).`, ext(GatewayErrorCode.upstreamUnavailable, route)];

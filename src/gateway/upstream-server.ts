@@ -10,6 +10,7 @@ import type { LiveDirectories } from './directory/live.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from './loaders/users.js';
 import { SharedValue } from './loaders/memo.js';
+import { UpstreamBudgets } from './upstream-budget.js';
 
 /** How to reach the chat server; fixed for the lifetime of a gateway. */
 export interface UpstreamConfig {
@@ -66,6 +67,8 @@ export class UpstreamServer {
   readonly observe: UpstreamObserver | undefined;
   /** Below feature level 384, user batches up to this size are fetched by ID (loaders/users.ts). */
   readonly userIdsBatchThreshold: number;
+  /** Each credential's rate-limit budget, from the answers' X-RateLimit-* headers. */
+  readonly budgets = new UpstreamBudgets();
   /** Whether `GET /users` honours `user_ids` (feature level 384), learned from its first answer. */
   userIdsSupported: boolean | undefined = undefined;
 

@@ -38,6 +38,7 @@ import { boundedParseCache } from './plugins/parse-cache.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
+import { upstreamBudget } from './plugins/upstream-budget.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream-server.js';
@@ -194,7 +195,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
     ...(liveDirectory !== false && {
       directories: (connection, inputLimits) => {
-        const directories = new LiveDirectories(hub, connection, liveDirectory === true ? {} : liveDirectory);
+        const directories = new LiveDirectories(hub, connection, {
+          ...(liveDirectory === true ? {} : liveDirectory),
+          onLoadFailure: (failure) => {
+            metrics?.directoryLoadFailure(failure.reason);
+            if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');
+          },
+        });
         directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
         return directories;
       },
@@ -247,6 +254,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       operationLimits(),
       refuseUnusableCredentials(),
       boundInputs(),
+      upstreamBudget(),
       operationDeadline(options.upstreamDeadlineMs),
       upstreamReport(),
       useEventHub(hub),

@@ -23,6 +23,14 @@ export type { RetryOptions } from './connection/retry.js';
 export type { Credentials } from './credentials.js';
 
 
+/** The rate limit an answer advertised (https://zulip.com/api/http-headers). */
+export interface RateLimitInfo {
+  limit: number;
+  remaining: number;
+  /** When the window resets, in Unix seconds. */
+  reset: number;
+}
+
 /** What `onResponse` observes for each HTTP response received (retries included). */
 export interface ResponseInfo {
   routeName: string;
@@ -33,6 +41,8 @@ export interface ResponseInfo {
   durationMs: number;
   /** From a success body, when the server reported unsupported parameters. */
   ignoredParametersUnsupported?: string[];
+  /** The X-RateLimit-* headers, when the answer had all three. */
+  rateLimit?: RateLimitInfo;
 }
 
 /** What `onCall` reports once per call, after its last attempt (retries included). */
@@ -277,7 +287,7 @@ export class ZulipConnection {
     }
     progress.status = response.status;
     const outcome = await readOutcome(routeName, response, deadline, this.#credentials);
-    this.report(routeName, method, path, response.status, started, outcome);
+    this.report(routeName, method, path, response, started, outcome);
     if (outcome instanceof ZulipError) throw outcome;
     return outcome;
   }
@@ -312,7 +322,7 @@ export class ZulipConnection {
     routeName: string,
     method: Method,
     path: string,
-    status: number,
+    response: UpstreamResponse,
     started: number,
     outcome: Record<string, unknown> | ZulipError,
   ): void {
@@ -322,13 +332,22 @@ export class ZulipConnection {
       routeName,
       method,
       path: path.replace(/^\/+/, ''),
-      status,
+      status: response.status,
       durationMs: performance.now() - started,
     };
+    const rateLimit = rateLimitOf(response.headers);
+    if (rateLimit) info.rateLimit = rateLimit;
     const ignored = outcome instanceof ZulipError ? undefined : outcome.ignored_parameters_unsupported;
     if (Array.isArray(ignored)) info.ignoredParametersUnsupported = ignored.map(String);
     onResponse(info);
   }
+}
+
+function rateLimitOf(headers: UpstreamResponse['headers']): RateLimitInfo | undefined {
+  const limit = Number(headers.get('x-ratelimit-limit') ?? NaN);
+  const remaining = Number(headers.get('x-ratelimit-remaining') ?? NaN);
+  const reset = Number(headers.get('x-ratelimit-reset') ?? NaN);
+  return Number.isFinite(limit) && Number.isFinite(remaining) && Number.isFinite(reset) ? { limit, remaining, reset } : undefined;
 }
 
 function credentialKeyOf(credentials: Credentials | undefined): string {

@@ -2,6 +2,7 @@
  * The ZulipError → GraphQLError table (src/gateway/errors.ts): one stable `extensions.code` per
  * failure, the route and status kept, nothing unexpected shown.
  */
+import { RedisUnavailableError } from '../../src/gateway/cluster/errors.js';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
@@ -106,7 +107,7 @@ describe('toGraphQLError', () => {
       'a body that is not a Zulip envelope is UPSTREAM_BAD_RESPONSE',
       new MalformedResponseError(route, 200),
       'The chat server sent a response that is not valid for get-messages.',
-      { code: 'UPSTREAM_BAD_RESPONSE', httpStatus: 200, route },
+      { code: 'UPSTREAM_BAD_RESPONSE', httpStatus: 200, route, hint: "is ZULIP_URL the chat server's origin?" },
     ],
   ];
 
@@ -133,6 +134,12 @@ describe('toGraphQLError', () => {
       new ZulipApiError(route, { code: 'BAD_REQUEST', httpStatus: 400, msg: 'no', data: { code: 'X', route: 'y', httpStatus: 1 } }),
     );
     expect(mapped.extensions).toMatchObject({ code: 'BAD_REQUEST', route, httpStatus: 400 });
+  });
+
+  it('a Redis outage (cluster mode) is REDIS_UNAVAILABLE, not a masked bug nor UPSTREAM_ERROR', () => {
+    const mapped = toGraphQLError(new RedisUnavailableError('Redis is unreachable: connect ECONNREFUSED 10.0.0.5:6379'));
+    expect(mapped.extensions).toEqual({ code: 'REDIS_UNAVAILABLE' });
+    expect(mapped.message).not.toContain('10.0.0.5');
   });
 
   it('passes deliberate GraphQLErrors through unchanged', () => {

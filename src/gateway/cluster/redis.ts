@@ -11,6 +11,7 @@
  */
 import { Redis, ReplyError, type RedisOptions } from 'ioredis';
 import { Backoff } from '../../zulip/backoff.js';
+import { RedisCommandError, RedisUnavailableError } from './errors.js';
 import { ClusterConfigError, createKeyDeriver } from './keys.js';
 
 export interface ClusterConfig {
@@ -57,15 +58,7 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
-/** Redis could not be reached (down, restarting, network): retry later; nothing was applied. */
-export class RedisUnavailableError extends Error {
-  override readonly name = 'RedisUnavailableError';
-}
-
-/** Redis answered with an error (wrong type, script error, NOAUTH…): a bug or misconfiguration. */
-export class RedisCommandError extends Error {
-  override readonly name = 'RedisCommandError';
-}
+export { RedisCommandError, RedisUnavailableError } from './errors.js';
 
 /** Sorts any failure of a Redis call into one of the two classes (messages carry no key names). */
 export function classifyRedisError(error: unknown): RedisUnavailableError | RedisCommandError {

@@ -11,7 +11,7 @@
  *   resuming subscriber is attached to live delivery first and then replayed from the log through
  *   a ResumeGate, so it gets what it missed exactly once and in order, whichever instance issued
  *   the cursor.
- * - Redis unreachable: every subscriber gets a RESYNC (`UPSTREAM_ERROR`) and delivery resumes by
+ * - Redis unreachable: every subscriber gets a RESYNC (`REDIS_UNAVAILABLE`) and delivery resumes by
  *   itself when Redis is back; a log Redis lost (restart) is announced the same way.
  * - When the session ends (grace period over, shutdown), the holder deletes the upstream queue only
  *   if no other instance is in the credential's interest set; otherwise another one continues it.
@@ -260,13 +260,13 @@ export class ClusterEventSession implements EventSession {
       entries: (entries) => this.#deliver(entries),
       interrupted: (error) => {
         this.#lastError = error;
-        this.#resync('UPSTREAM_ERROR');
+        this.#resync('REDIS_UNAVAILABLE');
         this.#streamBroken();
       },
       resumed: () => undefined,
       restarted: (generation) => {
         this.#position = { generation, seq: 0 };
-        this.#resync('UPSTREAM_ERROR');
+        this.#resync('REDIS_UNAVAILABLE');
         this.#streamBroken();
         this.#registrationReached();
         const pending = this.#pendingRegistration;

@@ -27,7 +27,8 @@ import type { EventSession } from '../events/session.js';
 import { systemDirectoryClock, type DirectoryClock } from './counters.js';
 import type { DirectoryEvent } from './data.js';
 import type { Directory } from './directory.js';
-import { DIRECTORY_CLIENT_CAPABILITIES, DIRECTORY_EVENT_TYPES, DIRECTORY_FETCH_EVENT_TYPES } from './register.js';
+import { DirectoryLoadFailures, type DirectoryLoadFailure } from './load-failures.js';
+import { DIRECTORY_CLIENT_CAPABILITIES, DIRECTORY_EVENT_TYPES, DIRECTORY_FETCH_EVENT_TYPES, missingDirectoryKeys } from './register.js';
 import { DirectoryRegistry, type DirectoryStats } from './registry.js';
 
 export interface LiveDirectoryOptions {
@@ -38,6 +39,8 @@ export interface LiveDirectoryOptions {
   /** Longest a write fences its credential's directory while waiting for its event. @default 3000 */
   writeFenceMs?: number;
   clock?: DirectoryClock;
+  /** Told of each failure to load a directory (the gateway logs and counts them). @default none */
+  onLoadFailure?: (failure: DirectoryLoadFailure) => void;
 }
 
 /** What a write through the gateway waits for: an event of one of these types, newer than `mark`. */
@@ -65,6 +68,8 @@ interface Entry {
 
 export class LiveDirectories {
   readonly registry: DirectoryRegistry;
+  /** Directories that could not load, and why (logged, counted, and in /readiness's detail). */
+  readonly loadFailures: DirectoryLoadFailures;
   private readonly entries = new Map<string, Entry>();
   private readonly removeTap: () => void;
   private readonly writeFenceMs: number;
@@ -79,6 +84,7 @@ export class LiveDirectories {
   ) {
     this.writeFenceMs = options.writeFenceMs ?? 3000;
     this.clock = options.clock;
+    this.loadFailures = new DirectoryLoadFailures(options.onLoadFailure);
     this.registry = new DirectoryRegistry({
       ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
       ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
@@ -220,17 +226,27 @@ export class LiveDirectories {
         const current = this.registry.get(key);
         if (!current) return; // dropped while the session lives on: reloaded on the next lookup
         if (reason) current.reset();
+        const missing = missingDirectoryKeys(result);
         try {
+          if (missing.length > 0) throw new Error('missing keys');
           current.loadRegisterResponse(result);
         } catch {
-          // A registration without the directory's keys: serve per request until the next one.
+          // A registration without the directory's keys: serve per request until the next one, visibly.
+          this.loadFailures.failed(key, missing.length > 0 ? 'missing_keys' : 'invalid', missing);
           return;
         }
+        this.loadFailures.cleared(key);
         for (const fence of entry.fences) fence.mark = current.lastEventId;
         wakeSettled(entry);
       },
       // Cluster mode: the log no longer continues what the directory loaded (see cluster/session.ts).
-      lost: () => this.registry.get(key)?.reset(),
+      lost: () => {
+        const directory = this.registry.get(key);
+        if (!directory) return;
+        const wasServing = directory.status === 'ready';
+        directory.reset();
+        if (wasServing) this.loadFailures.failed(key, 'log_lost');
+      },
       events: (events) => {
         this.registry.get(key)?.applyAll(events as unknown as DirectoryEvent[]);
         if (entry.fences.size > 0) liftFences(entry, events);
@@ -299,6 +315,7 @@ export class LiveDirectories {
     if (!entry) return;
     this.entries.delete(key);
     wakeSettled(entry);
+    this.loadFailures.cleared(key);
     entry.unlisten();
     entry.release?.();
     entry.release = undefined;

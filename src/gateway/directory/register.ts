@@ -99,6 +99,14 @@ export interface DirectorySnapshot {
   userTopics: UserTopic[];
 }
 
+/** Keys of a register answer the directory cannot load without. */
+const REQUIRED_KEYS = ['user_id', 'realm_users', 'realm_non_active_users', 'cross_realm_bots', 'streams', 'subscriptions', 'realm_user_groups'] as const;
+
+/** The keys the directory needs that a register answer lacks (empty: it has them all). */
+export function missingDirectoryKeys(result: RegisterQueueResult): string[] {
+  return REQUIRED_KEYS.filter((key) => result[key] === undefined);
+}
+
 function list<T>(result: RegisterQueueResult, key: string): T[] {
   const value = result[key];
   if (!Array.isArray(value)) throw new MalformedResponseError('register-queue', 200);

@@ -198,6 +198,8 @@ export type ResyncReason =
   | 'QUEUE_EXPIRED'
   /** The upstream queue failed in a way that required registering a new one. */
   | 'UPSTREAM_ERROR'
+  /** Cluster mode: Redis was unreachable or lost the event log; events in between may be missing. */
+  | 'REDIS_UNAVAILABLE'
   /** The resume cursor is older than the replay buffer (by age or count). */
   | 'CURSOR_EXPIRED'
   /** The resume cursor belongs to an event stream that no longer exists (gateway or session restarted). */

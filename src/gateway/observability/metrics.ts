@@ -54,6 +54,7 @@ export class GatewayMetrics {
   readonly #directoryLookups: Counter<'result'>;
   readonly #directoryLoads: Counter;
   readonly #directoryEvictions: Counter<'reason'>;
+  readonly #directoryLoadFailures: Counter<'reason'>;
   readonly #redisUp: Gauge;
   /** Run before each scrape: parts that keep their own counts (hub, directories, sockets) report them here. */
   readonly #collectors: (() => void)[] = [];
@@ -78,6 +79,7 @@ export class GatewayMetrics {
     this.#directoryLookups = new Counter({ name: 'chatgraph_live_directory_lookups_total', help: 'Directory lookups, by result (hit, miss).', labelNames: ['result'], registers });
     this.#directoryLoads = new Counter({ name: 'chatgraph_live_directory_loads_total', help: 'Directory (re)loads from the chat server.', registers });
     this.#directoryEvictions = new Counter({ name: 'chatgraph_live_directory_evictions_total', help: 'Directories dropped, by reason (idle, memory).', labelNames: ['reason'], registers });
+    this.#directoryLoadFailures = new Counter({ name: 'chatgraph_live_directory_load_failures_total', help: 'Directories that could not load or stopped following their log, by reason (missing_keys, invalid, log_lost): their lookups go upstream.', labelNames: ['reason'], registers });
     this.#redisUp = new Gauge({ name: 'chatgraph_redis_up', help: '1 when the Redis connection (cluster mode) is ready, else 0.', registers });
     for (const transport of ['ws', 'sse'] as const) this.#connections.set({ transport }, 0);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -157,6 +159,11 @@ export class GatewayMetrics {
 
   directoryEviction(reason: 'idle' | 'memory'): void {
     this.#directoryEvictions.inc({ reason });
+  }
+
+  /** Live directory: one failure to load (directory/load-failures.ts reasons). */
+  directoryLoadFailure(reason: 'missing_keys' | 'invalid' | 'log_lost'): void {
+    this.#directoryLoadFailures.inc({ reason });
   }
 
   /** Cluster mode: whether Redis is usable. */

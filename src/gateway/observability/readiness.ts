@@ -1,9 +1,12 @@
 /**
  * Readiness: the gateway is ready when the chat server answers `GET /api/v1/server_settings`
- * (https://zulip.com/api/get-server-settings, no credentials needed), it is not shutting down and,
+ * (https://zulip.com/api/get-server-settings, no credentials needed) with a JSON success carrying
+ * a `zulip_feature_level` (so the origin really speaks the API, not a web server's page), it is not shutting down and,
  * in cluster mode, Redis is connected. The upstream check is cached for a few seconds and shared by
  * concurrent probes, so a load balancer probing every second costs the chat server little.
  */
+
+import { UPSTREAM_BAD_RESPONSE_HINT } from '../errors.js';
 
 /** Redis states that mean usable: ioredis's `ready`, cluster/redis.ts's `connected`. */
 const REDIS_READY = new Set(['ready', 'connected']);
@@ -21,6 +24,11 @@ export interface ReadinessOptions {
   now?: () => number;
   /** Cluster mode: the Redis connection's state (cluster/redis.ts `RedisState`, e.g. 'connected'). */
   redisState?: () => string;
+  /**
+   * What works but degraded (the live directories' load failures): reported in `detail`, the
+   * gateway staying ready. @default none
+   */
+  degradations?: () => readonly string[];
 }
 
 export interface ReadinessReport {
@@ -29,6 +37,8 @@ export interface ReadinessReport {
   reason?: string;
   upstream: 'ok' | 'unavailable' | 'unchecked';
   redis?: string;
+  /** Degradations while ready (see ReadinessOptions.degradations). */
+  detail?: string[];
 }
 
 interface Cached {
@@ -57,7 +67,8 @@ export class Readiness {
     const upstream = await this.#upstream();
     if (upstream.problem) return { ready: false, reason: upstream.problem, upstream: 'unavailable', ...(redis && { redis }) };
     if (redis !== undefined && !REDIS_READY.has(redis)) return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
-    return { ready: true, upstream: 'ok', ...(redis && { redis }) };
+    const detail = this.options.degradations?.() ?? [];
+    return { ready: true, upstream: 'ok', ...(redis && { redis }), ...(detail.length > 0 && { detail: [...detail] }) };
   }
 
   #upstream(): Promise<Cached> {
@@ -77,10 +88,14 @@ export class Readiness {
       const response = await fetch(this.#url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 2000), headers: { accept: 'application/json' } });
       if (response.status !== 200) {
         await response.body?.cancel();
-        return `chat server answered GET /server_settings with HTTP ${response.status}`;
+        const hint = response.status === 404 ? ` (${UPSTREAM_BAD_RESPONSE_HINT})` : '';
+        return `chat server answered GET /server_settings with HTTP ${response.status}${hint}`;
       }
-      const body = (await response.json().catch(() => undefined)) as { result?: unknown } | undefined;
-      return body?.result === 'success' ? undefined : 'chat server answered GET /server_settings with something that is not a Zulip response';
+      // The API itself, not a web server answering 200: a JSON success with a feature level.
+      const body = (await response.json().catch(() => undefined)) as { result?: unknown; zulip_feature_level?: unknown } | undefined;
+      return body?.result === 'success' && typeof body.zulip_feature_level === 'number'
+        ? undefined
+        : `chat server answered GET /server_settings with something that is not a Zulip response (${UPSTREAM_BAD_RESPONSE_HINT})`;
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       return timedOut ? 'chat server did not answer GET /server_settings in time' : 'chat server unreachable';

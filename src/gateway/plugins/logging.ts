@@ -6,6 +6,9 @@
  * original error and stack are logged while the client sees "Unexpected error.".
  */
 import type { Plugin } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { MalformedResponseError } from '../../zulip/errors.js';
+import { UPSTREAM_BAD_RESPONSE_HINT } from '../errors.js';
 import { logFailure, type Logger } from '../observability/logger.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { operationInfo, safeOperationName } from '../observability/operation.js';
@@ -15,6 +18,14 @@ const QUIET_PATHS = new Set(['/health', '/readiness', '/metrics']);
 export function useLogging(logger: Logger, options: { quietPaths?: Iterable<string> } = {}): Plugin<{ log?: Logger; requestId?: string }> {
   const started = new WeakMap<Request, number>();
   const quiet = new Set([...QUIET_PATHS, ...(options.quietPaths ?? [])]);
+  // One plugin per gateway: a misconfigured ZULIP_URL is logged once as an error, not per request.
+  let badResponseLogged = false;
+  const logBadResponse = (log: Logger, error: MalformedResponseError, fields: Record<string, unknown>): void => {
+    const summary = { ...fields, errorKind: 'upstream', route: error.routeName, httpStatus: error.httpStatus, hint: UPSTREAM_BAD_RESPONSE_HINT };
+    if (badResponseLogged) return void log.debug(summary, error.message);
+    badResponseLogged = true;
+    log.error(summary, `the chat server answered with something that is not its API: ${UPSTREAM_BAD_RESPONSE_HINT}`);
+  };
   return {
     onRequest({ request }) {
       started.set(request, performance.now());
@@ -25,7 +36,11 @@ export function useLogging(logger: Logger, options: { quietPaths?: Iterable<stri
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
-          for (const error of result.errors ?? []) logFailure(log, error, { operationName });
+          for (const error of result.errors ?? []) {
+            const original = error instanceof GraphQLError ? error.originalError : undefined;
+            if (original instanceof MalformedResponseError) logBadResponse(log, original, { operationName });
+            else logFailure(log, error, { operationName });
+          }
         },
       };
     },

@@ -1,4 +1,8 @@
-/** Reports what a request cost upstream in the response `extensions` (`upstreamRequests`, ignored parameters). */
+/**
+ * Reports what a request cost upstream in the response `extensions` (`upstreamRequests`, ignored
+ * parameters) and, with credentials the chat server advertised a rate limit for, what their
+ * budget has left (`upstreamBudget`: limit, remaining, resetAt in Unix seconds).
+ */
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
@@ -22,6 +26,10 @@ function withUpstreamExtensions(result: ExecutionResult, ctx: Context): Executio
   // and this runs on every result.
   const extensions: Record<string, unknown> = { ...result.extensions };
   extensions.upstreamRequests = ctx.upstream.requests;
+  // Only what the chat server advertised: a server without X-RateLimit-* headers gets no guess here.
+  if (ctx.credentials && ctx.server.budgets.known(ctx.connection.credentialKey)) {
+    extensions.upstreamBudget = ctx.server.budgets.get(ctx.connection.credentialKey);
+  }
   if (ctx.ignoredParameters.size > 0) extensions.ignoredParametersUnsupported = [...ctx.ignoredParameters];
   const reported: ExecutionResult = { ...result };
   reported.extensions = extensions;

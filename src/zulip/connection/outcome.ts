@@ -52,6 +52,10 @@ export async function readOutcome(
   const body = parseObject(text);
   if (body?.result === 'success' && status >= 200 && status < 300) return body;
   if (body?.result === 'error') return apiError(routeName, status, body, response.headers, credentials);
+  // A 404 that is not JSON at all is no Zulip answer: Zulip answers every unknown API path with a
+  // JSON envelope, so an HTML 404 means the origin is not the chat server's (misconfiguration),
+  // never "no such record".
+  if (status === 404 && body === undefined) return new MalformedResponseError(routeName, status);
   // A 4xx without an error envelope (HTML, empty, JSON of another shape) is still a refusal with a
   // status, never a success: an empty 401 is an authentication failure, a 415 a refused encoding.
   // Only a success envelope on a 4xx other than 401 contradicts itself (malformed).

@@ -215,7 +215,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
     await waitUntil(() => messageIds(sub).includes(after), 10_000, 'the message sent after the outage');
     const list = events(sub);
     expect(list[0]!.message!.id).toBe(before);
-    expect(list[1]).toMatchObject({ __typename: 'ResyncEvent', reason: 'UPSTREAM_ERROR' });
+    expect(list[1]).toMatchObject({ __typename: 'ResyncEvent', reason: 'REDIS_UNAVAILABLE' });
     // Nothing is repeated, and the message sent during the outage is not lost (the queue went on).
     expect(messageIds(sub)).toEqual([before, during, after]);
     expect(sub.done).toBe(false);

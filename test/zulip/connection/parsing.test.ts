@@ -72,6 +72,8 @@ describe('parsing', () => {
     ['a success envelope on a 400', { status: 400, json: { result: 'success', msg: '' } }, 400],
     ['an empty 200', { status: 200, text: '' }, 200],
     ['an HTML 302', { status: 302, text: '<html>moved</html>' }, 302],
+    ['an HTML 404 (a web server, not the chat server)', { status: 404, text: '<html>Not Found</html>' }, 404],
+    ['an empty 404', { status: 404, text: '' }, 404],
   ])('%s is a MalformedResponseError', async (_name, response, status) => {
     const { connection } = connect([response]);
     const error = (await failure(connection.request('get-users', 'GET', 'users'))) as MalformedResponseError;
@@ -82,7 +84,7 @@ describe('parsing', () => {
 
   test.each([
     ['a non-JSON 403', { status: 403, text: 'Forbidden' }, 403, 'FORBIDDEN'],
-    ['an HTML 404', { status: 404, text: '<html>Not Found</html>' }, 404, 'NOT_FOUND'],
+    ['a JSON 404 of another shape', { status: 404, json: { detail: 'Not Found' } }, 404, 'NOT_FOUND'],
     ['an empty 415', { status: 415, text: '' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['a JSON 415 of another shape', { status: 415, json: { detail: 'Unsupported Media Type' } }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an unusual non-JSON 418', { status: 418, text: "I'm a teapot" }, 418, 'HTTP_418'],

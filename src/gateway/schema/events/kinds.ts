@@ -67,6 +67,10 @@ export const ResyncReasonEnum = builder.enumType('ResyncReason', {
   values: {
     QUEUE_EXPIRED: { value: 'QUEUE_EXPIRED', description: 'The upstream event queue expired or was lost; a new one replaced it.' },
     UPSTREAM_ERROR: { value: 'UPSTREAM_ERROR', description: 'The upstream event queue failed and was replaced.' },
+    REDIS_UNAVAILABLE: {
+      value: 'REDIS_UNAVAILABLE',
+      description: 'Cluster mode: Redis was unreachable or lost the event log, so events in between may be missing.',
+    },
     CURSOR_EXPIRED: { value: 'CURSOR_EXPIRED', description: 'The resume cursor is older than what the gateway keeps for replay.' },
     CURSOR_UNKNOWN: {
       value: 'CURSOR_UNKNOWN',
