@@ -59,6 +59,8 @@ export class Store {
   passwords = new Map<number, string>();
   /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
   customProfileFields: CustomProfileField[] | undefined;
+  /** `${stream_id}:${creator_id}:${sender}` → the token of a channel email address (routes/channels). */
+  channelEmailTokens = new Map<string, string>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**
