@@ -7,6 +7,7 @@ import * as authentication from './authentication.js';
 import * as channels from './channels.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
+import * as emoji from './emoji.js';
 import * as messages from './messages/index.js';
 import * as presence from './presence.js';
 import * as reactions from './reactions.js';
@@ -35,4 +36,5 @@ export const stateModules: ResourceModule[] = [
   typing,
   settings,
   authentication,
+  emoji,
 ];
