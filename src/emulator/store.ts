@@ -26,6 +26,17 @@ import {
 
 export * from './records.js';
 
+/** A custom emoji: its image file names under the realm's emoji directory. */
+export interface CustomEmoji {
+  id: number;
+  name: string;
+  file_name: string;
+  /** A still frame, for an animated image. */
+  still_file_name: string | null;
+  deactivated: boolean;
+  author_id: number | null;
+}
+
 export class Store {
   realm: Realm;
   users = new Map<number, User>();
@@ -59,6 +70,10 @@ export class Store {
   passwords = new Map<number, string>();
   /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
   customProfileFields: CustomProfileField[] | undefined;
+  /** `${stream_id}:${creator_id}:${sender}` → the token of a channel email address (routes/channels). */
+  channelEmailTokens = new Map<string, string>();
+  /** The organization's custom emoji by id (routes/emoji). */
+  customEmoji = new Map<number, CustomEmoji>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

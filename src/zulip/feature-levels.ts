@@ -89,4 +89,9 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
+  // ---- uploads, attachments, custom emoji, login, channel lookups (issue 17) ----
+  /** Zulip 8.0 (226): `GET /streams/{stream_id}/email_address`. */
+  channelEmailAddress: 226,
+  /** Zulip 10.0 (335): `sender_id` on `GET /streams/{stream_id}/email_address`. */
+  channelEmailSender: 335,
 } as const;

@@ -9,7 +9,15 @@ import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { insertMessage } from '../../src/emulator/factory.js';
 import type { Channel } from '../../src/zulip/model/channels.js';
 import { json, raw } from '../../src/zulip/params.js';
-import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../src/zulip/routes/channels.js';
+import {
+  archiveStream,
+  getStreamById,
+  getStreamEmailAddress,
+  getStreamId,
+  getStreams,
+  getStreamTopics,
+  updateStream,
+} from '../../src/zulip/routes/channels.js';
 import { subscribe } from '../../src/zulip/routes/subscriptions.js';
 import { caughtApiError, expectValidResponse, NEWER_CHANNEL_FIELDS, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
@@ -519,5 +527,65 @@ describe('PATCH /streams/{stream_id} step by step, as update_stream_backend (zer
     const name = await caughtApiError(updateStream(t.as('iago'), { streamId: design, description: 'Pixels', newName: 'general' }));
     expect(name.message).toBe('Channel name already in use.');
     expect(store.channels.get(design)).toMatchObject({ description: 'Pixels', name: 'design' });
+  });
+});
+
+describe('GET /get_stream_id', () => {
+  it('answers the ID of a channel the caller can access, whatever the case of the name', async () => {
+    const t = setup();
+    const body = await getStreamId(t.as('hamlet'), { stream: 'General' });
+    expectValid('GET', '/get_stream_id', body);
+    expect(body.stream_id).toBe(t.channelId('general'));
+    expect((await getStreamId(t.as('hamlet'), { stream: 'engineering' })).stream_id).toBe(t.channelId('engineering'));
+  });
+
+  it('answers "Invalid channel name" for an unknown channel and for a private one the caller is not in', async () => {
+    const t = setup();
+    for (const [who, name] of [['hamlet', 'nowhere'], ['cordelia', 'engineering'], ['polonius', 'legacy']] as const) {
+      const e = await caughtApiError(getStreamId(t.as(who), { stream: name }));
+      expect({ code: e.code, message: e.message }).toEqual({ code: 'BAD_REQUEST', message: `Invalid channel name '${name}'` });
+    }
+  });
+});
+
+describe('GET /streams/{stream_id}/email_address', () => {
+  const ADDRESS = /^general\.([0-9a-f]{32})\.show-sender@[^@]+$/;
+
+  it('answers one stable address per channel, caller and sender', async () => {
+    const t = setup();
+    const hamlet = t.as('hamlet');
+    const streamId = t.channelId('general');
+    const first = await getStreamEmailAddress(hamlet, { streamId });
+    expectValid('GET', '/streams/{stream_id}/email_address', first);
+    expect(first.email).toMatch(ADDRESS);
+    expect((await getStreamEmailAddress(hamlet, { streamId })).email).toBe(first.email);
+    const own = await getStreamEmailAddress(hamlet, { streamId, senderId: t.userId('hamlet') });
+    const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!;
+    const asBot = await getStreamEmailAddress(hamlet, { streamId, senderId: bot.user_id });
+    const other = await getStreamEmailAddress(t.as('othello'), { streamId });
+    expect(new Set([first.email, own.email, asBot.email, other.email]).size).toBe(4);
+  });
+
+  it('refuses a sender that is neither the caller nor a bot the caller administers', async () => {
+    const t = setup();
+    const streamId = t.channelId('general');
+    const bot = t.store.userByEmail('hamlet-bot@zulip.example.com')!;
+    const cases = [
+      ['othello', bot.user_id, 'Insufficient permission'],
+      ['hamlet', t.userId('othello'), 'No such bot'],
+      ['hamlet', 99999, 'No such bot'],
+    ] as const;
+    for (const [who, senderId, message] of cases) {
+      const e = await caughtApiError(getStreamEmailAddress(t.as(who), { streamId, senderId }));
+      expect({ code: e.code, message: e.message }).toEqual({ code: 'BAD_REQUEST', message });
+    }
+    // An administrator may post as any bot.
+    expect((await getStreamEmailAddress(t.as('iago'), { streamId, senderId: bot.user_id })).email).toMatch(ADDRESS);
+  });
+
+  it('answers "Invalid channel ID" for a private channel the caller is not in', async () => {
+    const t = setup();
+    const e = await caughtApiError(getStreamEmailAddress(t.as('cordelia'), { streamId: t.channelId('engineering') }));
+    expect({ code: e.code, message: e.message }).toEqual({ code: 'BAD_REQUEST', message: 'Invalid channel ID' });
   });
 });

@@ -8,6 +8,7 @@
  * Also the channel rules subscriptions and user topics share: the wire serializer, who can see or
  * administer a channel, channel-name and group-setting validation, and the `stream` events.
  */
+import { randomBytes } from 'node:crypto';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type {
   ChannelPermissionSetting,
@@ -15,7 +16,7 @@ import type {
   GroupSettingValue as WireGroupSettingValue,
 } from '../../zulip/model/channels.js';
 import type { EmulatorSettings, Route, RouteContext, StateContext } from '../context.js';
-import { badRequest, invalidChannelId } from '../errors.js';
+import { badRequest, insufficientPermission, invalidChannelId } from '../errors.js';
 import { groupSettingsEqual, parseGroupSettingValue } from '../group-settings.js';
 import { checkNoNullBytes, type Params } from '../http.js';
 import { renderDescription } from '../markdown.js';
@@ -517,6 +518,39 @@ function getStreamTopics(ctx: RouteContext) {
   return { topics };
 }
 
+// ---- GET /get_stream_id, GET /streams/{stream_id}/email_address ----------------------------------
+
+function getStreamId(ctx: RouteContext) {
+  const name = ctx.params.str('stream');
+  const channel = ctx.store.channelByName(name);
+  if (!channel || !hasContentAccess(ctx.store, ctx.user, channel)) throw badRequest(`Invalid channel name '${name}'`);
+  return { stream_id: channel.stream_id };
+}
+
+/**
+ * Zulip's address is `<name>.<token>.show-sender@<gateway host>`, one token per channel, creator and
+ * sender; no sender (or the email gateway bot) is keyed `gateway`. A `sender_id` other than the
+ * caller must be a bot the caller owns or, for administrators, any bot (Zulip's access_bot_by_id).
+ */
+function getStreamEmailAddress(ctx: RouteContext) {
+  const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'content');
+  const senderId = ctx.settings.featureLevel >= featureLevels.channelEmailSender ? ctx.params.optInt('sender_id') : undefined;
+  let sender = 'gateway';
+  if (senderId !== undefined && senderId !== ctx.user.user_id) {
+    const bot = ctx.store.users.get(senderId);
+    if (!bot?.is_bot) throw badRequest('No such bot');
+    if (!ctx.store.isAdmin(ctx.user) && bot.bot_owner_id !== ctx.user.user_id) throw insufficientPermission();
+    sender = String(bot.user_id);
+  } else if (senderId !== undefined) {
+    sender = String(senderId);
+  }
+  const key = `${channel.stream_id}:${ctx.user.user_id}:${sender}`;
+  let token = ctx.store.channelEmailTokens.get(key);
+  if (!token) ctx.store.channelEmailTokens.set(key, (token = randomBytes(16).toString('hex')));
+  const name = channel.name.replace(/[^\p{L}\p{N}_]+/gu, '-').replace(/^-+|-+$/g, '');
+  return { email: `${name}.${token}.show-sender@${new URL(ctx.baseUrl).hostname}` };
+}
+
 // ---- register ------------------------------------------------------------------------------------
 
 /** Channels the user can see, as the `streams` register key lists them (archived ones only from FL 378). */
@@ -550,4 +584,6 @@ export const routes: Route[] = [
   { method: 'PATCH', path: '/streams/:stream_id', handler: updateStream },
   { method: 'DELETE', path: '/streams/:stream_id', handler: archiveStream },
   { method: 'GET', path: '/users/me/:stream_id/topics', handler: getStreamTopics },
+  { method: 'GET', path: '/get_stream_id', handler: getStreamId },
+  { method: 'GET', path: '/streams/:stream_id/email_address', handler: getStreamEmailAddress },
 ];

@@ -3,9 +3,11 @@
  * from index.ts so events.ts can read this list without importing itself back.
  */
 import type { ResourceModule } from '../context.js';
+import * as authentication from './authentication.js';
 import * as channels from './channels.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
+import * as emoji from './emoji.js';
 import * as messages from './messages/index.js';
 import * as presence from './presence.js';
 import * as reactions from './reactions.js';
@@ -33,4 +35,6 @@ export const stateModules: ResourceModule[] = [
   presence,
   typing,
   settings,
+  authentication,
+  emoji,
 ];

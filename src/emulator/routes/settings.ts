@@ -195,7 +195,7 @@ export function initialPassword(email: string): string {
   return createHash('sha256').update(`chatgraph-emulator-password:${email}`).digest('base64url').slice(0, 16);
 }
 
-function passwordOf(store: Store, user: User): string {
+export function passwordOf(store: Store, user: User): string {
   return store.passwords.get(user.user_id) ?? initialPassword(user.delivery_email);
 }
 

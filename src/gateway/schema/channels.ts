@@ -9,7 +9,15 @@
 import type { Channel, GroupSettingValue, MessageRetentionDaysParam } from '../../zulip/model/channels.js';
 import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
-import { archiveStream, getStreamById, getStreams, getStreamTopics, updateStream } from '../../zulip/routes/channels.js';
+import {
+  archiveStream,
+  getStreamById,
+  getStreamEmailAddress,
+  getStreamId,
+  getStreams,
+  getStreamTopics,
+  updateStream,
+} from '../../zulip/routes/channels.js';
 import { getOwnUser } from '../../zulip/routes/users.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
@@ -284,6 +292,47 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => channelTopics(ctx, args.channelId, args.allowEmptyTopicName ?? false),
   }),
 }));
+
+// ---- lookups: a channel by name, a channel's email address ---------------------------------------
+
+builder.queryField('channelByName', (t) =>
+  t.field({
+    extensions: reaches('get-stream-id'),
+    type: ChannelRef,
+    description:
+      'The channel with this name (case-insensitive), resolved to its ID upstream and then loaded like `channel`. ' +
+      "BAD_REQUEST \"Invalid channel name '…'\" when none exists or the caller cannot access it.",
+    args: { name: t.arg.string({ required: true, description: 'The channel name.' }) },
+    resolve: async (_root, args, ctx) => {
+      if (args.name.trim() === '') throw badInput('name must not be empty');
+      const { stream_id } = await getStreamId(ctx.connection, { stream: args.name });
+      return ctx.loaders.channel(stream_id);
+    },
+  }),
+);
+
+builder.objectField(ChannelRef, 'emailAddress', (t) =>
+  t.string({
+    extensions: reaches('get-stream-email-address'),
+    description:
+      'The address that posts mail to this channel (feature level 226), as the email gateway bot or as `senderId`. ' +
+      'Asked of the server on each read; BAD_REQUEST when the caller may not access the channel.',
+    args: {
+      senderId: t.arg({
+        type: 'Long',
+        required: false,
+        description: 'Post as the caller or a bot the caller administers, instead of the email gateway bot (feature level 335).',
+      }),
+    },
+    resolve: async (channel, args, ctx) => {
+      if (args.senderId != null && args.senderId <= 0) throw badInput('senderId must be a positive user ID');
+      await requireFeatureLevel(ctx, featureLevels.channelEmailAddress, 'Channel.emailAddress');
+      if (args.senderId != null) await requireFeatureLevel(ctx, featureLevels.channelEmailSender, 'Channel.emailAddress(senderId)');
+      const { email } = await getStreamEmailAddress(ctx.connection, { streamId: channel.stream_id, senderId: args.senderId ?? undefined });
+      return email;
+    },
+  }),
+);
 
 // ---- mutations -----------------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ import './typing.js';
 import './settings.js';
 import './unreads.js';
 import './events/index.js';
+import './authentication.js';
+import './emoji.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

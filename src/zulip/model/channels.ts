@@ -87,3 +87,12 @@ export interface GetStreamTopicsResult {
 
 /** `message_retention_days` as `PATCH /streams/{stream_id}` and subscribe accept it. */
 export type MessageRetentionDaysParam = number | 'realm_default' | 'unlimited';
+
+export interface GetStreamIdResult {
+  stream_id: number;
+}
+
+export interface GetStreamEmailAddressResult {
+  /** The address; mail sent to it is posted to the channel. */
+  email: string;
+}

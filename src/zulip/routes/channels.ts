@@ -2,11 +2,16 @@
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import type {
   GetStreamByIdResult,
+  GetStreamEmailAddressResult,
+  GetStreamIdResult,
   GetStreamsResult,
   GetStreamTopicsResult,
   GroupSettingValueUpdate,
   MessageRetentionDaysParam,
 } from '../model/channels.js';
+import * as channels from '../generated/channels.js';
+import type { GetStreamEmailAddressParams, GetStreamIdParams } from '../generated/channels.js';
+import { callOperation } from '../operation.js';
 import { json, raw, type WireParams } from '../params.js';
 
 /** Which channels `GET /streams` returns; each flag is sent only when set. */
@@ -177,3 +182,20 @@ export function getStreamTopics(
     call,
   );
 }
+
+/**
+ * The ID of a channel the caller can access, by name; BAD_REQUEST "Invalid channel name '…'" otherwise.
+ * https://zulip.com/api/get-stream-id
+ */
+export const getStreamId = (c: ZulipConnection, p: GetStreamIdParams, call?: SendOptions): Promise<SendResult<GetStreamIdResult>> =>
+  callOperation(c, channels.getStreamId, p, call);
+
+/**
+ * The email address of a channel (feature level 226), posting as `senderId` (feature level 335).
+ * https://zulip.com/api/get-stream-email-address
+ */
+export const getStreamEmailAddress = (
+  c: ZulipConnection,
+  p: GetStreamEmailAddressParams,
+  call?: SendOptions,
+): Promise<SendResult<GetStreamEmailAddressResult>> => callOperation(c, channels.getStreamEmailAddress, p, call);

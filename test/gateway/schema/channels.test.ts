@@ -416,3 +416,69 @@ describe('updateChannel with role-gated changes after others', () => {
     }
   });
 });
+
+describe('channelByName and Channel.emailAddress', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  it('channelByName resolves the name upstream, then loads the channel', async () => {
+    h.resetUpstreamRequests();
+    const { data, errors } = await h.gql<{ channelByName: ChannelData }>('{ channelByName(name: "General") { id name } }', {}, { as: email('hamlet') });
+    expect(errors).toBeUndefined();
+    expect(data!.channelByName).toEqual({ id: h.channelId('general'), name: 'general' });
+    const lookups = h.upstreamRequests.filter((r) => r.path === 'get_stream_id');
+    expect(lookups).toEqual([{ method: 'GET', path: 'get_stream_id', query: { stream: 'General' } }]);
+  });
+
+  it('channelByName passes on BAD_REQUEST for a channel the caller cannot access, and refuses an empty name upstream of nothing', async () => {
+    const hidden = await h.gql('{ channelByName(name: "engineering") { id } }', {}, { as: email('cordelia') });
+    expect(hidden.errors?.[0]).toMatchObject({
+      message: "Invalid channel name 'engineering'",
+      extensions: { code: 'BAD_REQUEST', route: 'get-stream-id' },
+    });
+    h.resetUpstreamRequests();
+    const empty = await h.gql('{ channelByName(name: "  ") { id } }', {}, { as: email('cordelia') });
+    expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamRequests.filter((r) => r.path === 'get_stream_id')).toEqual([]);
+  });
+
+  it('emailAddress asks the server once per read, with the sender when given', async () => {
+    h.resetUpstreamRequests();
+    const bot = h.emulator.store.userByEmail('hamlet-bot@zulip.example.com')!;
+    const { data, errors } = await h.gql<{ channel: { gateway: string; bot: string } }>(
+      'query($id: Long!, $bot: Long) { channel(id: $id) { gateway: emailAddress bot: emailAddress(senderId: $bot) } }',
+      { id: h.channelId('general'), bot: bot.user_id },
+      { as: email('hamlet') },
+    );
+    expect(errors).toBeUndefined();
+    expect(data!.channel.gateway).toMatch(/^general\.[0-9a-f]{32}\.show-sender@/);
+    expect(data!.channel.bot).toMatch(/^general\.[0-9a-f]{32}\.show-sender@/);
+    expect(data!.channel.bot).not.toBe(data!.channel.gateway);
+    const calls = h.upstreamRequests.filter((r) => r.path.endsWith('/email_address'));
+    expect(calls.map((r) => r.query)).toEqual([{}, { sender_id: String(bot.user_id) }]);
+  });
+
+  it('emailAddress maps the server refusal of a sender, and refuses a non-positive sender before any call', async () => {
+    const refused = await h.gql('query($id: Long!) { channel(id: $id) { emailAddress(senderId: 1) } }', { id: h.channelId('general') }, { as: email('hamlet') });
+    expect(refused.errors?.[0]).toMatchObject({ message: 'No such bot', extensions: { code: 'BAD_REQUEST', route: 'get-stream-email-address' } });
+    h.resetUpstreamRequests();
+    const bad = await h.gql('query($id: Long!) { channel(id: $id) { emailAddress(senderId: 0) } }', { id: h.channelId('general') }, { as: email('hamlet') });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamRequests.filter((r) => r.path.endsWith('/email_address'))).toEqual([]);
+  });
+
+  it.each([
+    [225, 'emailAddress', 226],
+    [334, 'emailAddress(senderId: 5)', 335],
+  ])('on feature level %i, %s answers UNSUPPORTED_BY_SERVER without calling it', async (level, field, required) => {
+    const old = createHarness({ emulatorSettings: { featureLevel: level } });
+    try {
+      const { data, errors } = await old.gql(`query($id: Long!) { channel(id: $id) { ${field} } }`, { id: old.channelId('general') }, { as: email('hamlet') });
+      expect(data).toEqual({ channel: null });
+      expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: required, featureLevel: level });
+      expect(old.upstreamRequests.filter((r) => r.path.endsWith('/email_address'))).toEqual([]);
+    } finally {
+      await old.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { type ZulipApiError, ZulipConnection, ZulipError } from '../../../src/zu
 import { apiError, refusedError, resetError, success, type ScriptedResponse } from '../../helpers/scripted-fetch.js';
 import { BASE, IAGO, connect, failure } from './shared.js';
 import { json } from '../../../src/zulip/params.js';
+import { fetchApiKey } from '../../../src/zulip/routes/authentication.js';
 
 describe('secrecy', () => {
   const token = Buffer.from(`${IAGO.email}:${IAGO.apiKey}`).toString('base64');
@@ -68,5 +69,22 @@ describe('secrecy', () => {
     await connection.request('get-own-user', 'GET', 'users/me');
     expect(fetch.requests.map((request) => request.basicAuth)).toEqual([hamlet, IAGO]);
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('secrecy of a login', () => {
+  const cases: [string, ScriptedResponse][] = [
+    ['refusal', apiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401)],
+    ['server error', { status: 502, text: '<html>BODYMARKER</html>' }],
+    ['malformed', { status: 200, text: 'BODYMARKER not json' }],
+    ['reset', { error: resetError() }],
+    ['timeout', { hang: true }],
+  ];
+  test.each(cases)('a %s of fetch-api-key names neither the password nor the body', async (_name, response) => {
+    const { connection } = connect([response], { deadlineMs: 20, credentials: undefined });
+    const error = (await failure(fetchApiKey(connection, { username: IAGO.email, password: 'PASSWORD-MARKER-1' }))) as ZulipError;
+    expect(error).toBeInstanceOf(ZulipError);
+    const shown = `${error.message} ${String(error)} ${JSON.stringify(error)} ${String((error as Error).stack)}`;
+    for (const secret of ['PASSWORD-MARKER-1', 'password=', 'BODYMARKER']) expect(shown).not.toContain(secret);
   });
 });

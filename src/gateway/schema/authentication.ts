@@ -1,0 +1,48 @@
+/**
+ * Login: the `fetchApiKey` mutation trades a username and password for an API key
+ * (https://zulip.com/api/fetch-api-key). It runs without credentials: it always calls the server
+ * anonymously, whatever Authorization the request carries, and plugins/credentials.ts lets it
+ * through when that Authorization is unusable. The password is never part of an error message, and
+ * logs never carry variables (observability/logger.ts also redacts any `password` field).
+ */
+import type { ApiKeyResult } from '../../zulip/model/authentication.js';
+import { fetchApiKey } from '../../zulip/routes/authentication.js';
+import { builder } from '../builder.js';
+import { badInput } from '../errors.js';
+import { reaches } from '../zulip-operations.js';
+
+/** Root mutation fields that need no credentials (plugins/credentials.ts reads this list). */
+export const ANONYMOUS_MUTATIONS: ReadonlySet<string> = new Set(['fetchApiKey']);
+
+const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implement({
+  description: 'An API key and the account it belongs to. Send it as `Authorization: Basic base64(email:apiKey)`.',
+  fields: (t) => ({
+    apiKey: t.exposeString('api_key', { description: 'The API key: a secret, to be stored like a password.' }),
+    email: t.exposeString('email', { description: "The account's API email, the user half of the Authorization header." }),
+    userId: t.field({
+      type: 'Long',
+      nullable: true,
+      description: 'The account\u2019s user ID; null from servers before feature level 171.',
+      resolve: (key) => key.user_id ?? null,
+    }),
+  }),
+});
+
+builder.mutationField('fetchApiKey', (t) =>
+  t.field({
+    extensions: reaches('fetch-api-key'),
+    type: ApiKeyPayloadRef,
+    description:
+      'Logs in with a username (usually the email) and password, and answers the API key. Needs no credentials. ' +
+      'A wrong username or password is UNAUTHENTICATED (upstreamCode AUTHENTICATION_FAILED).',
+    args: {
+      username: t.arg.string({ required: true, description: 'The username, usually the account email.' }),
+      password: t.arg.string({ required: true, description: 'The password; never logged nor echoed in an error.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      if (args.username.trim() === '') throw badInput('username must not be empty');
+      if (args.password === '') throw badInput('password must not be empty');
+      return fetchApiKey(ctx.anonymousConnection, { username: args.username, password: args.password });
+    },
+  }),
+);
