@@ -4,6 +4,7 @@
  * Routes own their behaviour; this module owns only the data and the rules more than one route needs.
  */
 
+import type { NavigationView } from '../zulip/model/navigation-views.js';
 import { Memo } from './memo.js';
 import {
   FLAG_NAMES,
@@ -59,6 +60,8 @@ export class Store {
   passwords = new Map<number, string>();
   /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
   customProfileFields: CustomProfileField[] | undefined;
+  /** user_id → fragment → the user's navigation views, in creation order (routes/navigation-views.ts). */
+  navigationViews = new Map<number, Map<string, NavigationView>>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

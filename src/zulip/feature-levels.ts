@@ -89,4 +89,16 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
+  /** Zulip 11.0 (389): channel folders (`GET /channel_folders`, `POST /channel_folders/create`, `PATCH /channel_folders/{id}`). */
+  channelFolders: 389,
+  /** Zulip 11.0 (390): navigation views (`/navigation_views`). */
+  navigationViews: 390,
+  /** Zulip 11.0 (414): `PATCH /channel_folders` reorders the folders. */
+  reorderChannelFolders: 414,
+  /** Zulip 11.0 (417): `POST /channels/create`. */
+  createChannel: 417,
+  /** Zulip 12.0 (460): `POST /calls/constructorgroups/create`. */
+  constructorGroupsCalls: 460,
+  /** Zulip 12.0 (465): `POST /calls/nextcloud_talk/create`. */
+  nextcloudTalkCalls: 465,
 } as const;
