@@ -18,6 +18,7 @@ import * as userGroups from './user-groups.js';
 import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
 import * as navigationViews from './navigation-views.js';
+import * as defaultChannels from './default-channels.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -35,4 +36,5 @@ export const stateModules: ResourceModule[] = [
   typing,
   settings,
   navigationViews,
+  defaultChannels,
 ];
