@@ -89,6 +89,8 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
+  /** Zulip 10.0 (337): `voice_only` on `GET /calls/bigbluebutton/create`. */
+  bigBlueButtonVoiceOnly: 337,
   /** Zulip 11.0 (389): channel folders (`GET /channel_folders`, `POST /channel_folders/create`, `PATCH /channel_folders/{id}`). */
   channelFolders: 389,
   /** Zulip 11.0 (390): navigation views (`/navigation_views`). */

@@ -19,6 +19,7 @@ import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
 import * as navigationViews from './navigation-views.js';
 import * as defaultChannels from './default-channels.js';
+import * as calls from './calls.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -37,4 +38,5 @@ export const stateModules: ResourceModule[] = [
   settings,
   navigationViews,
   defaultChannels,
+  calls,
 ];

@@ -21,6 +21,7 @@ import './settings.js';
 import './events/index.js';
 import './navigation-views.js';
 import './default-channels.js';
+import './calls.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
