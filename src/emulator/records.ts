@@ -186,7 +186,12 @@ export interface RealmSettings {
   moderation_request_channel_id: number | null;
   /** When true, channel messages need a non-empty topic (Zulip's realm_mandatory_topics). */
   mandatory_topics?: boolean;
+  /** The call provider the organization uses (routes/calls.ts); the others answer "... is not configured." @default none */
+  video_chat_provider?: VideoChatProvider;
 }
+
+/** Call providers the emulator can create calls for, by Zulip's `realm_available_video_chat_providers` keys. */
+export type VideoChatProvider = 'big_blue_button' | 'nextcloud_talk' | 'constructor_groups';
 
 export interface Realm {
   id: number;

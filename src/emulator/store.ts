@@ -4,6 +4,7 @@
  * Routes own their behaviour; this module owns only the data and the rules more than one route needs.
  */
 
+import type { NavigationView } from '../zulip/model/navigation-views.js';
 import { Memo } from './memo.js';
 import {
   FLAG_NAMES,
@@ -74,6 +75,8 @@ export class Store {
   channelEmailTokens = new Map<string, string>();
   /** The organization's custom emoji by id (routes/emoji). */
   customEmoji = new Map<number, CustomEmoji>();
+  /** user_id → fragment → the user's navigation views, in creation order (routes/navigation-views.ts). */
+  navigationViews = new Map<number, Map<string, NavigationView>>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

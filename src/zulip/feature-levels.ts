@@ -94,4 +94,18 @@ export const featureLevels = {
   channelEmailAddress: 226,
   /** Zulip 10.0 (335): `sender_id` on `GET /streams/{stream_id}/email_address`. */
   channelEmailSender: 335,
+  /** Zulip 10.0 (337): `voice_only` on `GET /calls/bigbluebutton/create`. */
+  bigBlueButtonVoiceOnly: 337,
+  /** Zulip 11.0 (389): channel folders (`GET /channel_folders`, `POST /channel_folders/create`, `PATCH /channel_folders/{id}`). */
+  channelFolders: 389,
+  /** Zulip 11.0 (390): navigation views (`/navigation_views`). */
+  navigationViews: 390,
+  /** Zulip 11.0 (414): `PATCH /channel_folders` reorders the folders. */
+  reorderChannelFolders: 414,
+  /** Zulip 11.0 (417): `POST /channels/create`. */
+  createChannel: 417,
+  /** Zulip 12.0 (460): `POST /calls/constructorgroups/create`. */
+  constructorGroupsCalls: 460,
+  /** Zulip 12.0 (465): `POST /calls/nextcloud_talk/create`. */
+  nextcloudTalkCalls: 465,
 } as const;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import type { UserTopic, VisibilityPolicy } from '../../src/zulip/model/user-topics.js';
-import { updateUserTopic } from '../../src/zulip/routes/user-topics.js';
+import { muteTopic, updateUserTopic } from '../../src/zulip/routes/user-topics.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 import { json, raw, type WireParams } from '../../src/zulip/params.js';
@@ -115,5 +115,38 @@ describe('register state', () => {
     expect(state.muted_topics).toEqual([['design', 'colors', expect.any(Number)]]);
     const other = await t.as('cordelia').request<{ user_topics: UserTopic[] }>('register', 'POST', 'register', { fetch_event_types: json(['user_topic']) });
     expect(other.user_topics).toEqual([]);
+  });
+});
+
+describe('PATCH /users/me/subscriptions/muted_topics (deprecated)', () => {
+  it('mutes by channel ID or name and unmutes, with the user_topic event', async () => {
+    const t = setup();
+    const events = await t.listen('hamlet', ['user_topic']);
+    const general = t.channelId('general');
+    await muteTopic(t.as('hamlet'), { streamId: general, topic: 'lunch', op: 'add' });
+    expect(t.topicsOf('hamlet').find((e) => e.topic_name === 'lunch')?.visibility_policy).toBe(1);
+    await muteTopic(t.as('hamlet'), { stream: 'general', topic: 'lunch', op: 'remove' });
+    expect(t.topicsOf('hamlet').find((e) => e.topic_name === 'lunch')).toBeUndefined();
+    expect((await events()).map((e) => [e.type, e.topic_name, e.visibility_policy])).toEqual([
+      ['user_topic', 'lunch', 1],
+      ['user_topic', 'lunch', 0],
+    ]);
+  });
+
+  it('refuses to mute a muted topic, unmute an unmuted one, both or neither channel argument, and unknown channels', async () => {
+    const t = setup();
+    const hamlet = t.as('hamlet');
+    const general = t.channelId('general');
+    await muteTopic(hamlet, { streamId: general, topic: 'lunch', op: 'add' });
+    const cases: [() => Promise<unknown>, string][] = [
+      [() => muteTopic(hamlet, { streamId: general, topic: 'lunch', op: 'add' }), 'Topic already muted'],
+      [() => muteTopic(hamlet, { streamId: general, topic: 'dinner', op: 'remove' }), 'Topic is not muted'],
+      [() => muteTopic(hamlet, { streamId: general, stream: 'general', topic: 'x', op: 'add' }), "Please choose one: 'stream' or 'stream_id'."],
+      [() => muteTopic(hamlet, { topic: 'x', op: 'add' }), "Please choose one: 'stream' or 'stream_id'."],
+      [() => muteTopic(hamlet, { streamId: 9999, topic: 'x', op: 'add' }), 'Invalid channel ID'],
+      [() => muteTopic(t.as('cordelia'), { stream: 'engineering', topic: 'x', op: 'add' }), "Invalid channel name 'engineering'"],
+      [() => muteTopic(t.as('cordelia'), { streamId: t.channelId('engineering'), topic: 'x', op: 'add' }), 'Invalid channel ID'],
+    ];
+    for (const [call, message] of cases) expect([message, (await caughtApiError(call())).message]).toEqual([message, message]);
   });
 });

@@ -19,6 +19,9 @@ import * as typing from './typing.js';
 import * as userGroups from './user-groups.js';
 import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
+import * as navigationViews from './navigation-views.js';
+import * as defaultChannels from './default-channels.js';
+import * as calls from './calls.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -37,4 +40,7 @@ export const stateModules: ResourceModule[] = [
   settings,
   authentication,
   emoji,
+  navigationViews,
+  defaultChannels,
+  calls,
 ];

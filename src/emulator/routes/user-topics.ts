@@ -1,7 +1,9 @@
 /**
  * Personal topic preferences: `POST /user_topics` (https://zulip.com/api/update-user-topic) and the
  * `user_topic` register state and events (https://zulip.com/api/get-events#user_topic), with the legacy `muted_topics`
- * form for clients that did not ask for `user_topic`.
+ * form for clients that did not ask for `user_topic`, and the deprecated `PATCH
+ * /users/me/subscriptions/muted_topics` (https://zulip.com/api/mute-topic) that servers before
+ * feature level 170 offer instead.
  */
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { UserTopic as WireUserTopic, VisibilityPolicy } from '../../zulip/model/user-topics.js';
@@ -34,12 +36,42 @@ function mutedTopics(store: Store, userId: number): [string, string, number][] {
 }
 
 function updateUserTopic(ctx: RouteContext) {
-  const { params, store, settings, user } = ctx;
+  const { params, settings } = ctx;
   const streamId = params.int('stream_id');
-  let topic = checkNoNullBytes('topic', params.str('topic'));
+  const topic = checkNoNullBytes('topic', params.str('topic'));
   const allowed: readonly number[] = settings.featureLevel >= featureLevels.followedTopics ? [0, 1, 2, 3] : [0, 1, 2];
   const policy = params.int('visibility_policy') as VisibilityPolicy;
   if (!allowed.includes(policy)) throw badRequest('Invalid visibility_policy');
+  return setPolicy(ctx, streamId, topic, policy);
+}
+
+/**
+ * The deprecated `PATCH /users/me/subscriptions/muted_topics` (https://zulip.com/api/mute-topic):
+ * `op` add mutes, remove clears the policy; the channel by `stream_id` or by name (`stream`),
+ * exactly one of them. Unlike `POST /user_topics` it refuses to mute a muted topic ("Topic already
+ * muted") or to unmute one that is not muted ("Topic is not muted").
+ */
+function muteTopic(ctx: RouteContext) {
+  const { params, store, user } = ctx;
+  const streamId = params.optInt('stream_id');
+  const streamName = params.optStr('stream');
+  if ((streamId === undefined) === (streamName === undefined)) throw badRequest("Please choose one: 'stream' or 'stream_id'.");
+  const topic = checkNoNullBytes('topic', params.str('topic'));
+  const op = params.str('op');
+  if (op !== 'add' && op !== 'remove') throw badRequest('Invalid op');
+  const channel = streamId !== undefined ? store.channels.get(streamId) : [...store.channels.values()].find((c) => c.name === streamName);
+  if (!channel) throw streamId !== undefined ? invalidChannelId() : badRequest(`Invalid channel name '${streamName}'`);
+  if (streamName !== undefined && !store.canAccessChannelContent(user, channel)) throw badRequest(`Invalid channel name '${streamName}'`);
+  const current = store.userTopics.get(user.user_id)?.get(store.userTopicKey(channel.stream_id, topic))?.visibility_policy ?? 0;
+  if (op === 'add' && current === 1) throw badRequest('Topic already muted');
+  if (op === 'remove' && current !== 1) throw badRequest('Topic is not muted');
+  return setPolicy(ctx, channel.stream_id, topic, op === 'add' ? 1 : 0);
+}
+
+/** Stores a visibility policy (0 removes it) and sends `user_topic` and the legacy `muted_topics` events. */
+function setPolicy(ctx: RouteContext, streamId: number, given: string, policy: VisibilityPolicy) {
+  const { store, settings, user } = ctx;
+  let topic = given;
   if ([...topic].length > settings.maxTopicLength) {
     throw badRequest(`topic is too long (limit: ${settings.maxTopicLength} characters)`);
   }
@@ -80,4 +112,7 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
   return state;
 }
 
-export const routes: Route[] = [{ method: 'POST', path: '/user_topics', handler: updateUserTopic }];
+export const routes: Route[] = [
+  { method: 'POST', path: '/user_topics', handler: updateUserTopic },
+  { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', handler: muteTopic },
+];

@@ -22,6 +22,9 @@ import './unreads.js';
 import './events/index.js';
 import './authentication.js';
 import './emoji.js';
+import './navigation-views.js';
+import './default-channels.js';
+import './calls.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

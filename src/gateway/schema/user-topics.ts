@@ -1,12 +1,13 @@
 /**
- * Personal topic preferences: the `VisibilityPolicy` enum and the `setTopicVisibility` mutation.
+ * Personal topic preferences: the `VisibilityPolicy` enum and the `setTopicVisibility` mutation
+ * (`POST /user_topics`, or the deprecated mute-topic endpoint on servers before feature level 170).
  * https://zulip.com/api/update-user-topic
  */
 import type { VisibilityPolicy } from '../../zulip/model/user-topics.js';
-import { updateUserTopic } from '../../zulip/routes/user-topics.js';
+import { muteTopic, updateUserTopic } from '../../zulip/routes/user-topics.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef, channelOrNull } from './channels.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -43,11 +44,13 @@ const TopicVisibilityRef = builder.objectRef<TopicVisibility>('TopicVisibility')
 
 builder.mutationField('setTopicVisibility', (t) =>
   t.field({
-    extensions: reaches('update-user-topic'),
+    extensions: reaches('update-user-topic', 'mute-topic'),
     type: TopicVisibilityRef,
     description:
       'Mutes, unmutes, follows a topic, or removes the policy (NONE); works for topics without messages too. ' +
-      '`(no topic)` and the empty-topic display name mean the empty topic. Feature level 170 (FOLLOWED: 219).',
+      '`(no topic)` and the empty-topic display name mean the empty topic. Feature level 170 (FOLLOWED: 219); below ' +
+      'it, MUTED and NONE go through the legacy mute-topic endpoint, which refuses to mute a muted topic or to clear ' +
+      'a topic that is not muted (BAD_REQUEST), and UNMUTED is UNSUPPORTED_BY_SERVER.',
     args: {
       channelId: t.arg({ type: 'Long', required: true, description: 'The channel.' }),
       topic: t.arg.string({ required: true, description: 'The topic.' }),
@@ -56,6 +59,11 @@ builder.mutationField('setTopicVisibility', (t) =>
     resolve: async (_root, args, ctx) => {
       const policy = args.policy as VisibilityPolicy;
       const followed = policy === 3;
+      // Servers before feature level 170 can only mute and unmute, through the legacy endpoint.
+      if ((policy === 0 || policy === 1) && (await getFeatureLevel(ctx)) < featureLevels.userTopics) {
+        await muteTopic(ctx.connection, { streamId: args.channelId, topic: args.topic, op: policy === 1 ? 'add' : 'remove' });
+        return { stream_id: args.channelId, topic: args.topic, policy };
+      }
       await requireFeatureLevel(
         ctx,
         followed ? featureLevels.followedTopics : featureLevels.userTopics,

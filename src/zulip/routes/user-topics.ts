@@ -1,6 +1,8 @@
 /** Bindings for personal topic preferences. */
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import type { VisibilityPolicy } from '../model/user-topics.js';
+import * as ops from '../generated/user-topics.js';
+import { callOperation } from '../operation.js';
 import { json, raw } from '../params.js';
 
 export interface UpdateUserTopicOptions {
@@ -29,3 +31,12 @@ export function updateUserTopic(
     call,
   );
 }
+
+/**
+ * The deprecated way to mute (`op: 'add'`) or unmute (`op: 'remove'`) a topic, for servers before
+ * feature level 170 (which have no `POST /user_topics`). Refuses to mute a muted topic ("Topic
+ * already muted") or unmute one that is not muted ("Topic is not muted").
+ * https://zulip.com/api/mute-topic
+ */
+export const muteTopic = (connection: ZulipConnection, params: ops.MuteTopicParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.muteTopic, params, call);

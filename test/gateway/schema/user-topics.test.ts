@@ -80,11 +80,37 @@ describe('setTopicVisibility on older servers', () => {
       const muted = await h218.gql(SET, { channelId: h218.channelId('general'), topic: 't', policy: 'MUTED' }, { as: email('hamlet') });
       expect(muted.errors).toBeUndefined();
       h169.resetUpstreamRequests();
-      const old = await h169.gql(SET, { channelId: h169.channelId('general'), topic: 't', policy: 'MUTED' }, { as: email('hamlet') });
+      // MUTED and NONE have the legacy mute-topic endpoint below 170 (next test); UNMUTED has none.
+      const old = await h169.gql(SET, { channelId: h169.channelId('general'), topic: 't', policy: 'UNMUTED' }, { as: email('hamlet') });
       expect(old.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 170 });
       expect(h169.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
     } finally {
       await Promise.all([h218.close(), h169.close()]);
+    }
+  });
+
+  it('mutes and clears a topic below feature level 170 through the legacy mute-topic endpoint, keeping its errors', async () => {
+    const h = createHarness({ emulatorSettings: { featureLevel: 169 } });
+    try {
+      const general = h.channelId('general');
+      const vars = (policy: string) => ({ channelId: general, topic: 'old news', policy });
+      const muted = await h.gql(SET, vars('MUTED'), { as: email('hamlet') });
+      expect(muted.errors).toBeUndefined();
+      expect(muted.data).toEqual({ setTopicVisibility: { channelId: general, channel: { name: 'general' }, topic: 'old news', policy: 'MUTED' } });
+      expect(policiesOf(h, 'hamlet')).toContainEqual([general, 'old news', 1]);
+      expect(h.upstreamRequests.filter((r) => r.path !== 'streams').map((r) => `${r.method} ${r.path}`)).toEqual([
+        'GET server_settings',
+        'PATCH users/me/subscriptions/muted_topics',
+      ]);
+      const again = await h.gql(SET, vars('MUTED'), { as: email('hamlet') });
+      expect(again.errors?.[0]).toMatchObject({ message: 'Topic already muted', extensions: { code: 'BAD_REQUEST', route: 'mute-topic' } });
+      const cleared = await h.gql(SET, vars('NONE'), { as: email('hamlet') });
+      expect(cleared.errors).toBeUndefined();
+      expect(policiesOf(h, 'hamlet')).not.toContainEqual([general, 'old news', 1]);
+      const notMuted = await h.gql(SET, vars('NONE'), { as: email('hamlet') });
+      expect(notMuted.errors?.[0]).toMatchObject({ message: 'Topic is not muted', extensions: { code: 'BAD_REQUEST', route: 'mute-topic' } });
+    } finally {
+      await h.close();
     }
   });
 });
