@@ -5,6 +5,7 @@
  */
 
 import { Memo } from './memo.js';
+import type { Linkifier } from '../zulip/model/linkifiers.js';
 import {
   FLAG_NAMES,
   type SYSTEM_GROUPS,
@@ -59,6 +60,9 @@ export class Store {
   passwords = new Map<number, string>();
   /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
   customProfileFields: CustomProfileField[] | undefined;
+  // Organization administration (issue 17, realm group).
+  /** The organization's linkifiers, in processing order. */
+  linkifiers: Linkifier[] = [];
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

@@ -89,4 +89,9 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
+  // Organization administration (issue 17, realm group).
+  /** Zulip 7.0 (176): linkifiers have an RFC 6570 `url_template` (a Python format string before). */
+  linkifierUrlTemplate: 176,
+  /** Zulip 8.0 (202): `PATCH /realm/linkifiers` (reorder linkifiers). */
+  reorderLinkifiers: 202,
 } as const;

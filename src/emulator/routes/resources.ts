@@ -17,6 +17,8 @@ import * as typing from './typing.js';
 import * as userGroups from './user-groups.js';
 import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
+// Organization administration (issue 17, realm group).
+import * as linkifiers from './linkifiers.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -33,4 +35,6 @@ export const stateModules: ResourceModule[] = [
   presence,
   typing,
   settings,
+  // Organization administration (issue 17, realm group).
+  linkifiers,
 ];

@@ -19,6 +19,8 @@ import './presence.js';
 import './typing.js';
 import './settings.js';
 import './events/index.js';
+// Organization administration (issue 17, realm group).
+import './linkifiers.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
