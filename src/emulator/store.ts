@@ -6,6 +6,7 @@
 
 import { Memo } from './memo.js';
 import type { Linkifier } from '../zulip/model/linkifiers.js';
+import type { RealmDomain } from '../zulip/model/realm-domains.js';
 import {
   FLAG_NAMES,
   type SYSTEM_GROUPS,
@@ -63,6 +64,8 @@ export class Store {
   // Organization administration (issue 17, realm group).
   /** The organization's linkifiers, in processing order. */
   linkifiers: Linkifier[] = [];
+  /** The allowed email domains, with the IDs `POST /realm/domains` answers. */
+  realmDomains: (RealmDomain & { id: number })[] = [];
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

@@ -94,4 +94,6 @@ export const featureLevels = {
   linkifierUrlTemplate: 176,
   /** Zulip 8.0 (202): `PATCH /realm/linkifiers` (reorder linkifiers). */
   reorderLinkifiers: 202,
+  /** Zulip 6.0 (143): changing the allowed email domains needs an owner (an administrator before). */
+  realmDomainsOwnerOnly: 143,
 } as const;

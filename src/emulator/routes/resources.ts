@@ -19,6 +19,7 @@ import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
 // Organization administration (issue 17, realm group).
 import * as linkifiers from './linkifiers.js';
+import * as realmDomains from './realm-domains.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -37,4 +38,5 @@ export const stateModules: ResourceModule[] = [
   settings,
   // Organization administration (issue 17, realm group).
   linkifiers,
+  realmDomains,
 ];
