@@ -7,6 +7,7 @@
 import { Memo } from './memo.js';
 import type { Linkifier } from '../zulip/model/linkifiers.js';
 import type { RealmDomain } from '../zulip/model/realm-domains.js';
+import type { CodePlayground } from '../zulip/model/playgrounds.js';
 import {
   FLAG_NAMES,
   type SYSTEM_GROUPS,
@@ -66,6 +67,8 @@ export class Store {
   linkifiers: Linkifier[] = [];
   /** The allowed email domains, with the IDs `POST /realm/domains` answers. */
   realmDomains: (RealmDomain & { id: number })[] = [];
+  /** The organization's code playgrounds. */
+  playgrounds: CodePlayground[] = [];
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

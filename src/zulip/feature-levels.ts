@@ -96,4 +96,6 @@ export const featureLevels = {
   reorderLinkifiers: 202,
   /** Zulip 6.0 (143): changing the allowed email domains needs an owner (an administrator before). */
   realmDomainsOwnerOnly: 143,
+  /** Zulip 8.0 (196): code playgrounds have an RFC 6570 `url_template` (a `url_prefix` before). */
+  playgroundUrlTemplate: 196,
 } as const;

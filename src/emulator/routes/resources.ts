@@ -20,6 +20,7 @@ import * as users from './users/index.js';
 // Organization administration (issue 17, realm group).
 import * as linkifiers from './linkifiers.js';
 import * as realmDomains from './realm-domains.js';
+import * as playgrounds from './playgrounds.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -39,4 +40,5 @@ export const stateModules: ResourceModule[] = [
   // Organization administration (issue 17, realm group).
   linkifiers,
   realmDomains,
+  playgrounds,
 ];
