@@ -6,6 +6,9 @@
 
 import type { NavigationView } from '../zulip/model/navigation-views.js';
 import { Memo } from './memo.js';
+import type { Linkifier } from '../zulip/model/linkifiers.js';
+import type { RealmDomain } from '../zulip/model/realm-domains.js';
+import type { CodePlayground } from '../zulip/model/playgrounds.js';
 import {
   FLAG_NAMES,
   type SYSTEM_GROUPS,
@@ -77,6 +80,13 @@ export class Store {
   customEmoji = new Map<number, CustomEmoji>();
   /** user_id → fragment → the user's navigation views, in creation order (routes/navigation-views.ts). */
   navigationViews = new Map<number, Map<string, NavigationView>>();
+  // Organization administration (issue 17, realm group).
+  /** The organization's linkifiers, in processing order. */
+  linkifiers: Linkifier[] = [];
+  /** The allowed email domains, with the IDs `POST /realm/domains` answers. */
+  realmDomains: (RealmDomain & { id: number })[] = [];
+  /** The organization's code playgrounds. */
+  playgrounds: CodePlayground[] = [];
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

@@ -108,4 +108,13 @@ export const featureLevels = {
   constructorGroupsCalls: 460,
   /** Zulip 12.0 (465): `POST /calls/nextcloud_talk/create`. */
   nextcloudTalkCalls: 465,
+  // Organization administration (issue 17, realm group).
+  /** Zulip 7.0 (176): linkifiers have an RFC 6570 `url_template` (a Python format string before). */
+  linkifierUrlTemplate: 176,
+  /** Zulip 8.0 (202): `PATCH /realm/linkifiers` (reorder linkifiers). */
+  reorderLinkifiers: 202,
+  /** Zulip 6.0 (143): changing the allowed email domains needs an owner (an administrator before). */
+  realmDomainsOwnerOnly: 143,
+  /** Zulip 8.0 (196): code playgrounds have an RFC 6570 `url_template` (a `url_prefix` before). */
+  playgroundUrlTemplate: 196,
 } as const;

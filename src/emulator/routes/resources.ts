@@ -22,6 +22,10 @@ import * as users from './users/index.js';
 import * as navigationViews from './navigation-views.js';
 import * as defaultChannels from './default-channels.js';
 import * as calls from './calls.js';
+// Organization administration (issue 17, realm group).
+import * as linkifiers from './linkifiers.js';
+import * as realmDomains from './realm-domains.js';
+import * as playgrounds from './playgrounds.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -43,4 +47,8 @@ export const stateModules: ResourceModule[] = [
   navigationViews,
   defaultChannels,
   calls,
+  // Organization administration (issue 17, realm group).
+  linkifiers,
+  realmDomains,
+  playgrounds,
 ];

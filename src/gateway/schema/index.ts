@@ -25,6 +25,10 @@ import './emoji.js';
 import './navigation-views.js';
 import './default-channels.js';
 import './calls.js';
+// Organization administration (issue 17, realm group).
+import './linkifiers.js';
+import './realm-domains.js';
+import './playgrounds.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
