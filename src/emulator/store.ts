@@ -23,6 +23,7 @@ import {
   type UserGroup,
   type UserTopic,
 } from './records.js';
+import type { SavedSnippet } from '../zulip/model/saved-snippets.js';
 
 export * from './records.js';
 
@@ -59,6 +60,8 @@ export class Store {
   passwords = new Map<number, string>();
   /** The organization's custom profile fields; routes/users seeds the demo set on first use. */
   customProfileFields: CustomProfileField[] | undefined;
+  /** user_id → saved_snippet id → the user's saved snippet (https://zulip.com/api/get-saved-snippets). */
+  savedSnippets = new Map<number, Map<number, SavedSnippet>>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

@@ -89,4 +89,9 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
+  // issue 17, messages group (api-messages): saved snippets, reminders, message operations.
+  /** Zulip 10.0 (297): saved snippets (`GET/POST /saved_snippets`, `DELETE /saved_snippets/{saved_snippet_id}`). */
+  savedSnippets: 297,
+  /** Zulip 10.0 (368): `PATCH /saved_snippets/{saved_snippet_id}`. */
+  editSavedSnippet: 368,
 } as const;

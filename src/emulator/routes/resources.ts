@@ -17,6 +17,7 @@ import * as typing from './typing.js';
 import * as userGroups from './user-groups.js';
 import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
+import * as savedSnippets from './saved-snippets.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -33,4 +34,5 @@ export const stateModules: ResourceModule[] = [
   presence,
   typing,
   settings,
+  savedSnippets,
 ];
