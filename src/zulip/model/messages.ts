@@ -207,3 +207,9 @@ export interface UpdateMessageFlagsForNarrowResult {
   /** Only for removing `read` (feature level 355): channels skipped because the caller is not subscribed. */
   ignored_because_not_subscribed_channels?: number[];
 }
+
+/** `POST /mark_all_as_read` success body (https://zulip.com/api/mark-all-as-read). */
+export interface MarkAllAsReadResult {
+  /** False when the server stopped after marking some messages (a timeout between batches): repeat the request. */
+  complete: boolean;
+}

@@ -11,6 +11,7 @@ import type {
   FlagOp,
   GetMessageResult,
   GetMessagesResult,
+  MarkAllAsReadResult,
   NarrowTerm,
   PropagateMode,
   SendMessageResult,
@@ -20,6 +21,8 @@ import type {
   UpdateMessageResult,
 } from '../model/messages.js';
 import { json, raw } from '../params.js';
+import * as ops from '../generated/messages.js';
+import { callOperation } from '../operation.js';
 
 /**
  * Zulip answers 400 "The anchor can only be excluded at an end of the range" when `include_anchor`
@@ -281,3 +284,20 @@ export function updateMessageFlagsForNarrow(
     call,
   );
 }
+
+// ---- marking as read (deprecated by Zulip in favour of update-message-flags-for-narrow) ----------
+
+/**
+ * Marks every unread message of the caller as read. `complete: false` means the server stopped
+ * after some batches; the caller repeats the request. https://zulip.com/api/mark-all-as-read
+ */
+export const markAllAsRead = (connection: ZulipConnection, params: ops.MarkAllAsReadParams = {}, call?: SendOptions): Promise<MarkAllAsReadResult> =>
+  callOperation(connection, ops.markAllAsRead, params, call);
+
+/** Marks every unread message of a channel as read. https://zulip.com/api/mark-stream-as-read */
+export const markStreamAsRead = (connection: ZulipConnection, params: ops.MarkStreamAsReadParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.markStreamAsRead, params, call);
+
+/** Marks every unread message of a topic as read. https://zulip.com/api/mark-topic-as-read */
+export const markTopicAsRead = (connection: ZulipConnection, params: ops.MarkTopicAsReadParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.markTopicAsRead, params, call);

@@ -19,10 +19,11 @@
  *
  * One file per concern: enums.ts, narrow.ts (NarrowInput and its encoding), cursor.ts (cursors and
  * anchors), message.ts (the Message type), pagination.ts (the connection), queries.ts, payloads.ts
- * and mutations.ts. Importing this file registers them all.
+ * mutations.ts and read.ts (bulk mark-as-read). Importing this file registers them all.
  */
 import './queries.js';
 import './mutations.js';
+import './read.js';
 
 export * from './enums.js';
 export { decodeCursor, encodeCursor, MessageAnchorInput, type AnchorShape } from './cursor.js';
