@@ -186,6 +186,13 @@ export interface RealmSettings {
   moderation_request_channel_id: number | null;
   /** When true, channel messages need a non-empty topic (Zulip's realm_mandatory_topics). */
   mandatory_topics?: boolean;
+  // issue 17 (api-messages): who may delete messages (https://zulip.com/api/delete-message).
+  /** null means no limit. @default 600 */
+  message_content_delete_limit_seconds?: number | null;
+  /** @default role:administrators */
+  can_delete_any_message_group?: GroupSettingValue;
+  /** @default role:everyone */
+  can_delete_own_message_group?: GroupSettingValue;
 }
 
 export interface Realm {

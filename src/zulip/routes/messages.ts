@@ -301,3 +301,10 @@ export const markStreamAsRead = (connection: ZulipConnection, params: ops.MarkSt
 /** Marks every unread message of a topic as read. https://zulip.com/api/mark-topic-as-read */
 export const markTopicAsRead = (connection: ZulipConnection, params: ops.MarkTopicAsReadParams, call?: SendOptions): Promise<object> =>
   callOperation(connection, ops.markTopicAsRead, params, call);
+
+/**
+ * Deletes a message for everyone. Needs the organization's permission (administrators by default
+ * for other users' messages; one's own within the deletion time limit). https://zulip.com/api/delete-message
+ */
+export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMessageParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.deleteMessage, params, call);

@@ -16,6 +16,7 @@ import { updateMessage } from './edit.js';
 import { getMessage, getMessages } from './fetch.js';
 import { postFlags, postFlagsForNarrow } from './flags.js';
 import { sendMessage } from './send.js';
+import { deleteMessage } from './delete.js';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead } from './read.js';
 
 export { accessMessage, messageListeners, notifyNewMessage } from './access.js';
@@ -29,6 +30,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/messages', handler: sendMessage },
   { method: 'GET', path: '/messages/:message_id', handler: getMessage },
   { method: 'PATCH', path: '/messages/:message_id', handler: updateMessage },
+  { method: 'DELETE', path: '/messages/:message_id', handler: deleteMessage },
   { method: 'POST', path: '/messages/flags', handler: postFlags },
   { method: 'POST', path: '/messages/flags/narrow', handler: postFlagsForNarrow },
   { method: 'POST', path: '/mark_all_as_read', handler: markAllAsRead },
