@@ -213,3 +213,9 @@ export interface MarkAllAsReadResult {
   /** False when the server stopped after marking some messages (a timeout between batches): repeat the request. */
   complete: boolean;
 }
+
+/** `POST /messages/render` success body (https://zulip.com/api/render-message). */
+export interface RenderMessageResult {
+  /** The HTML the server would store for a message with this content. */
+  rendered: string;
+}

@@ -12,6 +12,7 @@ import type {
   GetMessageResult,
   GetMessagesResult,
   MarkAllAsReadResult,
+  RenderMessageResult,
   NarrowTerm,
   PropagateMode,
   SendMessageResult,
@@ -308,3 +309,7 @@ export const markTopicAsRead = (connection: ZulipConnection, params: ops.MarkTop
  */
 export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMessageParams, call?: SendOptions): Promise<object> =>
   callOperation(connection, ops.deleteMessage, params, call);
+
+/** Renders Markdown as the server would for a message, without sending it. https://zulip.com/api/render-message */
+export const renderMessage = (connection: ZulipConnection, params: ops.RenderMessageParams, call?: SendOptions): Promise<RenderMessageResult> =>
+  callOperation(connection, ops.renderMessage, params, call);
