@@ -106,6 +106,9 @@ export function createStore(nowMs: number, realm: Partial<Realm> = {}): Store {
     can_mention_many_users_group: g('role:administrators'),
     can_create_web_public_channel_group: g('role:moderators'),
     can_access_all_users_group: g('role:everyone'),
+    message_content_delete_limit_seconds: 600,
+    can_delete_any_message_group: g('role:administrators'),
+    can_delete_own_message_group: g('role:everyone'),
   });
   return store;
 }

@@ -188,6 +188,13 @@ export interface RealmSettings {
   mandatory_topics?: boolean;
   /** The call provider the organization uses (routes/calls.ts); the others answer "... is not configured." @default none */
   video_chat_provider?: VideoChatProvider;
+  // issue 17 (api-messages): who may delete messages (https://zulip.com/api/delete-message).
+  /** null means no limit. @default 600 */
+  message_content_delete_limit_seconds?: number | null;
+  /** @default role:administrators */
+  can_delete_any_message_group?: GroupSettingValue;
+  /** @default role:everyone */
+  can_delete_own_message_group?: GroupSettingValue;
 }
 
 /** Call providers the emulator can create calls for, by Zulip's `realm_available_video_chat_providers` keys. */

@@ -27,6 +27,7 @@ import {
   type UserGroup,
   type UserTopic,
 } from './records.js';
+import type { SavedSnippet } from '../zulip/model/saved-snippets.js';
 
 export * from './records.js';
 
@@ -87,6 +88,8 @@ export class Store {
   realmDomains: (RealmDomain & { id: number })[] = [];
   /** The organization's code playgrounds. */
   playgrounds: CodePlayground[] = [];
+  /** user_id → saved_snippet id → the user's saved snippet (https://zulip.com/api/get-saved-snippets). */
+  savedSnippets = new Map<number, Map<number, SavedSnippet>>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /**

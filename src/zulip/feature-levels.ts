@@ -117,4 +117,9 @@ export const featureLevels = {
   realmDomainsOwnerOnly: 143,
   /** Zulip 8.0 (196): code playgrounds have an RFC 6570 `url_template` (a `url_prefix` before). */
   playgroundUrlTemplate: 196,
+  // issue 17, messages group (api-messages): saved snippets, reminders, message operations.
+  /** Zulip 10.0 (297): saved snippets (`GET/POST /saved_snippets`, `DELETE /saved_snippets/{saved_snippet_id}`). */
+  savedSnippets: 297,
+  /** Zulip 10.0 (368): `PATCH /saved_snippets/{saved_snippet_id}`. */
+  editSavedSnippet: 368,
 } as const;

@@ -26,6 +26,7 @@ import * as calls from './calls.js';
 import * as linkifiers from './linkifiers.js';
 import * as realmDomains from './realm-domains.js';
 import * as playgrounds from './playgrounds.js';
+import * as savedSnippets from './saved-snippets.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -51,4 +52,5 @@ export const stateModules: ResourceModule[] = [
   linkifiers,
   realmDomains,
   playgrounds,
+  savedSnippets,
 ];

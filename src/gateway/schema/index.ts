@@ -29,6 +29,7 @@ import './calls.js';
 import './linkifiers.js';
 import './realm-domains.js';
 import './playgrounds.js';
+import './saved-snippets.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

@@ -224,4 +224,14 @@ export interface UnreadMessagesSnapshot {
   mentions: number[];
   /** The server left out the oldest unreads (more than it sends). */
   old_unreads_missing: boolean;
+/** `POST /mark_all_as_read` success body (https://zulip.com/api/mark-all-as-read). */
+export interface MarkAllAsReadResult {
+  /** False when the server stopped after marking some messages (a timeout between batches): repeat the request. */
+  complete: boolean;
+}
+
+/** `POST /messages/render` success body (https://zulip.com/api/render-message). */
+export interface RenderMessageResult {
+  /** The HTML the server would store for a message with this content. */
+  rendered: string;
 }

@@ -11,6 +11,8 @@ import type {
   FlagOp,
   GetMessageResult,
   GetMessagesResult,
+  MarkAllAsReadResult,
+  RenderMessageResult,
   NarrowTerm,
   PropagateMode,
   SendMessageResult,
@@ -20,6 +22,8 @@ import type {
   UpdateMessageResult,
 } from '../model/messages.js';
 import { json, raw } from '../params.js';
+import * as ops from '../generated/messages.js';
+import { callOperation } from '../operation.js';
 
 /**
  * Zulip answers 400 "The anchor can only be excluded at an end of the range" when `include_anchor`
@@ -281,3 +285,31 @@ export function updateMessageFlagsForNarrow(
     call,
   );
 }
+
+// ---- marking as read (deprecated by Zulip in favour of update-message-flags-for-narrow) ----------
+
+/**
+ * Marks every unread message of the caller as read. `complete: false` means the server stopped
+ * after some batches; the caller repeats the request. https://zulip.com/api/mark-all-as-read
+ */
+export const markAllAsRead = (connection: ZulipConnection, params: ops.MarkAllAsReadParams = {}, call?: SendOptions): Promise<MarkAllAsReadResult> =>
+  callOperation(connection, ops.markAllAsRead, params, call);
+
+/** Marks every unread message of a channel as read. https://zulip.com/api/mark-stream-as-read */
+export const markStreamAsRead = (connection: ZulipConnection, params: ops.MarkStreamAsReadParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.markStreamAsRead, params, call);
+
+/** Marks every unread message of a topic as read. https://zulip.com/api/mark-topic-as-read */
+export const markTopicAsRead = (connection: ZulipConnection, params: ops.MarkTopicAsReadParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.markTopicAsRead, params, call);
+
+/**
+ * Deletes a message for everyone. Needs the organization's permission (administrators by default
+ * for other users' messages; one's own within the deletion time limit). https://zulip.com/api/delete-message
+ */
+export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMessageParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.deleteMessage, params, call);
+
+/** Renders Markdown as the server would for a message, without sending it. https://zulip.com/api/render-message */
+export const renderMessage = (connection: ZulipConnection, params: ops.RenderMessageParams, call?: SendOptions): Promise<RenderMessageResult> =>
+  callOperation(connection, ops.renderMessage, params, call);

@@ -16,6 +16,9 @@ import { updateMessage } from './edit.js';
 import { getMessage, getMessages } from './fetch.js';
 import { postFlags, postFlagsForNarrow } from './flags.js';
 import { sendMessage } from './send.js';
+import { deleteMessage } from './delete.js';
+import { renderMessage } from './render.js';
+import { markAllAsRead, markStreamAsRead, markTopicAsRead } from './read.js';
 
 export { accessMessage, messageListeners, notifyNewMessage } from './access.js';
 export { MAX_MESSAGES_PER_FETCH, NOTIFICATION_BOT_EMAIL } from './rules.js';
@@ -28,6 +31,11 @@ export const routes: Route[] = [
   { method: 'POST', path: '/messages', handler: sendMessage },
   { method: 'GET', path: '/messages/:message_id', handler: getMessage },
   { method: 'PATCH', path: '/messages/:message_id', handler: updateMessage },
+  { method: 'DELETE', path: '/messages/:message_id', handler: deleteMessage },
   { method: 'POST', path: '/messages/flags', handler: postFlags },
   { method: 'POST', path: '/messages/flags/narrow', handler: postFlagsForNarrow },
+  { method: 'POST', path: '/messages/render', handler: renderMessage },
+  { method: 'POST', path: '/mark_all_as_read', handler: markAllAsRead },
+  { method: 'POST', path: '/mark_stream_as_read', handler: markStreamAsRead },
+  { method: 'POST', path: '/mark_topic_as_read', handler: markTopicAsRead },
 ];

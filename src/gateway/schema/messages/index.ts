@@ -19,10 +19,13 @@
  *
  * One file per concern: enums.ts, narrow.ts (NarrowInput and its encoding), cursor.ts (cursors and
  * anchors), message.ts (the Message type), pagination.ts (the connection), queries.ts, payloads.ts
- * and mutations.ts. Importing this file registers them all.
+ * mutations.ts, read.ts (bulk mark-as-read), delete.ts and render.ts. Importing this file registers them all.
  */
 import './queries.js';
 import './mutations.js';
+import './read.js';
+import './delete.js';
+import './render.js';
 
 export * from './enums.js';
 export { decodeCursor, encodeCursor, MessageAnchorInput, type AnchorShape } from './cursor.js';
