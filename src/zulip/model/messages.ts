@@ -224,6 +224,8 @@ export interface UnreadMessagesSnapshot {
   mentions: number[];
   /** The server left out the oldest unreads (more than it sends). */
   old_unreads_missing: boolean;
+}
+
 /** `POST /mark_all_as_read` success body (https://zulip.com/api/mark-all-as-read). */
 export interface MarkAllAsReadResult {
   /** False when the server stopped after marking some messages (a timeout between batches): repeat the request. */
