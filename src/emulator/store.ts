@@ -61,6 +61,8 @@ export class Store {
   customProfileFields: CustomProfileField[] | undefined;
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
+  /** user_id → alert words, oldest first (routes/alert-words.ts). */
+  alertWords = new Map<number, string[]>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

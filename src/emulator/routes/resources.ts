@@ -3,6 +3,7 @@
  * from index.ts so events.ts can read this list without importing itself back.
  */
 import type { ResourceModule } from '../context.js';
+import * as alertWords from './alert-words.js';
 import * as channels from './channels.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
@@ -33,4 +34,5 @@ export const stateModules: ResourceModule[] = [
   presence,
   typing,
   settings,
+  alertWords,
 ];
