@@ -63,6 +63,8 @@ export class Store {
   readonly memo = new Memo();
   /** user_id → alert words, oldest first (routes/alert-words.ts). */
   alertWords = new Map<number, string[]>();
+  /** user_id → muted user_id → when it was muted (UNIX seconds), in muting order (routes/muted-users.ts). */
+  mutedUsers = new Map<number, Map<number, number>>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

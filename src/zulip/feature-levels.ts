@@ -89,4 +89,6 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
+  /** Zulip 4.0 (48): muting users (`POST` / `DELETE /users/me/muted_users/{muted_user_id}`). */
+  mutedUsers: 48,
 } as const;

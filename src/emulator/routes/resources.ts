@@ -7,6 +7,7 @@ import * as alertWords from './alert-words.js';
 import * as channels from './channels.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
+import * as mutedUsers from './muted-users.js';
 import * as messages from './messages/index.js';
 import * as presence from './presence.js';
 import * as reactions from './reactions.js';
@@ -35,4 +36,5 @@ export const stateModules: ResourceModule[] = [
   typing,
   settings,
   alertWords,
+  mutedUsers,
 ];

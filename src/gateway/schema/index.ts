@@ -20,6 +20,7 @@ import './typing.js';
 import './settings.js';
 import './events/index.js';
 import './alert-words.js';
+import './muted-users.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
