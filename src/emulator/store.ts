@@ -4,6 +4,7 @@
  * Routes own their behaviour; this module owns only the data and the rules more than one route needs.
  */
 
+import type { UserStatus } from '../zulip/model/user-status.js';
 import { Memo } from './memo.js';
 import {
   FLAG_NAMES,
@@ -65,6 +66,8 @@ export class Store {
   alertWords = new Map<number, string[]>();
   /** user_id → muted user_id → when it was muted (UNIX seconds), in muting order (routes/muted-users.ts). */
   mutedUsers = new Map<number, Map<number, number>>();
+  /** user_id → status as `GET /users/{user_id}/status` returns it (routes/user-status.ts); absent: none set. */
+  userStatus = new Map<number, UserStatus>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

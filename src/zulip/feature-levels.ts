@@ -91,4 +91,6 @@ export const featureLevels = {
   userIdsParameter: 384,
   /** Zulip 4.0 (48): muting users (`POST` / `DELETE /users/me/muted_users/{muted_user_id}`). */
   mutedUsers: 48,
+  /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
+  getUserStatus: 262,
 } as const;

@@ -7,6 +7,7 @@ import * as alertWords from './alert-words.js';
 import * as channels from './channels.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
+import * as userStatus from './user-status.js';
 import * as mutedUsers from './muted-users.js';
 import * as messages from './messages/index.js';
 import * as presence from './presence.js';
@@ -37,4 +38,5 @@ export const stateModules: ResourceModule[] = [
   settings,
   alertWords,
   mutedUsers,
+  userStatus,
 ];

@@ -21,6 +21,7 @@ import './settings.js';
 import './events/index.js';
 import './alert-words.js';
 import './muted-users.js';
+import './user-status.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
