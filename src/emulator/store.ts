@@ -5,6 +5,7 @@
  */
 
 import type { NavigationView } from '../zulip/model/navigation-views.js';
+import type { UserStatus } from '../zulip/model/user-status.js';
 import { Memo } from './memo.js';
 import type { Linkifier } from '../zulip/model/linkifiers.js';
 import type { RealmDomain } from '../zulip/model/realm-domains.js';
@@ -92,6 +93,12 @@ export class Store {
   savedSnippets = new Map<number, Map<number, SavedSnippet>>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
+  /** user_id → alert words, oldest first (routes/alert-words.ts). */
+  alertWords = new Map<number, string[]>();
+  /** user_id → muted user_id → when it was muted (UNIX seconds), in muting order (routes/muted-users.ts). */
+  mutedUsers = new Map<number, Map<number, number>>();
+  /** user_id → status as `GET /users/{user_id}/status` returns it (routes/user-status.ts); absent: none set. */
+  userStatus = new Map<number, UserStatus>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

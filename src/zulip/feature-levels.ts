@@ -122,4 +122,8 @@ export const featureLevels = {
   savedSnippets: 297,
   /** Zulip 10.0 (368): `PATCH /saved_snippets/{saved_snippet_id}`. */
   editSavedSnippet: 368,
+  /** Zulip 4.0 (48): muting users (`POST` / `DELETE /users/me/muted_users/{muted_user_id}`). */
+  mutedUsers: 48,
+  /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
+  getUserStatus: 262,
 } as const;

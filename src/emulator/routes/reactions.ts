@@ -72,14 +72,14 @@ function sameEmoji(r: Reaction, code: string, type: string): boolean {
 }
 
 /** Zulip's emoji_name_to_emoji_code. */
-function emojiByName(name: string): { code: string; type: ReactionType } {
+export function emojiByName(name: string): { code: string; type: ReactionType } {
   const code = UNICODE_EMOJI[name];
   if (code !== undefined) return { code, type: 'unicode_emoji' };
   if (EXTRA_EMOJI.has(name)) return { code: name, type: 'zulip_extra_emoji' };
   throw badRequest(`Emoji '${name}' does not exist`);
 }
 
-function checkReactionType(type: string): void {
+export function checkReactionType(type: string): void {
   if (!REACTION_TYPES.has(type)) throw badRequest('Invalid emoji type.');
 }
 
@@ -96,7 +96,7 @@ function codeExists(code: string, type: string): boolean {
 }
 
 /** Zulip's check_emoji_request, for an emoji nobody has reacted with yet. */
-function checkNewEmoji(name: string, code: string, type: string): void {
+export function checkNewEmoji(name: string, code: string, type: string): void {
   if (namespace(type) === 'realm_emoji') throw badRequest('Invalid custom emoji.');
   if (!codeExists(code, type)) throw badRequest('Invalid emoji code');
   const nameMatches = namespace(type) === 'unicode_emoji' ? UNICODE_EMOJI[name] === code : name === code;

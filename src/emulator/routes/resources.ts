@@ -8,6 +8,12 @@ import * as channels from './channels.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
 import * as emoji from './emoji.js';
+import * as alertWords from './alert-words.js';
+import * as channels from './channels.js';
+import * as dev from './dev.js';
+import * as drafts from './drafts.js';
+import * as userStatus from './user-status.js';
+import * as mutedUsers from './muted-users.js';
 import * as messages from './messages/index.js';
 import * as presence from './presence.js';
 import * as reactions from './reactions.js';
@@ -53,4 +59,7 @@ export const stateModules: ResourceModule[] = [
   realmDomains,
   playgrounds,
   savedSnippets,
+  alertWords,
+  mutedUsers,
+  userStatus,
 ];

@@ -30,6 +30,9 @@ import './linkifiers.js';
 import './realm-domains.js';
 import './playgrounds.js';
 import './saved-snippets.js';
+import './alert-words.js';
+import './muted-users.js';
+import './user-status.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
