@@ -147,8 +147,8 @@ async function cpuPerQuery(gateway: Gateway, auth: string, q: string, bound: Loo
   return { cpuMs: median(perRound), upstream: upstream / Math.max(1, queries) };
 }
 
-async function untilTrue(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function untilTrue(condition: () => boolean | Promise<boolean>, withinMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + withinMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));

@@ -60,7 +60,7 @@ export class RedisServer {
   }
 
   /** Starts (or restarts, on the same port) an empty server; resolves once it answers PING. */
-  async start(timeoutMs = 10_000): Promise<void> {
+  async start(withinMs = 10_000): Promise<void> {
     if (this.#process) return;
     this.port ||= await freePort();
     await this.#release();
@@ -74,10 +74,10 @@ export class RedisServer {
     const orphanGuard = () => child.kill('SIGKILL');
     process.once('exit', orphanGuard);
     child.once('exit', () => ((exited = true), process.off('exit', orphanGuard)));
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + withinMs;
     while (!(await answersPing(this.port))) {
       if (exited) throw new Error(`redis-server exited at start-up (port ${this.port})`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer PING within ${timeoutMs} ms`);
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer PING within ${withinMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

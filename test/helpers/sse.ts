@@ -16,8 +16,8 @@ export interface SseStream<T = Record<string, unknown>> {
   status: number | undefined;
   results: ExecutionResult<T>[];
   done: boolean;
-  waitFor(count: number, timeoutMs?: number): Promise<ExecutionResult<T>[]>;
-  waitDone(timeoutMs?: number): Promise<void>;
+  waitFor(count: number, withinMs?: number): Promise<ExecutionResult<T>[]>;
+  waitDone(withinMs?: number): Promise<void>;
   /** Aborts the request (the server ends the subscription). */
   close(): void;
 }
@@ -33,13 +33,13 @@ export function sseSubscribe<T = Record<string, unknown>>(
     status: undefined,
     results: [],
     done: false,
-    async waitFor(count, timeoutMs = 5000) {
-      await until(() => stream.results.length >= count || stream.done, timeoutMs, `${count} SSE results (got ${stream.results.length})`);
+    async waitFor(count, withinMs = 5000) {
+      await until(() => stream.results.length >= count || stream.done, withinMs, `${count} SSE results (got ${stream.results.length})`);
       if (stream.results.length < count) throw new Error(`SSE stream ended after ${stream.results.length} of ${count} results`);
       return stream.results.slice(0, count);
     },
-    async waitDone(timeoutMs = 5000) {
-      await until(() => stream.done, timeoutMs, 'the SSE stream to end');
+    async waitDone(withinMs = 5000) {
+      await until(() => stream.done, withinMs, 'the SSE stream to end');
     },
     close: () => abort.abort(),
   };

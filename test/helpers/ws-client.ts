@@ -137,10 +137,10 @@ export interface Collected<T = Record<string, unknown>> {
   /** Set when the subscription failed (graphql-ws `error` message or a socket close). */
   error: unknown;
   done: boolean;
-  /** Resolves once `count` results arrived; rejects after `timeoutMs` naming what did. */
-  waitFor(count: number, timeoutMs?: number): Promise<ExecutionResult<T>[]>;
+  /** Resolves once `count` results arrived; rejects after `withinMs` naming what did. */
+  waitFor(count: number, withinMs?: number): Promise<ExecutionResult<T>[]>;
   /** Resolves once the subscription completed or failed. */
-  waitDone(timeoutMs?: number): Promise<void>;
+  waitDone(withinMs?: number): Promise<void>;
   dispose(): void;
 }
 
@@ -153,10 +153,10 @@ export function collect<T = Record<string, unknown>>(
     results: [],
     error: undefined,
     done: false,
-    async waitFor(count, timeoutMs = 5000) {
+    async waitFor(count, withinMs = 5000) {
       await until(
         () => collected.results.length >= count || (collected.done && collected.results.length < count),
-        timeoutMs,
+        withinMs,
         `${count} results (got ${collected.results.length}: ${JSON.stringify(collected.results).slice(0, 400)})`,
       );
       if (collected.results.length < count) {
@@ -164,8 +164,8 @@ export function collect<T = Record<string, unknown>>(
       }
       return collected.results.slice(0, count);
     },
-    async waitDone(timeoutMs = 5000) {
-      await until(() => collected.done, timeoutMs, 'the subscription to end');
+    async waitDone(withinMs = 5000) {
+      await until(() => collected.done, withinMs, 'the subscription to end');
     },
     dispose: () => unsubscribe(),
   };
@@ -196,7 +196,7 @@ export interface RawSocket {
   send(message: Record<string, unknown> | string): void;
   /** Resolves with the close code and reason. */
   closed: Promise<{ code: number; reason: string }>;
-  waitForMessage(predicate: (m: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForMessage(predicate: (m: Record<string, unknown>) => boolean, withinMs?: number): Promise<Record<string, unknown>>;
   close(): void;
 }
 
@@ -221,8 +221,8 @@ export async function rawSocket(url: string, options: { autoPong?: boolean } = {
     },
     closed,
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
-    async waitForMessage(predicate, timeoutMs = 5000) {
-      await until(() => messages.some(predicate), timeoutMs, 'a matching message');
+    async waitForMessage(predicate, withinMs = 5000) {
+      await until(() => messages.some(predicate), withinMs, 'a matching message');
       return messages.find(predicate)!;
     },
     close: () => socket.close(),

@@ -151,11 +151,11 @@ export class ClusterRedis {
     }
   }
 
-  /** Resolves when connected, or rejects after `timeoutMs`. */
-  async whenConnected(timeoutMs: number): Promise<void> {
+  /** Resolves when connected, or rejects after `withinMs`. */
+  async whenConnected(withinMs: number): Promise<void> {
     if (this.#state === 'connected') return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => (this.client.off('ready', ready), reject(new RedisUnavailableError('Redis is unreachable.'))), timeoutMs);
+      const timer = setTimeout(() => (this.client.off('ready', ready), reject(new RedisUnavailableError('Redis is unreachable.'))), withinMs);
       const ready = () => (clearTimeout(timer), resolve());
       this.client.once('ready', ready);
     });

@@ -156,12 +156,12 @@ export class ClusterEventSession implements EventSession {
     return this.#holder !== undefined;
   }
 
-  whenReady(timeoutMs: number): Promise<void> {
+  whenReady(withinMs: number): Promise<void> {
     if (this.#readyDone) return this.#ready.promise;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(this.#lastError ?? new RedisUnavailableError('The event log in Redis was not ready in time.')),
-        timeoutMs,
+        withinMs,
       );
       this.#ready.promise.then(
         () => (clearTimeout(timer), resolve()),

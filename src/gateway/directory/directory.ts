@@ -183,17 +183,17 @@ export class Directory {
 
   /**
    * Read-your-writes: resolves when an event matching `match` has been applied, or after
-   * `timeoutMs`. On timeout the directory invalidates itself, so the next read takes the
+   * `withinMs`. On timeout the directory invalidates itself, so the next read takes the
    * per-request path (and sees the write) until the owner reloads it.
    */
-  waitForEvent(match: (event: DirectoryEvent) => boolean, timeoutMs: number): Promise<WaitOutcome> {
+  waitForEvent(match: (event: DirectoryEvent) => boolean, withinMs: number): Promise<WaitOutcome> {
     if (this.status !== 'ready') return Promise.resolve('invalidated');
     return new Promise((resolve) => {
       const timer = this.clock.setTimeout(() => {
         this.waiters.delete(waiter);
         if (this.status === 'ready') this.invalidate('write-timeout', true);
         resolve('timeout');
-      }, timeoutMs);
+      }, withinMs);
       const waiter: Waiter = {
         match,
         done: (outcome) => {
@@ -206,12 +206,12 @@ export class Directory {
     });
   }
 
-  /** Resolves when the directory is (or becomes) ready, false after `timeoutMs`. */
-  whenReady(timeoutMs: number): Promise<boolean> {
+  /** Resolves when the directory is (or becomes) ready, false after `withinMs`. */
+  whenReady(withinMs: number): Promise<boolean> {
     if (this.ready) return Promise.resolve(true);
     return new Promise((resolve) => {
       const wake = () => (this.clock.clearTimeout(timer), resolve(true));
-      const timer = this.clock.setTimeout(() => (this.readyWaiters.delete(wake), resolve(false)), timeoutMs);
+      const timer = this.clock.setTimeout(() => (this.readyWaiters.delete(wake), resolve(false)), withinMs);
       this.readyWaiters.add(wake);
     });
   }

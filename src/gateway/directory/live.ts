@@ -161,9 +161,9 @@ export class LiveDirectories {
    * The credential's directory once it is loaded and no write of the caller fences it, for reads
    * that have no cheap per-request path (the unread counts need a registration of their own):
    * waiting for the credential's queue costs less. Undefined when off, anonymous, or not settled
-   * within `timeoutMs`.
+   * within `withinMs`.
    */
-  settled(connection: ZulipConnection, timeoutMs: number): Promise<Directory | undefined> {
+  settled(connection: ZulipConnection, withinMs: number): Promise<Directory | undefined> {
     const now = this.forRequest(connection);
     if (now?.ready) return Promise.resolve(now);
     const entry = connection.credentials && !this.closed ? this.entries.get(sessionKey(connection)) : undefined;
@@ -181,7 +181,7 @@ export class LiveDirectories {
         const directory = this.forRequest(connection);
         if (directory?.ready) finish(directory);
       };
-      const timer = clock.setTimeout(() => finish(undefined), timeoutMs);
+      const timer = clock.setTimeout(() => finish(undefined), withinMs);
       entry.settledWaiters.add(check);
     });
   }

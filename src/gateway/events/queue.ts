@@ -151,12 +151,12 @@ export class QueuePoller {
 
   /**
    * Resolves once the first queue is registered; rejects at once if the credential is refused,
-   * or with the latest failure if none succeeded within `timeoutMs`.
+   * or with the latest failure if none succeeded within `withinMs`.
    */
-  whenReady(timeoutMs: number): Promise<void> {
+  whenReady(withinMs: number): Promise<void> {
     if (this.registeredOnce) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(this.lastError ?? new Error('queue registration timed out')), timeoutMs);
+      const timer = setTimeout(() => reject(this.lastError ?? new Error('queue registration timed out')), withinMs);
       this.ready.promise.then(
         () => (clearTimeout(timer), resolve()),
         (e) => (clearTimeout(timer), reject(e)),

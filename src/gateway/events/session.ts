@@ -52,7 +52,7 @@ export interface EventSession {
   /** Subscribers attached now. */
   readonly subscriberCount: number;
   /** Resolves once the source is ready (queue registered); rejects with the upstream error or on timeout. */
-  whenReady(timeoutMs: number): Promise<void>;
+  whenReady(withinMs: number): Promise<void>;
   /**
    * Adds a subscriber. With `after`, what it missed since that cursor is queued for it first (or a
    * RESYNC when that is impossible), in the same tick, so nothing falls between replay and live events.
@@ -126,8 +126,8 @@ export class QueueEventSession implements EventSession {
     return this.groups.size;
   }
 
-  whenReady(timeoutMs: number): Promise<void> {
-    return this.queue.whenReady(timeoutMs);
+  whenReady(withinMs: number): Promise<void> {
+    return this.queue.whenReady(withinMs);
   }
 
   attach(subscriber: Subscriber, spec: FilterSpec, after?: Cursor): void {

@@ -105,9 +105,9 @@ export class Subscriber implements AsyncIterableIterator<SubscriberItem> {
     return this.take(undefined) as Promise<IteratorResult<SubscriberItem>>;
   }
 
-  /** Like `next`, but resolves `undefined` if nothing arrives within `timeoutMs`. */
-  nextWithin(timeoutMs: number): Promise<IteratorResult<SubscriberItem> | undefined> {
-    return this.take(timeoutMs);
+  /** Like `next`, but resolves `undefined` if nothing arrives within `withinMs`. */
+  nextWithin(withinMs: number): Promise<IteratorResult<SubscriberItem> | undefined> {
+    return this.take(withinMs);
   }
 
   async return(): Promise<IteratorResult<SubscriberItem>> {
@@ -125,7 +125,7 @@ export class Subscriber implements AsyncIterableIterator<SubscriberItem> {
     return this;
   }
 
-  private take(timeoutMs: number | undefined): Promise<IteratorResult<SubscriberItem> | undefined> {
+  private take(withinMs: number | undefined): Promise<IteratorResult<SubscriberItem> | undefined> {
     const ready = this.shift();
     if (ready) return Promise.resolve(ready);
     return new Promise((resolve) => {
@@ -134,12 +134,12 @@ export class Subscriber implements AsyncIterableIterator<SubscriberItem> {
         if (timer) clearTimeout(timer);
         resolve(result);
       };
-      if (timeoutMs !== undefined) {
+      if (withinMs !== undefined) {
         timer = setTimeout(() => {
           const at = this.waiters.indexOf(waiter);
           if (at >= 0) this.waiters.splice(at, 1);
           resolve(undefined);
-        }, Math.max(0, timeoutMs));
+        }, Math.max(0, withinMs));
       }
       this.waiters.push(waiter);
     });

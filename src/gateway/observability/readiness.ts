@@ -19,7 +19,7 @@ export interface ReadinessOptions {
   /** How long a check result is reused. @default 5000 */
   cacheMs?: number;
   /** Timeout of the upstream check. @default 2000 */
-  timeoutMs?: number;
+  probeTimeoutMs?: number;
   fetch?: FetchLike;
   now?: () => number;
   /** Cluster mode: the Redis connection's state (cluster/redis.ts `RedisState`, e.g. 'connected'). */
@@ -85,7 +85,7 @@ export class Readiness {
   async #probe(): Promise<string | undefined> {
     const fetch = this.options.fetch ?? globalThis.fetch;
     try {
-      const response = await fetch(this.#url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 2000), headers: { accept: 'application/json' } });
+      const response = await fetch(this.#url, { signal: AbortSignal.timeout(this.options.probeTimeoutMs ?? 2000), headers: { accept: 'application/json' } });
       if (response.status !== 200) {
         await response.body?.cancel();
         const hint = response.status === 404 ? ` (${UPSTREAM_BAD_RESPONSE_HINT})` : '';

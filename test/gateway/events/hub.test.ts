@@ -89,9 +89,9 @@ function pushMessage(emulator: Emulator, to: number, fields: { channel?: number;
 }
 
 /** Reads items until `count` arrived or the deadline passed. */
-async function take(subscriber: Subscriber, count: number, timeoutMs = 3000): Promise<SubscriberItem[]> {
+async function take(subscriber: Subscriber, count: number, withinMs = 3000): Promise<SubscriberItem[]> {
   const items: SubscriberItem[] = [];
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + withinMs;
   while (items.length < count) {
     const left = deadline - Date.now();
     if (left <= 0) break;
@@ -105,8 +105,8 @@ async function take(subscriber: Subscriber, count: number, timeoutMs = 3000): Pr
 const messageIds = (items: SubscriberItem[]) =>
   items.map((i) => (i.type === 'event' && i.delivery.event.kind === 'MESSAGE' ? i.delivery.event.message.id : i.type === 'event' ? i.delivery.event.kind : i.reason));
 
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function until(condition: () => boolean, withinMs = 3000): Promise<void> {
+  const deadline = Date.now() + withinMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 10));

@@ -68,7 +68,7 @@ describe('health and readiness', () => {
   });
 
   it('is 503 when the chat server does not answer in time or is unreachable', async () => {
-    const slow = await setup({ timeoutMs: 50 });
+    const slow = await setup({ probeTimeoutMs: 50 });
     slow.emulator.faults.inject('GET /server_settings', { hang: true });
     expect((await slow.get('/readiness')).body).toMatchObject({ ready: false, reason: 'chat server did not answer GET /server_settings in time' });
     const gone = await setup({ zulipUrl: 'http://127.0.0.1:1' });

@@ -35,13 +35,13 @@ interface Exchanged {
  * A raw HTTP/1.1 exchange on a new connection: sends `head`, then `body` in 64 kB pieces (as far
  * as the server reads them), and resolves with what arrived once the server closed the connection.
  */
-function exchange(url: string, head: string, body: Buffer = Buffer.alloc(0), timeoutMs = 10_000): Promise<Exchanged> {
+function exchange(url: string, head: string, body: Buffer = Buffer.alloc(0), withinMs = 10_000): Promise<Exchanged> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const socket = connect(Number(port), '127.0.0.1');
     const received: Buffer[] = [];
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no complete answer after ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no complete answer after ${withinMs} ms`))), withinMs);
     socket.on('data', (data) => received.push(data));
     socket.on('error', () => undefined); // a reset while we still send; what arrived is checked
     socket.on('close', () => {
