@@ -24,6 +24,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { ParameterFacts } from './generate-zulip-api.js';
 
 type Schema = Record<string, unknown>;
 
@@ -161,17 +162,6 @@ function inlineFacts(schema: Schema, depth = 0): Schema {
     else out[keyword] = value;
   }
   return out;
-}
-
-interface ParameterFacts {
-  name: string;
-  in: 'path' | 'query' | 'body';
-  required: boolean;
-  json: boolean;
-  schema: Schema;
-  binary?: true;
-  deprecated?: true;
-  featureLevel?: number;
 }
 
 function parameterFacts(
