@@ -95,6 +95,7 @@ ChannelRef.implement({
   description: 'A channel (stream): public, web-public or private, active or archived. https://zulip.com/help/channel-permissions',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The channel ID.', resolve: (c) => c.stream_id }),
+    zulipId: t.field({ type: 'Long', description: 'The channel ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (c) => c.stream_id }),
     name: t.exposeString('name', { description: 'The channel name.' }),
     description: t.exposeString('description', { description: 'The description, as Markdown.' }),
     renderedDescription: t.exposeString('rendered_description', { description: 'The description, as HTML.' }),

@@ -43,6 +43,7 @@ DraftRef.implement({
     'https://zulip.com/api/get-drafts',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The draft ID.', resolve: (d) => d.id }),
+    zulipId: t.field({ type: 'Long', description: 'The draft ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (d) => d.id }),
     type: t.field({ type: DraftTypeEnum, description: 'Who the draft is addressed to.', resolve: (d) => kindOf(d.type) }),
     channelId: t.field({
       type: 'Long',

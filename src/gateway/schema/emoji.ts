@@ -13,6 +13,7 @@ const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
   description: 'A custom emoji uploaded to the organization; reactions name it with type REALM_EMOJI and its ID as the code.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'The emoji ID (the reaction code of a REALM_EMOJI reaction).' }),
+    zulipId: t.exposeString('id', { description: 'The emoji ID (the reaction code of a REALM_EMOJI reaction) (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).' }),
     name: t.exposeString('name', { description: 'The name users write between colons, e.g. `:octopus:`.' }),
     sourceUrl: t.string({
       description: 'The image, as an absolute URL on the chat server.',

@@ -22,6 +22,7 @@ export const LinkifierRef = builder.objectRef<Linkifier>('Linkifier').implement(
     'https://zulip.com/help/add-a-custom-linkifier',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The linkifier ID.', resolve: (l) => l.id }),
+    zulipId: t.field({ type: 'Long', description: 'The linkifier ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (l) => l.id }),
     pattern: t.exposeString('pattern', { description: 'The regular expression, with named groups `(?P<name>...)`.' }),
     urlTemplate: t.exposeString('url_template', {
       description: 'The RFC 6570 URL template a match links to; its variables are the pattern\u2019s groups.',

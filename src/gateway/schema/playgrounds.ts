@@ -22,6 +22,7 @@ export const CodePlaygroundRef = builder.objectRef<CodePlayground>('CodePlaygrou
     'An external site a code block of one language can be opened in. https://zulip.com/help/code-blocks#code-playgrounds',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The playground ID.', resolve: (p) => p.id }),
+    zulipId: t.field({ type: 'Long', description: 'The playground ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (p) => p.id }),
     name: t.exposeString('name', { description: 'The name users pick it by, e.g. "Python playground".' }),
     pygmentsLanguage: t.exposeString('pygments_language', { description: 'The Pygments name of the language, e.g. "Python".' }),
     urlTemplate: t.exposeString('url_template', { description: 'The RFC 6570 URL template; its one variable, `code`, is the code block.' }),

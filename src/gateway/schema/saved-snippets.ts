@@ -17,6 +17,7 @@ export const SavedSnippetRef = builder.objectRef<SavedSnippet>('SavedSnippet').i
   description: 'A piece of message text the user saved to insert into messages they compose. https://zulip.com/api/get-saved-snippets',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The saved snippet ID.', resolve: (s) => s.id }),
+    zulipId: t.field({ type: 'Long', description: 'The saved snippet ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (s) => s.id }),
     title: t.exposeString('title', { description: 'The title the user picks the snippet by.' }),
     content: t.exposeString('content', { description: 'The text (Zulip-flavored Markdown) inserted into the message being composed.' }),
     dateCreated: t.field({ type: 'Long', description: 'When the snippet was created, in UNIX seconds.', resolve: (s) => s.date_created }),

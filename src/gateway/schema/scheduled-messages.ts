@@ -55,6 +55,7 @@ ScheduledMessageRef.implement({
     'https://zulip.com/api/get-scheduled-messages',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The scheduled message ID.', resolve: (m) => m.scheduled_message_id }),
+    zulipId: t.field({ type: 'Long', description: 'The scheduled message ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (m) => m.scheduled_message_id }),
     type: t.field({
       type: ScheduledMessageTypeEnum,
       description: 'Whether it goes to a channel or to users.',

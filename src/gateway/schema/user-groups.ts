@@ -57,6 +57,7 @@ UserGroupRef.implement({
   description: 'A group of users (and of other groups). System groups (role:...) follow roles. https://zulip.com/help/user-groups',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The group ID.', resolve: (g) => g.id }),
+    zulipId: t.field({ type: 'Long', description: 'The group ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (g) => g.id }),
     name: t.exposeString('name', { description: 'The group name; system groups are named role:<role>.' }),
     description: t.exposeString('description', { description: 'Human-readable description.' }),
     memberIds: t.field({ type: ['Long'], description: 'IDs of the direct members.', resolve: (g) => g.members }),

@@ -82,6 +82,7 @@ UserRef.implement({
   description: 'A user or bot account of the organization. https://zulip.com/api/get-user',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The user ID.', resolve: (u) => u.user_id }),
+    zulipId: t.field({ type: 'Long', description: 'The user ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (u) => u.user_id }),
     email: t.exposeString('email', {
       description:
         'The API email address: the real address, or a placeholder usable only with the API when the ' +
@@ -153,6 +154,7 @@ export const MeRef = builder.objectRef<OwnUser>('Me').implement({
   description: 'The caller: their own account, plus personal data other resources attach here.',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: "The caller's user ID.", resolve: (me) => me.user_id }),
+    zulipId: t.field({ type: 'Long', description: "The caller's user ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).", resolve: (me) => me.user_id }),
     user: t.field({
       type: UserRef,
       description: "The caller's user record.",

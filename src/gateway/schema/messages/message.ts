@@ -128,6 +128,7 @@ const SubmessageRef = builder.objectRef<Submessage>('Submessage').implement({
   description: 'Data of an experimental integration (polls, to-do lists) attached to a message.',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The submessage ID.', resolve: (s) => s.id }),
+    zulipId: t.field({ type: 'Long', description: 'The submessage ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (s) => s.id }),
     senderId: t.field({ type: 'Long', description: 'Who added it.', resolve: (s) => s.sender_id }),
     msgType: t.exposeString('msg_type', { description: 'The integration\u2019s message type (e.g. `widget`).' }),
     content: t.exposeString('content', { description: 'JSON text, interpreted by the integration.' }),
@@ -142,6 +143,7 @@ MessageRef.implement({
     'personal flags).',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The message ID; messages are ordered by it.', resolve: (m) => m.id }),
+    zulipId: t.field({ type: 'Long', description: 'The message ID, by which messages are ordered (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (m) => m.id }),
     type: t.field({ type: MessageTypeEnum, description: 'Channel or direct message.', resolve: (m) => m.type }),
     senderId: t.field({ type: 'Long', description: 'The sender\u2019s user ID.', resolve: (m) => m.sender_id }),
     senderFullName: t.exposeString('sender_full_name', { description: 'The sender\u2019s name when the message was fetched.' }),

@@ -50,6 +50,7 @@ const DetachedUploadRef = builder.objectRef<DetachedUpload & { baseUrl: string }
     'An uploaded file that the edit left unreferenced; clients should ask whether to delete it.',
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The attachment ID.', resolve: (u) => u.id }),
+    zulipId: t.field({ type: 'Long', description: 'The attachment ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (u) => u.id }),
     name: t.exposeString('name', { description: 'The file name.' }),
     pathId: t.exposeString('path_id', { description: 'The path in the server\u2019s upload store.' }),
     url: t.string({
