@@ -69,9 +69,15 @@ const spawn = (role: 'emulator' | 'gateway', env: NodeJS.ProcessEnv = {}): Child
 
 function replyOf<T extends Ipc['type']>(child: ChildProcess, type: T): Promise<Extract<Ipc, { type: T }>> {
   return new Promise((resolve, reject) => {
-    const onMessage = (m: Ipc) => m.type === type && (child.off('message', onMessage), resolve(m as Extract<Ipc, { type: T }>));
+    const onExit = (code: number | null) => reject(new Error(`the ${type} reply never came: a child exited (${code})`));
+    const onMessage = (m: Ipc) => {
+      if (m.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(m as Extract<Ipc, { type: T }>);
+    };
     child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`the ${type} reply never came: a child exited (${code})`)));
+    child.once('exit', onExit);
   });
 }
 
@@ -312,6 +318,9 @@ async function main(): Promise<void> {
   gateway.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   const { url } = await replyOf(gateway, 'ready');
   const load: Load = { url, users: upstream.users!, tally: new Tally(), sent: new Map(), reacted: new Set() };
+  // A client library rejecting a promise nobody holds (graphql-ws on a refused socket) is counted,
+  // not fatal: the soak reports it with the other client-side errors.
+  process.on('unhandledRejection', (reason) => load.tally.record('unhandledClientRejection', 0, 0, `CLIENT_${(reason as { type?: string })?.type ?? (reason as Error)?.name ?? 'UNKNOWN'}`));
   const held = holdSubscriptions(load);
   await untilSubscribed(load, held.received);
   console.log(`soak: ${MINUTES} min, ${USERS} users, ${RATE} ops/s, ${args.redis ? 'Redis mode' : 'one instance'}; gateway ${url}`);
