@@ -106,7 +106,7 @@ export function setupInstances(redis: RedisServer, upstream: ListeningEmulator, 
       }
     });
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('instance A did not start within 20 s')), 20_000);
+      const timer = setTimeout(() => reject(new Error('instance A did not start within 60 s')), 60_000);
       child.once('exit', (code) => reject(new Error(`instance A exited (${code})`)));
       child.on('message', (m: InstanceMessage) => m.type === 'ready' && (clearTimeout(timer), resolve(m.url)));
     });
