@@ -17,6 +17,7 @@
  *   if no other instance is in the credential's interest set; otherwise another one continues it.
  */
 import type { ZulipApiError } from '../../zulip/errors.js';
+import { deleteQueue } from '../../zulip/routes/events.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
 import { RedisUnavailableError } from './redis.js';
 import type { CredentialKeys } from './keys.js';
@@ -205,13 +206,32 @@ export class ClusterEventSession implements EventSession {
     const token = this.#keeper.token;
     // The last instance interested deletes the upstream queue (and forgets it in Redis, so that a
     // later holder registers a new one, with a RESYNC for resuming clients); otherwise the queue is
-    // left to the others: releasing the lease lets one of them take over at once.
-    if (holder && token !== undefined && !(await this.#othersInterested())) {
+    // left to the others: releasing the lease lets one of them take over at once. Every instance
+    // leaves the interest set, holder or not: two instances shutting down together each see the
+    // other leave, and the last one out deletes the queue even if the other held it.
+    const othersInterested = await this.#othersInterested();
+    if (!othersInterested && holder && token !== undefined) {
       await holder.stop(true);
       await this.#stream.saveQueue(token, null).catch(() => undefined);
+    } else if (!othersInterested) {
+      await this.#deleteLoggedQueue();
     }
     await this.#keeper.stop();
     await holder?.stop();
+  }
+
+  /**
+   * The last instance out did not hold the lease: it deletes the queue the log names. The log keeps
+   * naming it (the lease, which fences writes, is not ours); a later holder finds it gone upstream
+   * and registers a new one with a RESYNC, as after any expiry.
+   */
+  async #deleteLoggedQueue(): Promise<void> {
+    try {
+      const queueId = (await this.#stream.state())?.queueId;
+      if (queueId !== undefined) await deleteQueue(this.options.connection, { queueId }, { retry: false });
+    } catch {
+      // Gone already (BAD_EVENT_QUEUE_ID), or unreachable: the server drops idle queues by itself.
+    }
   }
 
   /** Keeps this instance in the credential's interest set while the session lives (refreshed with the lease cycle). */

@@ -3,22 +3,16 @@
  * instance A runs in a child process (instance.ts) so that it can be killed with SIGKILL, instance
  * B in this process. Clients are real graphql-ws clients; every wait is bounded and event-driven.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { createClient, type Client } from 'graphql-ws';
 import { expect, onTestFinished, test } from 'vitest';
-import WebSocket from 'ws';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { ClusterConfigError } from '../../../src/gateway/cluster/keys.js';
 import { EventHub, type HubStats } from '../../../src/gateway/events/hub.js';
 import { EventCluster } from '../../../src/gateway/cluster/cluster.js';
-import { createGatewayServer } from '../../../src/gateway/transport/http.js';
 import { createGateway } from '../../../src/gateway/yoga.js';
 import { basicAuth } from '../../helpers/harness.js';
 import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/redis.js';
 import { collect, type Collected } from '../../helpers/ws-client.js';
-import { setupListeningEmulator } from './fixture.js';
-import type { InstanceMessage } from './instance.js';
+import { setupInstances, setupListeningEmulator, type Instance } from './fixture.js';
 
 const SECRET = 's'.repeat(40);
 const FAILOVER_MS = 1000;
@@ -33,18 +27,11 @@ type Ev = { __typename: string; cursor: string; kind: string; message?: { id: nu
 const events = (sub: Collected): Ev[] => sub.results.map((r) => (r.data as { events: Ev }).events);
 const messageIds = (sub: Collected) => events(sub).filter((e) => e.message).map((e) => e.message!.id);
 
-interface Instance {
-  wsUrl: string;
-  url: string;
-  stats(): Promise<HubStats>;
-  client(login: string): Client;
-}
-
 describeWithRedis('two gateway instances over one Redis', () => {
   const redis = setupRedisServer();
   const upstream = setupListeningEmulator();
   const { registersOf } = upstream;
-  let prefixCount = 0;
+  const { childInstance, localInstance, nextPrefix } = setupInstances(redis, upstream, { secret: SECRET, failoverMs: FAILOVER_MS });
 
   /** The user's live upstream queues (registered: events sent from now on are delivered). */
   const queuesOf = (login: string) => upstream.emulator.queues.queuesOf(upstream.emulator.store.userByEmail(demoUser(login).email)!.user_id);
@@ -58,73 +45,6 @@ describeWithRedis('two gateway instances over one Redis', () => {
       body,
     });
     return ((await response.json()) as { id: number }).id;
-  }
-
-  function clientOf(wsUrl: string, clients: Client[]) {
-    return (login: string) => {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: basicAuth(demoUser(login)) }, retryAttempts: 0, lazy: true });
-      clients.push(client);
-      return client;
-    };
-  }
-
-  /** A fresh key prefix per test: each test's credentials start with no state in Redis. */
-  const nextPrefix = () => `t${++prefixCount}:`;
-
-  /** Instance A: a child process (killable with SIGKILL). */
-  async function childInstance(prefix: string): Promise<Instance & { child: ChildProcess }> {
-    const child = fork(fileURLToPath(new URL('./instance.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ZULIP_URL: upstream.url, REDIS_URL: redis.url, GATEWAY_SECRET: SECRET, REDIS_KEY_PREFIX: prefix, CLUSTER_FAILOVER_MS: String(FAILOVER_MS) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const clients: Client[] = [];
-    onTestFinished(async () => {
-      await Promise.all(clients.map((c) => c.dispose()));
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
-        await exited;
-      }
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('instance A did not start within 20 s')), 20_000);
-      child.once('exit', (code) => reject(new Error(`instance A exited (${code})`)));
-      child.on('message', (m: InstanceMessage) => m.type === 'ready' && (clearTimeout(timer), resolve(m.url)));
-    });
-    const wsUrl = url.replace(/^http/, 'ws');
-    const stats = () =>
-      new Promise<HubStats>((resolve) => {
-        const onMessage = (m: InstanceMessage) => m.type === 'stats' && (child.off('message', onMessage), resolve(m.stats!));
-        child.on('message', onMessage);
-        child.send({ type: 'stats' } satisfies InstanceMessage);
-      });
-    return { child, url, wsUrl, stats, client: clientOf(wsUrl, clients) };
-  }
-
-  /** Instance B: in this process. */
-  async function localInstance(prefix: string): Promise<Instance & { hub: EventHub }> {
-    const cluster = new EventCluster({
-      url: redis.url,
-      secret: SECRET,
-      keyPrefix: prefix,
-      failoverMs: FAILOVER_MS,
-      retryMs: 20,
-      maxReconnectDelayMs: 50,
-      tail: { blockMs: 1000, retryMs: 20 },
-    });
-    const hub = new EventHub({ graceMs: 300, cluster });
-    const gateway = createGateway({ logging: false, liveDirectory: false, zulipUrl: upstream.url, eventHub: hub });
-    const served = createGatewayServer(gateway, { ws: { keepAliveMs: 0 }, drainMs: 0 });
-    const url = await served.listen(0, '127.0.0.1');
-    const wsUrl = url.replace(/^http/, 'ws');
-    const clients: Client[] = [];
-    onTestFinished(async () => {
-      await Promise.all(clients.map((c) => c.dispose()));
-      await served.close();
-      await gateway.dispose();
-    });
-    return { hub, url, wsUrl, stats: async () => hub.stats(), client: clientOf(wsUrl, clients) };
   }
 
   async function waitStats(instance: Instance, condition: (s: HubStats) => boolean, what: string, withinMs = 10_000) {
