@@ -85,7 +85,9 @@ describe('query @live over graphql-ws', () => {
     const started = collect(iago, 'mutation($to: [Long!]!) { startTyping(to: { userIds: $to }) }', { to: [live.userId('hamlet')] });
     await started.waitFor(1);
     await typing.waitFor(1);
-    expect(calls().slice(callsBefore)).toEqual(['POST typing']);
+    // Without the directory, an earlier execution's one-shot queue may be deleted meanwhile.
+    const since = calls().slice(callsBefore);
+    expect(TEST_LIVE_DIRECTORY ? since : since.filter((c) => c !== 'DELETE events')).toEqual(['POST typing']);
     expect(live.gateway.liveQueries.stats().executions).toBe(executions);
     expect(sub.results).toHaveLength(3);
 
