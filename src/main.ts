@@ -112,6 +112,7 @@ export async function start(
     upstreamDeadlineMs: config.upstreamDeadlineMs,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
+    liveQueryThrottleMs: config.liveQueryThrottleMs,
     slowConsumerLimit: config.slowConsumerLimit,
     graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
     logger,

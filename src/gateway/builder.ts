@@ -18,6 +18,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { Context } from './context.js';
+import LiveReadsPlugin from './live/reads.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -27,7 +28,8 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ErrorsPlugin, DataloaderPlugin],
+  // LiveReadsPlugin: what a `@live` query reads, for its invalidation (live/reads.ts).
+  plugins: [ErrorsPlugin, DataloaderPlugin, LiveReadsPlugin],
   defaultFieldNullability: false,
   // Errors are thrown GraphQLErrors by default (see errors.ts); a mutation whose failure carries
   // data the client must act on opts in with `errors: { types: [...] }` and its own error object.

@@ -15,6 +15,7 @@ import type { Credentials } from '../zulip/credentials.js';
 import { credentialsFromHeader, type SentCredentials } from './credentials.js';
 import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
+import type { LiveReads } from './live/reads.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { UpstreamServer } from './upstream-server.js';
 
@@ -42,6 +43,11 @@ export interface Context {
   deadline: { expiresAt: number | undefined };
   /** The gateway's event hub, for subscriptions (added by `useEventHub` in yoga.ts). */
   events?: EventHub;
+  /**
+   * Set only while a `@live` query executes (plugins/live-queries.ts): told each resource the
+   * execution reads (live/resources.ts), so that the events changing them re-run it.
+   */
+  liveReads?: LiveReads;
 }
 
 /**

@@ -25,7 +25,9 @@ import { CSRF_HEADER, csrfPrevention } from './plugins/csrf.js';
 import { useEventHub } from './plugins/event-hub.js';
 import { learnInputLimits } from './input-limits.js';
 import { refuseUnusableCredentials } from './plugins/credentials.js';
-import { operationDeadline } from './plugins/deadline.js';
+import { DEFAULT_UPSTREAM_DEADLINE_MS, operationDeadline } from './plugins/deadline.js';
+import { LiveQueries } from './live/queries.js';
+import { liveQueries } from './plugins/live-queries.js';
 import { boundInputs } from './plugins/input-bounds.js';
 import { operationLimits } from './plugins/limits.js';
 import { limitVariablesDepth } from './plugins/variables-depth.js';
@@ -119,6 +121,12 @@ export interface GatewayOptions {
    * lookups cost no upstream call (directory/live.ts). false: every lookup goes upstream. @default true
    */
   liveDirectory?: boolean | LiveDirectoryOptions;
+  /**
+   * Least time between two executions of one `@live` query, in milliseconds (changes within it are
+   * folded into one re-execution; a client's `@live(throttle:)` may only raise it).
+   * @default DEFAULT_LIVE_QUERY_THROTTLE_MS (50)
+   */
+  liveQueryThrottleMs?: number;
   /** Below feature level 384, batches of at most this many users are fetched one by one. @default 5 */
   userIdsBatchThreshold?: number;
   /**
@@ -133,6 +141,8 @@ export interface GatewayOptions {
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   /** GraphQL subscriptions served now (not channel subscriptions), for tests and metrics. */
   readonly graphqlSubscriptions: GraphQLSubscriptionSharing;
+  /** The `@live` queries served now (`stats()`: open queries, executions, invalidations). */
+  readonly liveQueries: LiveQueries;
   /** The live directories (`stats()` for metrics); undefined when `liveDirectory: false`. */
   readonly directories: LiveDirectories | undefined;
   /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
@@ -209,6 +219,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
   });
   const directories = upstream.directories;
+  const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = persistedOperations(options.persistedOperations);
   const maxRequestBodyBytes = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
@@ -260,12 +271,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       useEventHub(hub),
       // After the hub in the list, so disposed before it: directories release their queues first.
       ...(directories ? [directoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      // `@live` queries: they follow the hub's sessions and count toward the subscription limit.
+      liveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.
       sharing,
     ],
   });
   return Object.assign(yoga, {
     graphqlSubscriptions: sharing.sharing,
+    liveQueries: live,
     directories,
     hub,
     transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },

@@ -60,7 +60,15 @@ function shareable(document: DocumentNode, operationName: string | null | undefi
   return true;
 }
 
-export function shareSubscriptions(options: ShareSubscriptionsOptions): Plugin<Context> & { sharing: GraphQLSubscriptionSharing } {
+/**
+ * Counts one more long-running operation of a credential toward `maxPerCredential` (a live query
+ * counts as a subscription): its release (idempotent), or the TOO_MANY_SUBSCRIPTIONS error.
+ */
+export type AdmitLongRunning = (credentialKey: string) => (() => void) | GraphQLError;
+
+export function shareSubscriptions(
+  options: ShareSubscriptionsOptions,
+): Plugin<Context> & { sharing: GraphQLSubscriptionSharing; admit: AdmitLongRunning } {
   const limit = options.slowConsumerLimit;
   const multicast = new Multicast<ExecutionResult>({
     limit,
@@ -86,6 +94,7 @@ export function shareSubscriptions(options: ShareSubscriptionsOptions): Plugin<C
         return multicast.size;
       },
     },
+    admit: (credentialKey) => open.take(credentialKey, maxPerCredential) ?? tooManySubscriptions(maxPerCredential),
     onSubscribe({ args, subscribeFn, setSubscribeFn, setResultAndStopExecution }) {
       const { document, operationName, variableValues } = args;
       const credentialKey = args.contextValue.credentials ? args.contextValue.connection.credentialKey : undefined;
@@ -117,7 +126,7 @@ export function shareSubscriptions(options: ShareSubscriptionsOptions): Plugin<C
 
 function tooManySubscriptions(limit: number): GraphQLError {
   return new GraphQLError(
-    `This credential already has ${limit} subscriptions open on this gateway instance; end one before starting another.`,
+    `This credential already has ${limit} subscriptions and live queries open on this gateway instance; end one before starting another.`,
     { extensions: { code: GatewayErrorCode.tooManySubscriptions, limit } },
   );
 }

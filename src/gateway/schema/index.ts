@@ -2,8 +2,9 @@
  * Assembles the schema. Each resource file registers its types and root fields on `builder` when
  * imported; this file only imports them, one line per resource (append yours), and builds.
  */
-import { GraphQLSchema } from 'graphql';
+import { GraphQLSchema, specifiedDirectives } from 'graphql';
 import { builder } from '../builder.js';
+import { LiveDirective } from '../live/directive.js';
 import './server-settings.js';
 import './users.js';
 import './user-groups.js';
@@ -43,7 +44,8 @@ let schema: GraphQLSchema | undefined;
 
 /** The gateway schema, built on first use and shared by every gateway of the process. */
 export function buildSchema(): GraphQLSchema {
-  schema ??= withoutEmptyMutation(builder.toSchema({ sortSchema: true }));
+  // `@live` on a query: plugins/live-queries.ts runs it as a live query.
+  schema ??= withoutEmptyMutation(builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, LiveDirective] }));
   return schema;
 }
 

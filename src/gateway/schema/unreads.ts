@@ -9,6 +9,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { memoKey } from '../loaders/index.js';
 import { loadUnreads } from '../loaders/unreads.js';
+import { UNREADS } from '../live/resources.js';
 import { ChannelRef, channelOrNull, TopicRef } from './channels.js';
 import { UserRef } from './users.js';
 
@@ -16,6 +17,7 @@ const callerUnreads = memoKey<UnreadsView>('caller unreads');
 
 /** The caller's unread counts, once per request. */
 function unreads(ctx: Context): Promise<UnreadsView> {
+  ctx.liveReads?.(UNREADS);
   return ctx.loaders.memo.get(callerUnreads, () => loadUnreads(ctx.server, ctx.connection));
 }
 
