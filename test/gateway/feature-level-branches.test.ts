@@ -19,7 +19,7 @@ async function warm(h: Harness): Promise<void> {
 }
 
 describe('Message.rawContent of an HTML page (feature level 300: message_ids)', () => {
-  const query = '{ messages(last: 3) { nodes { id rawContent } } }';
+  const query = '{ messages(last: 3) { nodes { zulipId rawContent } } }';
   type Page = { messages: { nodes: { id: number; rawContent: string }[] } };
 
   it('from 300: one batched GET /messages?message_ids for the page', async () => {
@@ -47,7 +47,7 @@ describe('Message.rawContent of an HTML page (feature level 300: message_ids)', 
 });
 
 describe('messages by ID through the loader (feature level 300)', () => {
-  const send = 'mutation($c: Long!) { sendMessage(channelId: $c, topic: "levels", content: "hi") { id message { id content } } }';
+  const send = 'mutation($c: Long!) { sendMessage(channelId: $c, topic: "levels", content: "hi") { id message { zulipId content } } }';
   type Sent = { sendMessage: { id: number; message: { id: number; content: string } | null } };
 
   it('from 300: the payload message is one GET /messages?message_ids', async () => {
@@ -74,7 +74,7 @@ describe('messages by ID through the loader (feature level 300)', () => {
 });
 
 describe('users by ID without a live directory (feature level 384: user_ids)', () => {
-  const query = 'query($a: Long!, $b: Long!) { a: user(id: $a) { id } b: user(id: $b) { id } }';
+  const query = 'query($a: Long!, $b: Long!) { a: user(id: $a) { zulipId } b: user(id: $b) { zulipId } }';
   type Pair = { a: { id: number }; b: { id: number } };
 
   it('from 384: one GET /users?user_ids for the batch', async () => {

@@ -25,7 +25,7 @@ const FAILOVER_MS = 1000;
 const EVENTS = `subscription($after: String) { events(after: $after) {
   __typename
   ... on Event { cursor kind }
-  ... on MessageEvent { message { id content } }
+  ... on MessageEvent { message { zulipId content } }
   ... on ResyncEvent { reason }
 } }`;
 

@@ -167,7 +167,7 @@ describe('graphql-ws transport', () => {
   test('identical subscriptions on two sockets share one execution; resuming ones do not', async () => {
     const shared = await startLiveGateway();
     try {
-      const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+      const query = 'subscription { messages { ... on MessageEvent { message { zulipId } } } }';
       const a = collect(shared.client('hamlet'), query);
       const b = collect(shared.client('hamlet'), query);
       const other = collect(shared.client('othello'), query);
@@ -257,7 +257,7 @@ describe('sharing across transports', () => {
   test('an SSE stream and a WebSocket subscription of one user share one execution', async () => {
     const shared = await startLiveGateway();
     try {
-      const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+      const query = 'subscription { messages { ... on MessageEvent { message { zulipId } } } }';
       const ws = collect(shared.client('hamlet'), query);
       const sse = sseSubscribe(shared.url, query, {}, { authorization: shared.auth('hamlet') });
       await until(() => shared.gateway.graphqlSubscriptions.clients === 2, 5000, 'both subscriptions');
