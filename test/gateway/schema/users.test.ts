@@ -40,7 +40,7 @@ describe('users queries', () => {
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET users']);
     expect(extensions).toMatchObject({ upstreamRequests: 1 });
     const users = data!.users;
-    expect(users.map((u) => u.id)).toEqual([...h.emulator.store.users.values()].filter((u) => u.is_active).map((u) => u.user_id));
+    expect(users.map((u) => u.zulipId)).toEqual([...h.emulator.store.users.values()].filter((u) => u.is_active).map((u) => u.user_id));
     const bot = users.find((u) => u.isBot)!;
     expect(bot).toMatchObject({ botType: 'GENERIC', botOwner: { zulipId: h.userId('hamlet'), fullName: 'King Hamlet' } });
     expect(users.find((u) => u.zulipId === h.userId('desdemona'))).toMatchObject({ role: 'OWNER', botType: null, botOwner: null });
@@ -127,7 +127,7 @@ describe('updateUser', () => {
     const othello = h.userId('othello');
     const { data, errors } = await h.gql<{ updateUser: GqlUser }>(UPDATE, { user: { id: othello }, fullName: 'Othello', role: 'MODERATOR' }, { as: EMAIL('iago') });
     expect(errors).toBeUndefined();
-    expect(data!.updateUser).toMatchObject({ id: othello, fullName: 'Othello', role: 'MODERATOR' });
+    expect(data!.updateUser).toMatchObject({ zulipId: othello, fullName: 'Othello', role: 'MODERATOR' });
     expect(h.emulator.store.users.get(othello)).toMatchObject({ full_name: 'Othello', role: 300 });
   });
 
@@ -139,7 +139,7 @@ describe('updateUser', () => {
       { as: EMAIL('iago') },
     );
     expect(errors).toBeUndefined();
-    expect(data!.updateUser).toMatchObject({ id: h.userId('cordelia'), profileData: [{ fieldId: 2, value: '555-0100' }] });
+    expect(data!.updateUser).toMatchObject({ zulipId: h.userId('cordelia'), profileData: [{ fieldId: 2, value: '555-0100' }] });
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toContain(`PATCH users/${encodeURIComponent('cordelia@zulip.example.com')}`);
   });
 
@@ -211,11 +211,11 @@ describe('deactivateUser', () => {
     const h = setupHarness();
     const { data, errors } = await h.gql(DEACTIVATE, { user: { id: h.userId('othello') } }, { as: EMAIL('iago') });
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ deactivateUser: { id: h.userId('othello'), isActive: false } });
+    expect(data).toEqual({ deactivateUser: { zulipId: h.userId('othello'), isActive: false } });
     const byEmail = await h.gql(DEACTIVATE, { user: { email: EMAIL('shiva') } }, { as: EMAIL('iago') });
-    expect(byEmail.data).toEqual({ deactivateUser: { id: h.userId('shiva'), isActive: false } });
-    const list = await h.gql<{ users: { id: number }[] }>('{ users { zulipId } }', {}, { as: EMAIL('iago') });
-    expect(list.data!.users.map((u) => u.id)).not.toContain(h.userId('othello'));
+    expect(byEmail.data).toEqual({ deactivateUser: { zulipId: h.userId('shiva'), isActive: false } });
+    const list = await h.gql<{ users: { zulipId: number }[] }>('{ users { zulipId } }', {}, { as: EMAIL('iago') });
+    expect(list.data!.users.map((u) => u.zulipId)).not.toContain(h.userId('othello'));
   });
 
   it('refuses the last owner and non-administrators', async () => {
