@@ -117,7 +117,7 @@ describe('@defer and @stream', () => {
     expect(stream.status).toBe(200);
     expect(stream.results.length).toBeGreaterThanOrEqual(2);
     const [initial, ...rest] = stream.results as Record<string, unknown>[];
-    expect(initial).toMatchObject({ data: { me: { user: { id: expect.any(Number) } } }, hasNext: true });
+    expect(initial).toMatchObject({ data: { me: { user: { zulipId: expect.any(Number) } } }, hasNext: true });
     const errors = rest.flatMap((r) => ((r.incremental as { errors?: { extensions?: { code?: string } }[] }[] | undefined) ?? []).flatMap((i) => i.errors ?? []));
     expect(errors.map((e) => e.extensions?.code)).toContain('BAD_USER_INPUT');
   });

@@ -47,7 +47,7 @@ describe('slow consumers', () => {
       await reader.waitFor(i + 1);
     }
     const received = reader.results;
-    expect(received.map((r) => (r.data as { messages: { message: { id: number } } }).messages.message.id)).toEqual(ids);
+    expect(received.map((r) => (r.data as { messages: { message: { zulipId: number } } }).messages.message.zulipId)).toEqual(ids);
     const text = await idle.text(); // ends: the idle client's subscription was closed
     expect(text).toContain('"code":"SLOW_CONSUMER"');
     expect(text).toContain('event: complete');

@@ -178,7 +178,7 @@ describe('graphql-ws transport', () => {
       await until(() => shared.hub.stats().subscribers === 3);
       expect((await resumed.waitFor(1))[0]!.data).toEqual({ messages: { __typename: 'ResyncEvent' } });
       const id = await sendAsOthello(shared, 'shared', 'hi');
-      for (const sub of [a, b, other]) expect((await sub.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
+      for (const sub of [a, b, other]) expect((await sub.waitFor(1))[0]!.data).toEqual({ messages: { message: { zulipId: id } } });
       expect(shared.gateway.graphqlSubscriptions.clients).toBe(4);
       a.dispose();
       await until(() => shared.gateway.graphqlSubscriptions.clients === 3, 5000, 'a to leave');
@@ -263,8 +263,8 @@ describe('sharing across transports', () => {
       await until(() => shared.gateway.graphqlSubscriptions.clients === 2, 5000, 'both subscriptions');
       expect(shared.hub.stats().subscribers).toBe(1);
       const id = await sendAsOthello(shared, 'shared', 'to both');
-      expect((await ws.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
-      expect((await sse.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
+      expect((await ws.waitFor(1))[0]!.data).toEqual({ messages: { message: { zulipId: id } } });
+      expect((await sse.waitFor(1))[0]!.data).toEqual({ messages: { message: { zulipId: id } } });
       sse.close();
       ws.dispose();
       await until(() => shared.hub.stats().subscribers === 0, 5000, 'the shared execution to end');
