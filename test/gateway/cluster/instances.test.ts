@@ -242,7 +242,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
     await waitUntil(() => registersOf('shiva') === 2, 10_000, 'a new registration');
     const after = await send('othello', 'after');
     await waitUntil(() => messageIds(onSecond).includes(after), 10_000, 'the message after the takeover');
-    expect(events(onSecond).map((e) => e.message?.id ?? e.reason)).toEqual([before, 'QUEUE_EXPIRED', after]);
+    expect(events(onSecond).map((e) => e.message?.zulipId ?? e.reason)).toEqual([before, 'QUEUE_EXPIRED', after]);
   }, 60_000);
 
   test('a cursor resumes on an instance that had no session for the user: the replay comes from Redis', async () => {
