@@ -199,14 +199,14 @@ class EmulatorProcess {
 
 // ---- the clients -------------------------------------------------------------------------------------
 
-const SINGLE_QUERY = 'query One($id: Long!) { message(id: $id) { id senderFullName content timestamp } }';
+const SINGLE_QUERY = 'query One($id: Long!) { message(id: $id) { zulipId senderFullName content timestamp } }';
 
 const DASHBOARD_QUERY = /* GraphQL */ `
   query Dashboard {
     messages(last: 100) {
       edges {
         node {
-          id content timestamp
+          zulipId content timestamp
           sender { fullName avatarUrl role }
           channel { name description }
           reactions { emojiName user { fullName } }

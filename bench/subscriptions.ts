@@ -91,7 +91,7 @@ async function runEmulator(): Promise<void> {
 
 // ---- the subscribers (a child, or this process) ---------------------------------------------------------
 
-const QUERY = 'subscription { messages(narrow: { channelName: "bench" }) { ... on MessageEvent { message { id } } } }';
+const QUERY = 'subscription { messages(narrow: { channelName: "bench" }) { ... on MessageEvent { message { zulipId } } } }';
 
 class Subscribers {
   readonly arrivals = new Map<number, number[]>();

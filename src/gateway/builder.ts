@@ -16,8 +16,10 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
+import RelayPlugin from '@pothos/plugin-relay';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { Context } from './context.js';
+import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
 import LiveReadsPlugin from './live/reads.js';
 
 export const builder = new SchemaBuilder<{
@@ -29,11 +31,51 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({
   // LiveReadsPlugin: what a `@live` query reads, for its invalidation (live/reads.ts).
-  plugins: [ErrorsPlugin, DataloaderPlugin, LiveReadsPlugin],
+  plugins: [ErrorsPlugin, DataloaderPlugin, RelayPlugin, LiveReadsPlugin],
   defaultFieldNullability: false,
   // Errors are thrown GraphQLErrors by default (see errors.ts); a mutation whose failure carries
   // data the client must act on opts in with `errors: { types: [...] }` and its own error object.
   errors: { defaultTypes: [] },
+  // Relay's global object identification (global-ids.ts, schema/node.ts). Only the Node interface,
+  // `node` and `nodes` come from the plugin: the message connection and its PageInfo predate it.
+  relay: {
+    clientMutationId: 'omit',
+    // Loaded records are the loaders' and the live directory's shared objects: never branded.
+    brandLoadedObjects: false,
+    decodeGlobalID: (globalId) => readGlobalId(globalId),
+    idFieldOptions: {
+      description:
+        'The global id: opaque, unique across types, for `node(id:)` and normalized client caches. Zulip\u2019s own ' +
+        'ID is `zulipId`; arguments take that one.',
+    },
+    nodeTypeOptions: {
+      description:
+        'An object with a global id, which `node(id:)` loads again. https://relay.dev/graphql/objectidentification.htm',
+      resolveType: (record: unknown, ctx: Context) =>
+        typeof record === 'object' && record !== null ? nodeTypenamesOf(ctx).get(record) : undefined,
+    },
+    nodeQueryOptions: {
+      description:
+        'Any object by its global id, with the caller\u2019s visibility rules of that type\u2019s own query field: ' +
+        'NOT_FOUND when it does not exist or the caller cannot see it, INVALID_GLOBAL_ID (before any upstream ' +
+        'call) for an id this API did not issue.',
+      args: { id: { description: 'A global id, as an object\u2019s `id` field gives it.' } },
+      resolve: (_root, args, _ctx, info, resolveNode) => {
+        requireNodeType(args.id, info);
+        return resolveNode(args.id);
+      },
+    },
+    nodesQueryOptions: {
+      description:
+        'Objects by global id, of any types, in order (batched per type as their own lookups are); an entry is ' +
+        'null with its own error, as `node` would give it. Malformed ids fail the whole field before any upstream call.',
+      args: { ids: { description: 'Global ids, as objects\u2019 `id` fields give them.' } },
+      resolve: (_root, args, _ctx, info, resolveNodes) => {
+        for (const id of args.ids) requireNodeType(id, info);
+        return resolveNodes(args.ids);
+      },
+    },
+  },
 });
 
 builder.queryType({ description: 'Read operations on the chat server.' });

@@ -55,6 +55,11 @@ export const GatewayErrorCode = {
   badUserInput: 'BAD_USER_INPUT',
   /** A record that does not exist or that the caller cannot see. */
   notFound: 'NOT_FOUND',
+  /**
+   * A global id (`node`, `nodes`, a federation representation) that is malformed, or names a type
+   * without identity, refused before any upstream call.
+   */
+  invalidGlobalId: 'INVALID_GLOBAL_ID',
   /** An operation graphql-js finds invalid for the schema: yoga's validation code. */
   validationFailed: 'GRAPHQL_VALIDATION_FAILED',
   /** An operation of more tokens than the gateway parses (`limit`). */

@@ -15,7 +15,7 @@ const DASHBOARD = /* GraphQL */ `
       edges {
         cursor
         node {
-          id
+          zulipId
           type
           senderId
           channelId

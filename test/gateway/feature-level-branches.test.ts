@@ -19,8 +19,8 @@ async function warm(h: Harness): Promise<void> {
 }
 
 describe('Message.rawContent of an HTML page (feature level 300: message_ids)', () => {
-  const query = '{ messages(last: 3) { nodes { id rawContent } } }';
-  type Page = { messages: { nodes: { id: number; rawContent: string }[] } };
+  const query = '{ messages(last: 3) { nodes { zulipId rawContent } } }';
+  type Page = { messages: { nodes: { zulipId: number; rawContent: string }[] } };
 
   it('from 300: one batched GET /messages?message_ids for the page', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 300 } });
@@ -29,9 +29,9 @@ describe('Message.rawContent of an HTML page (feature level 300: message_ids)', 
     expect(errors).toBeUndefined();
     const nodes = data!.messages.nodes;
     expect(nodes).toHaveLength(3);
-    for (const n of nodes) expect(n.rawContent).toBe(h.emulator.store.messages.get(n.id)!.content);
+    for (const n of nodes) expect(n.rawContent).toBe(h.emulator.store.messages.get(n.zulipId)!.content);
     expect(calls(h)).toEqual(['GET messages', 'GET messages']);
-    expect(JSON.parse(h.upstreamRequests.filter((r) => r.path === 'messages')[1]!.query.message_ids!)).toEqual(nodes.map((n) => n.id));
+    expect(JSON.parse(h.upstreamRequests.filter((r) => r.path === 'messages')[1]!.query.message_ids!)).toEqual(nodes.map((n) => n.zulipId));
   });
 
   it('below 300: one GET /messages/{id} per message, never message_ids', async () => {
@@ -40,22 +40,22 @@ describe('Message.rawContent of an HTML page (feature level 300: message_ids)', 
     const { data, errors } = await h.gql<Page>(query, {}, AS_HAMLET);
     expect(errors).toBeUndefined();
     const nodes = data!.messages.nodes;
-    for (const n of nodes) expect(n.rawContent).toBe(h.emulator.store.messages.get(n.id)!.content);
-    expect(calls(h).sort()).toEqual(['GET messages', ...nodes.map((n) => `GET messages/${n.id}`)].sort());
+    for (const n of nodes) expect(n.rawContent).toBe(h.emulator.store.messages.get(n.zulipId)!.content);
+    expect(calls(h).sort()).toEqual(['GET messages', ...nodes.map((n) => `GET messages/${n.zulipId}`)].sort());
     expect(h.upstreamRequests.some((r) => 'message_ids' in r.query)).toBe(false);
   });
 });
 
 describe('messages by ID through the loader (feature level 300)', () => {
-  const send = 'mutation($c: Long!) { sendMessage(channelId: $c, topic: "levels", content: "hi") { id message { id content } } }';
-  type Sent = { sendMessage: { id: number; message: { id: number; content: string } | null } };
+  const send = 'mutation($c: Long!) { sendMessage(channelId: $c, topic: "levels", content: "hi") { id message { zulipId content } } }';
+  type Sent = { sendMessage: { id: number; message: { zulipId: number; content: string } | null } };
 
   it('from 300: the payload message is one GET /messages?message_ids', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 300 } });
     await warm(h);
     const { data, errors } = await h.gql<Sent>(send, { c: h.channelId('general') }, AS_HAMLET);
     expect(errors).toBeUndefined();
-    expect(data!.sendMessage.message).toEqual({ id: data!.sendMessage.id, content: '<p>hi</p>' });
+    expect(data!.sendMessage.message).toEqual({ zulipId: data!.sendMessage.id, content: '<p>hi</p>' });
     expect(calls(h)).toEqual(['POST messages', 'GET messages']);
   });
 
@@ -74,8 +74,8 @@ describe('messages by ID through the loader (feature level 300)', () => {
 });
 
 describe('users by ID without a live directory (feature level 384: user_ids)', () => {
-  const query = 'query($a: Long!, $b: Long!) { a: user(id: $a) { id } b: user(id: $b) { id } }';
-  type Pair = { a: { id: number }; b: { id: number } };
+  const query = 'query($a: Long!, $b: Long!) { a: user(id: $a) { zulipId } b: user(id: $b) { zulipId } }';
+  type Pair = { a: { zulipId: number }; b: { zulipId: number } };
 
   it('from 384: one GET /users?user_ids for the batch', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 384 }, gateway: { liveDirectory: false } });
@@ -83,7 +83,7 @@ describe('users by ID without a live directory (feature level 384: user_ids)', (
     const ids = [h.userId('iago'), h.userId('othello')];
     const { data, errors } = await h.gql<Pair>(query, { a: ids[0], b: ids[1] }, AS_HAMLET);
     expect(errors).toBeUndefined();
-    expect([data!.a.id, data!.b.id]).toEqual(ids);
+    expect([data!.a.zulipId, data!.b.zulipId]).toEqual(ids);
     expect(calls(h)).toEqual(['GET users']);
     expect(JSON.parse(h.upstreamRequests.find((r) => r.path === 'users')!.query.user_ids!)).toEqual(ids);
   });
@@ -95,13 +95,13 @@ describe('users by ID without a live directory (feature level 384: user_ids)', (
     // The first batch asks with user_ids; the older server ignores it and lists everyone.
     const first = await h.gql<Pair>(query, { a: ids[0], b: ids[1] }, AS_HAMLET);
     expect(first.errors).toBeUndefined();
-    expect([first.data!.a.id, first.data!.b.id]).toEqual(ids);
+    expect([first.data!.a.zulipId, first.data!.b.zulipId]).toEqual(ids);
     expect(calls(h)).toEqual(['GET users']);
     h.resetUpstreamRequests();
     // Known now: a small batch costs one GET /users/{id} per user, never user_ids again.
     const second = await h.gql<Pair>(query, { a: ids[0], b: ids[1] }, AS_HAMLET);
     expect(second.errors).toBeUndefined();
-    expect([second.data!.a.id, second.data!.b.id]).toEqual(ids);
+    expect([second.data!.a.zulipId, second.data!.b.zulipId]).toEqual(ids);
     expect(calls(h).sort()).toEqual(ids.map((id) => `GET users/${id}`).sort());
   });
 });

@@ -23,17 +23,17 @@ const ENTITIES_QUERY = /* GraphQL */ `
   query Entities($representations: [_Any!]!) {
     _entities(representations: $representations) {
       __typename
-      ... on User { id fullName }
-      ... on Channel { id name }
-      ... on Message { id senderId }
-      ... on UserGroup { id name }
+      ... on User { zulipId fullName }
+      ... on Channel { zulipId name }
+      ... on Message { zulipId senderId }
+      ... on UserGroup { zulipId name }
     }
   }
 `;
 
 interface EntityResult {
   __typename: string;
-  id: number;
+  zulipId: number;
   fullName?: string;
   name?: string;
   senderId?: number;
@@ -65,7 +65,7 @@ describe('the subgraph SDL', () => {
     expect(renderSubgraphSchema()).toBe(readFileSync(SUBGRAPH_FILE, 'utf8'));
   });
 
-  it('links Federation 2 and keys exactly User, Channel, Message and UserGroup by id', () => {
+  it('links Federation 2 and keys exactly User, Channel, Message and UserGroup by global id and by zulipId', () => {
     const document = parse(printSubgraphSdl(buildSchema()));
     const link = document.definitions.find((d) => d.kind === Kind.SCHEMA_EXTENSION);
     expect(link && JSON.stringify(link)).toContain('https://specs.apollo.dev/federation/v2.');
@@ -73,7 +73,8 @@ describe('the subgraph SDL', () => {
       .filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION)
       .filter((d) => d.directives?.some((directive) => directive.name.value === 'key'))
       .map((d) => [d.name.value, d.directives!.map((directive) => (directive.arguments![0]!.value as { value: string }).value)]);
-    expect(Object.fromEntries(keyed)).toEqual({ Channel: ['id'], Message: ['id'], User: ['id'], UserGroup: ['id'] });
+    const both = ['id', 'zulipId'];
+    expect(Object.fromEntries(keyed)).toEqual({ Channel: both, Message: both, User: both, UserGroup: both });
     expect(ENTITIES.map((e) => e.typename).sort()).toEqual(['Channel', 'Message', 'User', 'UserGroup']);
   });
 
@@ -112,25 +113,58 @@ describe('_entities', () => {
   afterAll(() => h.close());
   const store = h.emulator.store;
 
-  it('resolves each entity type by id, in the order asked', async () => {
+  it('resolves each entity type by zulipId, in the order asked', async () => {
     const hamlet = store.userByEmail(demoUser('hamlet').email)!;
     const general = channelId(h, 'general');
     const message = [...store.messages.values()].find((m) => m.stream_id === general)!;
     const group = [...store.groups.values()].find((g) => !g.is_system_group)!;
     const representations = [
-      { __typename: 'UserGroup', id: group.id },
-      { __typename: 'Message', id: message.id },
-      { __typename: 'Channel', id: general },
-      { __typename: 'User', id: hamlet.user_id },
+      { __typename: 'UserGroup', zulipId: group.id },
+      { __typename: 'Message', zulipId: message.id },
+      { __typename: 'Channel', zulipId: general },
+      { __typename: 'User', zulipId: hamlet.user_id },
     ];
     const { data, errors } = await h.gql<{ _entities: EntityResult[] }>(ENTITIES_QUERY, { representations });
     expect(errors).toBeUndefined();
     expect(data!._entities).toEqual([
-      { __typename: 'UserGroup', id: group.id, name: group.name },
-      { __typename: 'Message', id: message.id, senderId: message.sender_id },
-      { __typename: 'Channel', id: general, name: 'general' },
-      { __typename: 'User', id: hamlet.user_id, fullName: hamlet.full_name },
+      { __typename: 'UserGroup', zulipId: group.id, name: group.name },
+      { __typename: 'Message', zulipId: message.id, senderId: message.sender_id },
+      { __typename: 'Channel', zulipId: general, name: 'general' },
+      { __typename: 'User', zulipId: hamlet.user_id, fullName: hamlet.full_name },
     ]);
+  });
+
+  it('resolves each entity type by the global id its plain query gives, and refuses another type\u2019s', async () => {
+    const hamlet = store.userByEmail(demoUser('hamlet').email)!;
+    const general = channelId(h, 'general');
+    const message = [...store.messages.values()].find((m) => m.stream_id === general)!;
+    const group = [...store.groups.values()].find((g) => !g.is_system_group)!;
+    type Ids = { user: { id: string }; channel: { id: string }; messagesByIds: { id: string }[]; userGroup: { id: string } };
+    const plain = await h.gql<Ids>(
+      `query ($u: Long!, $c: Long!, $m: [Long!]!, $g: Long!) {
+        user(id: $u) { id } channel(id: $c) { id } messagesByIds(ids: $m) { id } userGroup(id: $g) { id }
+      }`,
+      { u: hamlet.user_id, c: general, m: [message.id], g: group.id },
+    );
+    expect(plain.errors).toBeUndefined();
+    const ids = plain.data!;
+    const representations = [
+      { __typename: 'UserGroup', id: ids.userGroup.id },
+      { __typename: 'Message', id: ids.messagesByIds[0]!.id },
+      { __typename: 'Channel', id: ids.channel.id },
+      { __typename: 'User', id: ids.user.id },
+      { __typename: 'User', id: ids.channel.id },
+    ];
+    h.resetUpstreamRequests();
+    const { data, errors } = await h.gql<{ _entities: (EntityResult | null)[] }>(ENTITIES_QUERY, { representations });
+    expect(data!._entities).toEqual([
+      { __typename: 'UserGroup', zulipId: group.id, name: group.name },
+      { __typename: 'Message', zulipId: message.id, senderId: message.sender_id },
+      { __typename: 'Channel', zulipId: general, name: 'general' },
+      { __typename: 'User', zulipId: hamlet.user_id, fullName: hamlet.full_name },
+      null,
+    ]);
+    expect(errors!.map((e) => [e.path!.join('.'), e.extensions?.code])).toEqual([['_entities.4', 'INVALID_GLOBAL_ID']]);
   });
 
   it('answers a batch of 100 user representations with one upstream request', async () => {
@@ -142,10 +176,10 @@ describe('_entities', () => {
     const wanted = created.map((u) => u.user_id).reverse();
     h.resetUpstreamRequests();
     const { data, errors } = await h.gql<{ _entities: EntityResult[] }>(ENTITIES_QUERY, {
-      representations: wanted.map((id) => ({ __typename: 'User', id })),
+      representations: wanted.map((zulipId) => ({ __typename: 'User', zulipId })),
     });
     expect(errors).toBeUndefined();
-    expect(data!._entities.map((e) => e.id)).toEqual(wanted);
+    expect(data!._entities.map((e) => e.zulipId)).toEqual(wanted);
     expect(data!._entities.map((e) => e.fullName)).toEqual(wanted.map((id) => store.users.get(id)!.full_name));
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET users']);
   });
@@ -157,14 +191,14 @@ describe('_entities', () => {
     const groups = [...store.groups.values()].slice(0, 4);
     const channels = ['general', 'design', 'announce'].map((name) => channelId(h, name));
     const representations = [
-      ...users.map((u) => ({ __typename: 'User', id: u.user_id })),
-      ...groups.map((g) => ({ __typename: 'UserGroup', id: g.id })),
-      ...channels.map((id) => ({ __typename: 'Channel', id })),
+      ...users.map((u) => ({ __typename: 'User', zulipId: u.user_id })),
+      ...groups.map((g) => ({ __typename: 'UserGroup', zulipId: g.id })),
+      ...channels.map((zulipId) => ({ __typename: 'Channel', zulipId })),
     ];
     h.resetUpstreamRequests();
     const { data, errors } = await h.gql<{ _entities: EntityResult[] }>(ENTITIES_QUERY, { representations });
     expect(errors).toBeUndefined();
-    expect(data!._entities.map((e) => [e.__typename, e.id])).toEqual(representations.map((r) => [r.__typename, r.id]));
+    expect(data!._entities.map((e) => [e.__typename, e.zulipId])).toEqual(representations.map((r) => [r.__typename, r.zulipId]));
     // Per request: one bulk call for channels and groups; the five users one by one, as earlier tests
     // of this file showed the gateway this level-372 server ignores `user_ids` and five is "a few"
     // (loaders/users.ts). With the live directory loaded (earlier tests looked users up as the same
@@ -177,54 +211,60 @@ describe('_entities', () => {
     const hamlet = store.userByEmail(demoUser('hamlet').email)!;
     const unknownId = Math.max(...store.users.keys()) + 1000;
     const representations: unknown[] = [
-      { __typename: 'User', id: hamlet.user_id },
+      { __typename: 'User', zulipId: hamlet.user_id },
       { __typename: 'User' },
-      { __typename: 'User', id: String(hamlet.user_id) },
-      { __typename: 'User', id: hamlet.user_id + 0.5 },
-      { __typename: 'User', id: unknownId },
-      { __typename: 'Ticket', id: hamlet.user_id },
-      { __typename: 'ServerSettings', id: hamlet.user_id },
-      { id: hamlet.user_id },
+      { __typename: 'User', zulipId: String(hamlet.user_id) },
+      { __typename: 'User', zulipId: hamlet.user_id + 0.5 },
+      { __typename: 'User', zulipId: unknownId },
+      { __typename: 'Ticket', zulipId: hamlet.user_id },
+      { __typename: 'ServerSettings', zulipId: hamlet.user_id },
+      { zulipId: hamlet.user_id },
       42,
-      { __typename: 'Channel', id: unknownId },
+      { __typename: 'Channel', zulipId: unknownId },
+      { __typename: 'User', zulipId: hamlet.user_id },
       { __typename: 'User', id: hamlet.user_id },
+      { __typename: 'User', id: 'not a global id' },
     ];
     const result = await h.gql<{ _entities: (EntityResult | null)[] }>(ENTITIES_QUERY, { representations });
     expect(result.status).toBe(200);
     const entities = result.data!._entities;
     expect(entities).toHaveLength(representations.length);
-    expect(entities[0]).toEqual({ __typename: 'User', id: hamlet.user_id, fullName: hamlet.full_name });
+    expect(entities[0]).toEqual({ __typename: 'User', zulipId: hamlet.user_id, fullName: hamlet.full_name });
     expect(entities[10]).toEqual(entities[0]);
     expect(entities.slice(1, 10)).toEqual(Array(9).fill(null));
+    expect(entities.slice(11)).toEqual([null, null]);
 
     const errorAt = new Map(result.errors!.map((e) => [e.path!.join('.'), e]));
-    expect([...errorAt.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `_entities.${i}`).sort());
+    expect([...errorAt.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12].map((i) => `_entities.${i}`).sort());
     const expectError = (index: number, code: string, message: RegExp) => {
       const error = errorAt.get(`_entities.${index}`)!;
       expect(error.extensions?.code).toBe(code);
       expect(error.message).toMatch(message);
     };
-    expectError(1, 'BAD_USER_INPUT', /User representation needs "id": an integer \(Long\); got nothing/);
-    expectError(2, 'BAD_USER_INPUT', new RegExp(`needs "id": an integer \\(Long\\); got "${hamlet.user_id}"`));
-    expectError(3, 'BAD_USER_INPUT', /needs "id": an integer/);
+    expectError(1, 'BAD_USER_INPUT', /User representation needs "id" \(its global id\) or "zulipId" \(an integer, Long\); got nothing/);
+    expectError(2, 'BAD_USER_INPUT', new RegExp(`"zulipId" \\(an integer, Long\\); got "${hamlet.user_id}"`));
+    expectError(3, 'BAD_USER_INPUT', /"zulipId" \(an integer, Long\); got /);
     expectError(4, 'NOT_FOUND', new RegExp(`No user with ID ${unknownId}`));
     expectError(5, 'BAD_USER_INPUT', /^"Ticket" is not an entity type of this subgraph; its entities are User, Channel, Message, UserGroup\.$/);
     expectError(6, 'BAD_USER_INPUT', /"ServerSettings" is not an entity type/);
     expectError(7, 'BAD_USER_INPUT', /nothing is not an entity type/);
-    expectError(8, 'BAD_USER_INPUT', /must be an object with __typename and id; got 42/);
+    expectError(8, 'BAD_USER_INPUT', /must be an object with __typename and id or zulipId; got 42/);
     expectError(9, 'NOT_FOUND', new RegExp(`No channel with ID ${unknownId}`));
+    // A number under "id" is Zulip's id sent under the global id's key: refused, not guessed at.
+    expectError(11, 'BAD_USER_INPUT', new RegExp(`"zulipId" \\(an integer, Long\\); got ${hamlet.user_id}`));
+    expectError(12, 'INVALID_GLOBAL_ID', /"not a global id" is not a global id of this API/);
   });
 
   it('loads with the caller\u2019s credentials: a guest cannot resolve a private channel or its messages', async () => {
     const engineering = channelId(h, 'engineering');
     const messageId = channelMessageIds(h, engineering)[0]!;
     const representations = [
-      { __typename: 'Channel', id: engineering },
-      { __typename: 'Message', id: messageId },
+      { __typename: 'Channel', zulipId: engineering },
+      { __typename: 'Message', zulipId: messageId },
     ];
     const asIago = await h.gql<{ _entities: EntityResult[] }>(ENTITIES_QUERY, { representations }, { as: IAGO.email });
     expect(asIago.errors).toBeUndefined();
-    expect(asIago.data!._entities.map((e) => e.id)).toEqual([engineering, messageId]);
+    expect(asIago.data!._entities.map((e) => e.zulipId)).toEqual([engineering, messageId]);
 
     const before = h.emulator.requests.length;
     const asGuest = await h.gql<{ _entities: (EntityResult | null)[] }>(ENTITIES_QUERY, { representations }, { as: POLONIUS.email });
@@ -240,7 +280,7 @@ describe('_entities', () => {
     const hamlet = store.userByEmail(demoUser('hamlet').email)!;
     const { data, errors } = await h.gql<{ _entities: unknown[] }>(
       ENTITIES_QUERY,
-      { representations: [{ __typename: 'User', id: hamlet.user_id }, { __typename: 'User', id: hamlet.user_id + 1 }] },
+      { representations: [{ __typename: 'User', zulipId: hamlet.user_id }, { __typename: 'User', zulipId: hamlet.user_id + 1 }] },
       { as: null },
     );
     expect(data!._entities).toEqual([null, null]);
@@ -254,7 +294,7 @@ describe('Channel.newestMessages', () => {
 
   const QUERY = /* GraphQL */ `
     query Newest($id: Long!, $limit: Int) {
-      channel(id: $id) { newestMessages(limit: $limit) { id channelId } }
+      channel(id: $id) { newestMessages(limit: $limit) { zulipId channelId } }
     }
   `;
 
@@ -263,12 +303,12 @@ describe('Channel.newestMessages', () => {
     const expected = channelMessageIds(h, general).slice(-3);
     expect(expected).toHaveLength(3);
     h.resetUpstreamRequests();
-    const { data, errors } = await h.gql<{ channel: { newestMessages: { id: number; channelId: number }[] } }>(QUERY, {
+    const { data, errors } = await h.gql<{ channel: { newestMessages: { zulipId: number; channelId: number }[] } }>(QUERY, {
       id: general,
       limit: 3,
     });
     expect(errors).toBeUndefined();
-    expect(data!.channel.newestMessages).toEqual(expected.map((id) => ({ id, channelId: general })));
+    expect(data!.channel.newestMessages).toEqual(expected.map((zulipId) => ({ zulipId, channelId: general })));
     expect(h.upstreamRequests.filter((r) => r.path === 'messages')).toHaveLength(1);
   });
 
@@ -286,7 +326,7 @@ describe('Channel.newestMessages', () => {
     const secret = addChannel(store, { name: 'secret plans', invite_only: true, creator_id: shiva.user_id }, Date.now());
     subscribe(store, secret.stream_id, shiva.user_id);
     insertMessage(store, { sender_id: shiva.user_id, stream_id: secret.stream_id, topic: 'plans', content: 'Not for admins', timestamp: Math.floor(Date.now() / 1000) });
-    type Newest = { channel: { newestMessages: { id: number }[] } };
+    type Newest = { channel: { newestMessages: { zulipId: number }[] } };
     const asShiva = await h.gql<Newest>(QUERY, { id: secret.stream_id, limit: 5 }, { as: shiva.delivery_email });
     expect(asShiva.data!.channel.newestMessages).toHaveLength(1);
     // Iago administers the organization, so he sees the channel, but is not subscribed.

@@ -18,8 +18,8 @@ const QUERY = /* GraphQL */ `
   query Same($channel: Long!) {
     me { user { fullName } }
     channel(id: $channel) { name description }
-    messages(narrow: { channelId: $channel }, last: 20) { nodes { id content sender { fullName } channel { name } } }
-    recent: messages(last: 50) { nodes { id channel { name } } }
+    messages(narrow: { channelId: $channel }, last: 20) { nodes { zulipId content sender { fullName } channel { name } } }
+    recent: messages(last: 50) { nodes { zulipId channel { name } } }
   }
 `;
 

@@ -43,7 +43,7 @@ describe('an upstream that is not the chat server', () => {
       const response = await gateway.fetch('http://gateway/graphql', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('a@example.com:key').toString('base64')}` },
-        body: JSON.stringify({ query: '{ me { id } }' }),
+        body: JSON.stringify({ query: '{ me { zulipId } }' }),
       });
       return (await response.json()) as { errors?: { extensions?: Record<string, unknown> }[] };
     };

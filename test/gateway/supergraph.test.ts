@@ -65,11 +65,11 @@ const BOARD = /* GraphQL */ `
     tickets {
       id
       title
-      assignee { id fullName role }
+      assignee { zulipId fullName role }
       channel {
-        id
+        zulipId
         name
-        newestMessages(limit: $limit) { id sender { fullName } }
+        newestMessages(limit: $limit) { zulipId sender { fullName } }
       }
     }
   }
@@ -78,8 +78,8 @@ const BOARD = /* GraphQL */ `
 interface BoardTicket {
   id: string;
   title: string;
-  assignee: { id: number; fullName: string; role: string } | null;
-  channel: { id: number; name: string; newestMessages: { id: number; sender: { fullName: string } | null }[] } | null;
+  assignee: { zulipId: number; fullName: string; role: string } | null;
+  channel: { zulipId: number; name: string; newestMessages: { zulipId: number; sender: { fullName: string } | null }[] } | null;
 }
 
 interface Result<T> {
@@ -196,11 +196,11 @@ describe('chatgraph in a supergraph', () => {
         return {
           id: ticket.id,
           title: ticket.title,
-          assignee: { id: assignee.user_id, fullName: assignee.full_name, role: ROLE_NAMES[assignee.role] },
+          assignee: { zulipId: assignee.user_id, fullName: assignee.full_name, role: ROLE_NAMES[assignee.role] },
           channel: {
-            id: channel.stream_id,
+            zulipId: channel.stream_id,
             name: channel.name,
-            newestMessages: newest.map((id) => ({ id, sender: { fullName: store.users.get(store.messages.get(id)!.sender_id)!.full_name } })),
+            newestMessages: newest.map((id) => ({ zulipId: id, sender: { fullName: store.users.get(store.messages.get(id)!.sender_id)!.full_name } })),
           },
         };
       }),
@@ -253,13 +253,13 @@ describe('chatgraph in a supergraph', () => {
     const privateIds = [...store.messages.values()].filter((m) => m.stream_id === engineering).map((m) => m.id);
     expect(privateIds.length).toBeGreaterThan(0);
     const QUERY = /* GraphQL */ `
-      query One($id: ID!) { ticket(id: $id) { id channel { id newestMessages(limit: 5) { id content } } } }
+      query One($id: ID!) { ticket(id: $id) { id channel { zulipId newestMessages(limit: 5) { zulipId content } } } }
     `;
 
     // A subscriber sees them: the query can reach them.
     const asIago = await ask<{ ticket: BoardTicket }>(QUERY, { id: 'T-3' }, IAGO);
     expect(asIago.errors).toBeUndefined();
-    expect(asIago.data!.ticket.channel!.newestMessages.map((m) => m.id)).toEqual(await newestAs(IAGO, engineering, 5));
+    expect(asIago.data!.ticket.channel!.newestMessages.map((m) => m.zulipId)).toEqual(await newestAs(IAGO, engineering, 5));
     expect(asIago.data!.ticket.channel!.newestMessages.length).toBeGreaterThan(0);
 
     const asGuest = await ask<{ ticket: BoardTicket }>(QUERY, { id: 'T-3' }, GUEST);
@@ -270,7 +270,7 @@ describe('chatgraph in a supergraph', () => {
 
     // The whole board as the guest: the public channels' messages, nothing of engineering.
     const board = await ask<{ tickets: BoardTicket[] }>(BOARD, { limit: 5 }, GUEST);
-    const seen = board.data!.tickets.flatMap((t) => t.channel?.newestMessages.map((m) => m.id) ?? []);
+    const seen = board.data!.tickets.flatMap((t) => t.channel?.newestMessages.map((m) => m.zulipId) ?? []);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((id) => privateIds.includes(id))).toEqual([]);
     expect(board.data!.tickets.find((t) => t.id === 'T-3')!.channel).toBeNull();

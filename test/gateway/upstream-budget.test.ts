@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../src/emulator/seed.js';
 import { setupHarness } from '../helpers/harness.js';
 
-const ME = '{ me { id } }';
+const ME = '{ me { zulipId } }';
 
 describe('the upstream budget', () => {
   it('follows X-RateLimit-Remaining per credential and reports it in extensions', async () => {
@@ -37,7 +37,7 @@ describe('refusing over the remaining budget', () => {
     const warm = await h.gql(ME, {}, as);
     expect(warm.extensions).toMatchObject({ upstreamRequests: 1, upstreamBudget: { limit: 4, remaining: 3 } });
     h.resetUpstreamRequests();
-    const five = `{ a: me { id } b: me { id } c: me { id } d: me { id } e: me { id } }`;
+    const five = `{ a: me { zulipId } b: me { zulipId } c: me { zulipId } d: me { zulipId } e: me { zulipId } }`;
     const refused = await h.gql(five, {}, as);
     expect(refused.data ?? null).toBeNull();
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 5, remaining: 3 });

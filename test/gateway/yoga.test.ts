@@ -122,10 +122,10 @@ describe('operation limits', () => {
         serverSettings { realmName realmIcon featureLevel }
         messages(last: 100) {
           nodes {
-            id content timestamp topic
-            sender { id fullName avatarUrl role }
-            channel { id name description }
-            reactions { emojiName emojiCode user { id fullName } }
+            zulipId content timestamp topic
+            sender { zulipId fullName avatarUrl role }
+            channel { zulipId name description }
+            reactions { emojiName emojiCode user { zulipId fullName } }
           }
         }
       }`;

@@ -1,7 +1,7 @@
 /**
  * "tickets": a small second subgraph for the supergraph test, as another team would write it with
  * Apollo's own subgraph library. A `Ticket` references a chat `User` (its assignee) and a chat
- * `Channel` by id only: both are stubs (`resolvable: false`) here, so every other field of them can
+ * `Channel` by zulipId only: both are stubs (`resolvable: false`) here, so every other field of them can
  * only come from chatgraph, through the router.
  *
  * ```ts
@@ -40,12 +40,12 @@ export const TICKETS_SDL = /* GraphQL */ `
     channel: Channel
   }
 
-  type User @key(fields: "id", resolvable: false) {
-    id: Long!
+  type User @key(fields: "zulipId", resolvable: false) {
+    zulipId: Long!
   }
 
-  type Channel @key(fields: "id", resolvable: false) {
-    id: Long!
+  type Channel @key(fields: "zulipId", resolvable: false) {
+    zulipId: Long!
   }
 
   type Query {
@@ -75,8 +75,8 @@ export function createTicketsSubgraph(tickets: readonly Ticket[]): TicketsSubgra
       Ticket: {
         __resolveReference: ({ id }: { id: string }) => tickets.find((t) => t.id === id) ?? null,
         // Representations of the chat entities: only the key, which is all this subgraph knows.
-        assignee: (ticket: Ticket) => ({ __typename: 'User', id: ticket.assigneeId }),
-        channel: (ticket: Ticket) => ({ __typename: 'Channel', id: ticket.channelId }),
+        assignee: (ticket: Ticket) => ({ __typename: 'User', zulipId: ticket.assigneeId }),
+        channel: (ticket: Ticket) => ({ __typename: 'Channel', zulipId: ticket.channelId }),
       },
     },
   });

@@ -32,8 +32,8 @@ export const UNREADS = /* GraphQL */ `
 export const LINKED = /* GraphQL */ `
   query Linked {
     unreads {
-      channels { channelId channel { id name } }
-      directMessages { userIds users { id fullName } }
+      channels { channelId channel { zulipId name } }
+      directMessages { userIds users { zulipId fullName } }
     }
   }
 `;

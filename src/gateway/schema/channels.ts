@@ -22,7 +22,8 @@ import { getOwnUser } from '../../zulip/routes/users.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { badInput, isNotFound } from '../errors.js';
+import { badInput, isNotFound, notFoundError } from '../errors.js';
+import { invalidGlobalId } from '../global-ids.js';
 import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
 import {
   GroupSettingUpdateInput,
@@ -30,6 +31,7 @@ import {
   toWireGroupSettingUpdate,
   type GroupSettingUpdateInputShape,
 } from './group-settings.js';
+import { asNode } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -94,7 +96,6 @@ const PERMISSIONS = [
 ChannelRef.implement({
   description: 'A channel (stream): public, web-public or private, active or archived. https://zulip.com/help/channel-permissions',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The channel ID.', resolve: (c) => c.stream_id }),
     zulipId: t.field({ type: 'Long', description: 'The channel ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (c) => c.stream_id }),
     name: t.exposeString('name', { description: 'The channel name.' }),
     description: t.exposeString('description', { description: 'The description, as Markdown.' }),
@@ -201,6 +202,29 @@ ChannelRef.implement({
       resolve: (c, args, ctx) => channelTopics(ctx, c.stream_id, args.allowEmptyTopicName ?? false),
     }),
   }),
+});
+
+asNode(ChannelRef, { key: (c) => c.stream_id, load: (id, ctx) => ctx.loaders.channel(id) });
+
+/** A topic's key: its channel ID and name (Zulip gives topics no ID of their own). */
+function topicKey(topic: TopicEntry): string {
+  return `${topic.stream_id}:${topic.name}`;
+}
+
+// Looked up in its channel's topic list, as `topics(channelId:)` lists it (the same refusal when
+// the caller may not read the channel); the empty topic's key has the name "".
+asNode(TopicRef, {
+  key: topicKey,
+  keyKind: 'string',
+  load: async (key, ctx) => {
+    const separator = key.indexOf(':');
+    const channelId = separator > 0 && /^\d{1,16}$/.test(key.slice(0, separator)) ? Number(key.slice(0, separator)) : Number.NaN;
+    if (!Number.isSafeInteger(channelId)) throw invalidGlobalId(`Topic:${key}`, 'a Topic key is a channel ID and a name');
+    const name = key.slice(separator + 1);
+    const topic = (await channelTopics(ctx, channelId, name === '')).find((t) => t.name === name);
+    if (!topic) throw notFoundError(`No topic ${JSON.stringify(name)} exists in channel ${channelId} or is visible to you.`);
+    return topic;
+  },
 });
 
 async function channelTopics(ctx: Context, channelId: number, allowEmptyTopicName: boolean): Promise<TopicEntry[]> {

@@ -12,6 +12,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
+import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -42,7 +43,6 @@ DraftRef.implement({
     'A message being composed, stored on the chat server so that all of the user\u2019s clients see it. ' +
     'https://zulip.com/api/get-drafts',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The draft ID.', resolve: (d) => d.id }),
     zulipId: t.field({ type: 'Long', description: 'The draft ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (d) => d.id }),
     type: t.field({ type: DraftTypeEnum, description: 'Who the draft is addressed to.', resolve: (d) => kindOf(d.type) }),
     channelId: t.field({
@@ -158,12 +158,16 @@ builder.queryField('drafts', (t) =>
     description:
       'The caller\u2019s drafts, most recently edited first. Needs feature level 87 (else UNSUPPORTED_BY_SERVER) ' +
       'and drafts synchronization turned on in the caller\u2019s settings (else BAD_REQUEST).',
-    resolve: async (_root, _args, ctx) => {
-      await requireDrafts(ctx);
-      return (await getDrafts(ctx.connection)).drafts;
-    },
+    resolve: (_root, _args, ctx) => listDrafts(ctx),
   }),
 );
+
+async function listDrafts(ctx: Context): Promise<Draft[]> {
+  await requireDrafts(ctx);
+  return (await getDrafts(ctx.connection)).drafts;
+}
+
+asNode(DraftRef, { key: (d) => d.id, load: fromList(listDrafts, (d) => d.id, 'draft') });
 
 builder.mutationFields((t) => ({
   createDrafts: t.field({

@@ -6,13 +6,13 @@ import type { RealmEmoji } from '../../zulip/model/emoji.js';
 import { getCustomEmoji } from '../../zulip/routes/emoji.js';
 import { builder } from '../builder.js';
 import { isNotFound } from '../errors.js';
+import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
 const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
   description: 'A custom emoji uploaded to the organization; reactions name it with type REALM_EMOJI and its ID as the code.',
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'The emoji ID (the reaction code of a REALM_EMOJI reaction).' }),
     zulipId: t.exposeString('id', { description: 'The emoji ID (the reaction code of a REALM_EMOJI reaction) (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).' }),
     name: t.exposeString('name', { description: 'The name users write between colons, e.g. `:octopus:`.' }),
     sourceUrl: t.string({
@@ -44,6 +44,13 @@ const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
       },
     }),
   }),
+});
+
+// Deactivated ones too: `customEmoji(includeDeactivated: true)` lists them to everyone.
+asNode(CustomEmojiRef, {
+  key: (e) => e.id,
+  keyKind: 'string',
+  load: fromList(async (ctx) => Object.values((await getCustomEmoji(ctx.connection)).emoji), (e) => e.id, 'custom emoji'),
 });
 
 builder.queryField('customEmoji', (t) =>

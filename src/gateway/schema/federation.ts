@@ -2,15 +2,16 @@
  * Federation: the gateway schema as an Apollo Federation 2 subgraph, so that a router can compose
  * it with other subgraphs whose types point at chat users, channels, messages and groups.
  *
- * - Entities: `User`, `Channel`, `Message` and `UserGroup`, each `@key(fields: "id")` on the `Long`
- *   id the plain schema already has. `_entities` loads them through the request's DataLoaders with
+ * - Entities: `User`, `Channel`, `Message` and `UserGroup`, each with two keys: `@key(fields: "id")`,
+ *   the Relay global id (node.ts), and `@key(fields: "zulipId")`, Zulip's own `Long` id, for a
+ *   subgraph that stores Zulip's ids. `_entities` loads them through the request's DataLoaders with
  *   the caller's credentials, so a router's batch of representations costs what the same plain
  *   lookups cost: one `GET /users` for any number of users, one `GET /streams` for channels, one
  *   `GET /user_groups` for groups, one `GET /messages?message_ids=` per 1000 messages (loaders/).
  * - `_service { sdl }` returns {@link printSubgraphSdl}'s SDL, committed as schema/subgraph.graphql.
  * - Each representation is checked on its own: a malformed one (not an object, no or an unknown
- *   `__typename`, an id that is missing or not an integer) fails its own `_entities` entry with
- *   BAD_USER_INPUT, an id the chat server does not show the caller with NOT_FOUND; the other entries
+ *   `__typename`, neither key, a `zulipId` that is not an integer) fails its own `_entities` entry
+ *   with BAD_USER_INPUT, an `id` that is no global id of that type with INVALID_GLOBAL_ID, an id the chat server does not show the caller with NOT_FOUND; the other entries
  *   still resolve, and no entry is ever answered with another id's record.
  * - `Channel.newestMessages` is defined here: a subgraph that references a channel needs a way from
  *   it to its messages, and the channel type had none.
@@ -46,6 +47,7 @@ import type { Message } from '../../zulip/model/messages.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
+import { invalidGlobalId, parseIntegerKey, readGlobalId } from '../global-ids.js';
 import { memoKey } from '../loaders/index.js';
 import { ChannelRef } from './channels.js';
 import { fetchMessagePage, MessageRef } from './messages/index.js';
@@ -59,8 +61,9 @@ import { reaches } from '../zulip-operations.js';
  */
 const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.3';
 
-/** The key field of every entity here: the `Long` id of the plain schema. */
+/** The key fields of every entity here: the global id (`ID`), and Zulip's own id (`Long`). */
 const ENTITY_KEY = 'id';
+const ZULIP_KEY = 'zulipId';
 
 // ---- Channel.newestMessages ------------------------------------------------------------------------
 
@@ -112,7 +115,7 @@ function entity<T extends object>(
   return { typename: ref.name, load, idOf: idOf as (record: object) => number };
 }
 
-/** The entities chatgraph owns, all keyed by {@link ENTITY_KEY}. */
+/** The entities chatgraph owns, all keyed by {@link ENTITY_KEY} and by {@link ZULIP_KEY}. */
 export const ENTITIES: readonly Entity<object>[] = [
   entity(UserRef, (id, ctx) => ctx.loaders.users.load(id), (user) => user.user_id),
   entity(ChannelRef, (id, ctx) => ctx.loaders.channels.load(id), (channel) => channel.stream_id),
@@ -142,25 +145,37 @@ function typenamesOf(ctx: Context): WeakMap<object, string> {
 async function resolveRepresentation(representation: unknown, ctx: Context): Promise<object> {
   if (representation === null || typeof representation !== 'object' || Array.isArray(representation)) {
     throw badInput(
-      `An entity representation must be an object with __typename and ${ENTITY_KEY}; got ${preview(representation)}.`,
+      `An entity representation must be an object with __typename and ${ENTITY_KEY} or ${ZULIP_KEY}; got ${preview(representation)}.`,
     );
   }
-  const { __typename: typename, [ENTITY_KEY]: id } = representation as Record<string, unknown>;
+  const { __typename: typename, [ENTITY_KEY]: globalId, [ZULIP_KEY]: zulipId } = representation as Record<string, unknown>;
   const known = typeof typename === 'string' ? entitiesByTypename.get(typename) : undefined;
   if (!known) {
     throw badInput(
       `${preview(typename)} is not an entity type of this subgraph; its entities are ${[...entitiesByTypename.keys()].join(', ')}.`,
     );
   }
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-    throw badInput(`A ${known.typename} representation needs "${ENTITY_KEY}": an integer (Long); got ${preview(id)}.`);
-  }
+  const id = representationId(known.typename, globalId, zulipId);
   const record = await known.load(id, ctx);
   // The loaders align results with keys; this check keeps the promise that an entry is never
   // answered with another id's record even if that ever broke.
   if (known.idOf(record) !== id) throw new Error(`The ${known.typename} loader answered ${id} with another record.`);
   typenamesOf(ctx).set(record, known.typename);
   return record;
+}
+
+/** The Zulip id a representation names, by its global id or by its `zulipId`. */
+function representationId(typename: string, globalId: unknown, zulipId: unknown): number {
+  if (typeof globalId === 'string') {
+    const decoded = readGlobalId(globalId);
+    if (decoded.typename !== typename) throw invalidGlobalId(globalId, `it is not the global id of a ${typename}`);
+    return parseIntegerKey(typename, decoded.id);
+  }
+  if (globalId === undefined && typeof zulipId === 'number' && Number.isSafeInteger(zulipId)) return zulipId;
+  throw badInput(
+    `A ${typename} representation needs "${ENTITY_KEY}" (its global id) or "${ZULIP_KEY}" (an integer, Long); ` +
+      `got ${preview(globalId ?? zulipId)}.`,
+  );
 }
 
 // ---- the subgraph schema -------------------------------------------------------------------------
@@ -188,8 +203,8 @@ export function toSubgraphSchema(plain: GraphQLSchema): GraphQLSchema {
   const sdl = printSubgraphSdl(plain);
   const entityTypes = ENTITIES.map(({ typename }) => {
     const type = plain.getType(typename);
-    if (!(type instanceof GraphQLObjectType) || !type.getFields()[ENTITY_KEY]) {
-      throw new Error(`federation: entity ${typename} must be an object type with an "${ENTITY_KEY}" field.`);
+    if (!(type instanceof GraphQLObjectType) || !type.getFields()[ENTITY_KEY] || !type.getFields()[ZULIP_KEY]) {
+      throw new Error(`federation: entity ${typename} must be an object type with "${ENTITY_KEY}" and "${ZULIP_KEY}" fields.`);
     }
     return type;
   });
@@ -214,7 +229,7 @@ export function toSubgraphSchema(plain: GraphQLSchema): GraphQLSchema {
         args: {
           representations: {
             type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AnyScalar))),
-            description: 'The representations, `{ __typename, id }` each.',
+            description: 'The representations, `{ __typename, id }` (global id) or `{ __typename, zulipId }` each.',
           },
         },
         resolve: (_root, args: { representations: unknown[] }, ctx: Context) =>
@@ -244,11 +259,11 @@ function stringValue(value: string) {
   return { kind: Kind.STRING, value } as const;
 }
 
-const KEY_DIRECTIVE: ConstDirectiveNode = {
-  kind: Kind.DIRECTIVE,
-  name: name('key'),
-  arguments: [{ kind: Kind.ARGUMENT, name: name('fields'), value: stringValue(ENTITY_KEY) }],
-};
+function keyDirective(fields: string): ConstDirectiveNode {
+  return { kind: Kind.DIRECTIVE, name: name('key'), arguments: [{ kind: Kind.ARGUMENT, name: name('fields'), value: stringValue(fields) }] };
+}
+
+const KEY_DIRECTIVES: readonly ConstDirectiveNode[] = [keyDirective(ENTITY_KEY), keyDirective(ZULIP_KEY)];
 
 /** `extend schema @link(url: FEDERATION_LINK, import: ["@key"])`: marks a Federation 2 subgraph. */
 const LINK_EXTENSION: DefinitionNode = {
@@ -273,13 +288,13 @@ const LINK_EXTENSION: DefinitionNode = {
 const ONE_OF_DEFINITION = parse('directive @oneOf on INPUT_OBJECT').definitions[0]!;
 
 /**
- * The SDL a router composes: the plain schema's SDL with `@key` on each entity and the federation
+ * The SDL a router composes: the plain schema's SDL with the `@key`s on each entity and the federation
  * link, without the `_entities`/`_service` plumbing (routers add that themselves).
  */
 export function printSubgraphSdl(plain: GraphQLSchema): string {
   const document = visit(parse(printSchema(plain)), {
     ObjectTypeDefinition: (node) =>
-      entitiesByTypename.has(node.name.value) ? { ...node, directives: [...(node.directives ?? []), KEY_DIRECTIVE] } : undefined,
+      entitiesByTypename.has(node.name.value) ? { ...node, directives: [...(node.directives ?? []), ...KEY_DIRECTIVES] } : undefined,
   });
   const usesOneOf = Object.values(plain.getTypeMap()).some((type) => isInputObjectType(type) && type.isOneOf);
   return print({

@@ -15,13 +15,13 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { reaches } from '../zulip-operations.js';
+import { asNode, fromList } from './node.js';
 
 export const LinkifierRef = builder.objectRef<Linkifier>('Linkifier').implement({
   description:
     'A regular expression whose matches in messages and topics link to a URL built from its named groups. ' +
     'https://zulip.com/help/add-a-custom-linkifier',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The linkifier ID.', resolve: (l) => l.id }),
     zulipId: t.field({ type: 'Long', description: 'The linkifier ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (l) => l.id }),
     pattern: t.exposeString('pattern', { description: 'The regular expression, with named groups `(?P<name>...)`.' }),
     urlTemplate: t.exposeString('url_template', {
@@ -64,6 +64,18 @@ const ReorderLinkifiersPayloadRef = builder.objectRef<{ ids: number[] }>('Reorde
       resolve: (_p, _args, ctx) => listLinkifiers(ctx),
     }),
   }),
+});
+
+asNode(LinkifierRef, {
+  key: (l) => l.id,
+  load: fromList(
+    async (ctx) => {
+      await requireLinkifiers(ctx);
+      return listLinkifiers(ctx);
+    },
+    (l) => l.id,
+    'linkifier',
+  ),
 });
 
 builder.queryField('linkifiers', (t) =>

@@ -13,6 +13,7 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { reaches } from '../zulip-operations.js';
+import { asNode, fromList } from './node.js';
 
 function requireNavigationViews(ctx: Context): Promise<void> {
   return requireFeatureLevel(ctx, featureLevels.navigationViews, 'Navigation views');
@@ -39,7 +40,6 @@ NavigationViewRef.implement({
     'The caller\u2019s configuration of one left-sidebar view: a built-in view (no name) or a custom one. ' +
     'https://zulip.com/api/get-navigation-views',
   fields: (t) => ({
-    id: t.id({ description: 'The view\u2019s fragment, as a cache key (fragments are unique per user).', resolve: (v) => v.fragment }),
     fragment: t.exposeString('fragment', { description: 'The URL hash the view opens (e.g. "narrow/is/alerted"); its identifier.' }),
     isPinned: t.exposeBoolean('is_pinned', { description: 'Pinned in the sidebar (true) or listed in the "More views" menu (false).' }),
     name: t.string({ nullable: true, description: 'The name of a custom view; null for a built-in view.', resolve: (v) => v.name ?? null }),
@@ -79,12 +79,21 @@ builder.queryField('navigationViews', (t) =>
     type: [NavigationViewRef],
     nullable: true,
     description: 'The caller\u2019s navigation views, in the order they were added. Feature level 390 (else UNSUPPORTED_BY_SERVER).',
-    resolve: async (_root, _args, ctx) => {
-      await requireNavigationViews(ctx);
-      return (await getNavigationViews(ctx.connection)).navigation_views;
-    },
+    resolve: (_root, _args, ctx) => listNavigationViews(ctx),
   }),
 );
+
+async function listNavigationViews(ctx: Context): Promise<NavigationView[]> {
+  await requireNavigationViews(ctx);
+  return (await getNavigationViews(ctx.connection)).navigation_views;
+}
+
+// Keyed by fragment, unique per user (Zulip gives views no ID).
+asNode(NavigationViewRef, {
+  key: (v) => v.fragment,
+  keyKind: 'string',
+  load: fromList(listNavigationViews, (v) => v.fragment, 'navigation view'),
+});
 
 builder.mutationFields((t) => ({
   addNavigationView: t.field({

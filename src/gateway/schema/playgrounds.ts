@@ -16,12 +16,12 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { reaches } from '../zulip-operations.js';
+import { asNode, fromList } from './node.js';
 
 export const CodePlaygroundRef = builder.objectRef<CodePlayground>('CodePlayground').implement({
   description:
     'An external site a code block of one language can be opened in. https://zulip.com/help/code-blocks#code-playgrounds',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The playground ID.', resolve: (p) => p.id }),
     zulipId: t.field({ type: 'Long', description: 'The playground ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (p) => p.id }),
     name: t.exposeString('name', { description: 'The name users pick it by, e.g. "Python playground".' }),
     pygmentsLanguage: t.exposeString('pygments_language', { description: 'The Pygments name of the language, e.g. "Python".' }),
@@ -48,13 +48,17 @@ builder.queryField('codePlaygrounds', (t) =>
     type: [CodePlaygroundRef],
     nullable: true,
     description: 'The organization\u2019s code playgrounds (one `POST /register` for that state). Needs feature level 196.',
-    resolve: async (_root, _args, ctx) => {
-      await requirePlaygrounds(ctx);
-      const state = await registerQueue(ctx.connection, { eventTypes: ['realm_playgrounds'], fetchEventTypes: ['realm_playgrounds'] });
-      return (state as unknown as { realm_playgrounds?: CodePlayground[] }).realm_playgrounds ?? [];
-    },
+    resolve: (_root, _args, ctx) => listPlaygrounds(ctx),
   }),
 );
+
+async function listPlaygrounds(ctx: Context): Promise<CodePlayground[]> {
+  await requirePlaygrounds(ctx);
+  const state = await registerQueue(ctx.connection, { eventTypes: ['realm_playgrounds'], fetchEventTypes: ['realm_playgrounds'] });
+  return (state as unknown as { realm_playgrounds?: CodePlayground[] }).realm_playgrounds ?? [];
+}
+
+asNode(CodePlaygroundRef, { key: (p) => p.id, load: fromList(listPlaygrounds, (p) => p.id, 'code playground') });
 
 builder.mutationFields((t) => ({
   addCodePlayground: t.field({

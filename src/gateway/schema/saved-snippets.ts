@@ -12,11 +12,11 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { reaches } from '../zulip-operations.js';
+import { asNode, fromList } from './node.js';
 
 export const SavedSnippetRef = builder.objectRef<SavedSnippet>('SavedSnippet').implement({
   description: 'A piece of message text the user saved to insert into messages they compose. https://zulip.com/api/get-saved-snippets',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The saved snippet ID.', resolve: (s) => s.id }),
     zulipId: t.field({ type: 'Long', description: 'The saved snippet ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (s) => s.id }),
     title: t.exposeString('title', { description: 'The title the user picks the snippet by.' }),
     content: t.exposeString('content', { description: 'The text (Zulip-flavored Markdown) inserted into the message being composed.' }),
@@ -64,12 +64,16 @@ builder.queryField('savedSnippets', (t) =>
     type: [SavedSnippetRef],
     nullable: true,
     description: 'The caller\u2019s saved snippets, oldest first. Needs feature level 297 (else UNSUPPORTED_BY_SERVER).',
-    resolve: async (_root, _args, ctx) => {
-      await requireSavedSnippets(ctx);
-      return (await getSavedSnippets(ctx.connection)).saved_snippets;
-    },
+    resolve: (_root, _args, ctx) => listSavedSnippets(ctx),
   }),
 );
+
+async function listSavedSnippets(ctx: Context): Promise<SavedSnippet[]> {
+  await requireSavedSnippets(ctx);
+  return (await getSavedSnippets(ctx.connection)).saved_snippets;
+}
+
+asNode(SavedSnippetRef, { key: (s) => s.id, load: fromList(listSavedSnippets, (s) => s.id, 'saved snippet') });
 
 builder.mutationFields((t) => ({
   createSavedSnippet: t.field({

@@ -19,6 +19,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
+import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -54,7 +55,6 @@ ScheduledMessageRef.implement({
     'A message the caller scheduled to be sent later. Its ID differs from the ID the message gets once sent. ' +
     'https://zulip.com/api/get-scheduled-messages',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The scheduled message ID.', resolve: (m) => m.scheduled_message_id }),
     zulipId: t.field({ type: 'Long', description: 'The scheduled message ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (m) => m.scheduled_message_id }),
     type: t.field({
       type: ScheduledMessageTypeEnum,
@@ -148,9 +148,18 @@ builder.queryField('scheduledMessages', (t) =>
     type: [ScheduledMessageRef],
     nullable: true,
     description: 'The caller\u2019s undelivered scheduled messages (failed ones included), soonest first.',
-    resolve: async (_root, _args, ctx) => (await getScheduledMessages(ctx.connection)).scheduled_messages,
+    resolve: (_root, _args, ctx) => listScheduledMessages(ctx),
   }),
 );
+
+async function listScheduledMessages(ctx: Context): Promise<ScheduledMessage[]> {
+  return (await getScheduledMessages(ctx.connection)).scheduled_messages;
+}
+
+asNode(ScheduledMessageRef, {
+  key: (m) => m.scheduled_message_id,
+  load: fromList(listScheduledMessages, (m) => m.scheduled_message_id, 'scheduled message'),
+});
 
 builder.mutationFields((t) => ({
   createScheduledMessage: t.field({

@@ -29,6 +29,7 @@ import {
   type GroupSettingUpdateInputShape,
   type GroupSettingValueInputShape,
 } from './group-settings.js';
+import { asNode } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -56,7 +57,6 @@ builder.objectField(GroupSettingValueRef, 'groups', (t) =>
 UserGroupRef.implement({
   description: 'A group of users (and of other groups). System groups (role:...) follow roles. https://zulip.com/help/user-groups',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The group ID.', resolve: (g) => g.id }),
     zulipId: t.field({ type: 'Long', description: 'The group ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (g) => g.id }),
     name: t.exposeString('name', { description: 'The group name; system groups are named role:<role>.' }),
     description: t.exposeString('description', { description: 'Human-readable description.' }),
@@ -128,6 +128,8 @@ async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
 }
 
 // ---- queries -------------------------------------------------------------------------------------
+
+asNode(UserGroupRef, { key: (g) => g.id, load: (id, ctx) => ctx.loaders.userGroups.load(id) });
 
 builder.queryField('userGroups', (t) =>
   t.field({

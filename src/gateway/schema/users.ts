@@ -19,7 +19,8 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput, isNotFound } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
-import { memoKey } from '../loaders/index.js';
+import { memoKey, notFound } from '../loaders/index.js';
+import { asNode } from './node.js';
 import { reaches } from '../zulip-operations.js';
 
 const RoleEnum = builder.enumType('Role', {
@@ -81,7 +82,6 @@ export const UserRef = builder.objectRef<User>('User');
 UserRef.implement({
   description: 'A user or bot account of the organization. https://zulip.com/api/get-user',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The user ID.', resolve: (u) => u.user_id }),
     zulipId: t.field({ type: 'Long', description: 'The user ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (u) => u.user_id }),
     email: t.exposeString('email', {
       description:
@@ -153,7 +153,6 @@ UserRef.implement({
 export const MeRef = builder.objectRef<OwnUser>('Me').implement({
   description: 'The caller: their own account, plus personal data other resources attach here.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: "The caller's user ID.", resolve: (me) => me.user_id }),
     zulipId: t.field({ type: 'Long', description: "The caller's user ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).", resolve: (me) => me.user_id }),
     user: t.field({
       type: UserRef,
@@ -161,6 +160,18 @@ export const MeRef = builder.objectRef<OwnUser>('Me').implement({
       resolve: (me, _args, ctx) => ctx.loaders.user(me.user_id),
     }),
   }),
+});
+
+asNode(UserRef, { key: (u) => u.user_id, load: (id, ctx) => ctx.loaders.user(id) });
+
+// The caller only: another user's `Me` id is NOT_FOUND, as if it did not exist.
+asNode(MeRef, {
+  key: (me) => me.user_id,
+  load: async (id, ctx) => {
+    const me = await getOwnUser(ctx.connection);
+    if (me.user_id !== id) throw notFound('Me', id);
+    return me;
+  },
 });
 
 /** Puts fresh records into this request's user loader (replacing anything cached). */

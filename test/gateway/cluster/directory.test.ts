@@ -16,7 +16,7 @@ import { describeWithRedis, setupRedisServer, waitUntil } from '../../helpers/re
 import { setupListeningEmulator } from './fixture.js';
 
 const SECRET = 's'.repeat(40);
-const ONE = 'query One($id: Long!) { user(id: $id) { id fullName email } }';
+const ONE = 'query One($id: Long!) { user(id: $id) { zulipId fullName email } }';
 type OneUser = { data?: { user: { id: number; fullName: string; email: string } | null }; errors?: unknown[] };
 
 describeWithRedis('live directory in cluster mode', () => {

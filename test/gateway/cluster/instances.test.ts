@@ -19,13 +19,13 @@ const FAILOVER_MS = 1000;
 const EVENTS = `subscription($after: String) { events(after: $after) {
   __typename
   ... on Event { cursor kind }
-  ... on MessageEvent { message { id content } }
+  ... on MessageEvent { message { zulipId content } }
   ... on ResyncEvent { reason }
 } }`;
 
-type Ev = { __typename: string; cursor: string; kind: string; message?: { id: number; content: string }; reason?: string };
+type Ev = { __typename: string; cursor: string; kind: string; message?: { zulipId: number; content: string }; reason?: string };
 const events = (sub: Collected): Ev[] => sub.results.map((r) => (r.data as { events: Ev }).events);
-const messageIds = (sub: Collected) => events(sub).filter((e) => e.message).map((e) => e.message!.id);
+const messageIds = (sub: Collected) => events(sub).filter((e) => e.message).map((e) => e.message!.zulipId);
 
 describeWithRedis('two gateway instances over one Redis', () => {
   const redis = setupRedisServer();
@@ -136,7 +136,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
     const after = await send('othello', 'after the outage');
     await waitUntil(() => messageIds(sub).includes(after), 10_000, 'the message sent after the outage');
     const list = events(sub);
-    expect(list[0]!.message!.id).toBe(before);
+    expect(list[0]!.message!.zulipId).toBe(before);
     expect(list[1]).toMatchObject({ __typename: 'ResyncEvent', reason: 'REDIS_UNAVAILABLE' });
     // Nothing is repeated, and the message sent during the outage is not lost (the queue went on).
     expect(messageIds(sub)).toEqual([before, during, after]);
@@ -162,7 +162,7 @@ describeWithRedis('two gateway instances over one Redis', () => {
     await waitUntil(() => registersOf('shiva') === 2, 10_000, 'a new registration');
     const after = await send('othello', 'after');
     await waitUntil(() => messageIds(onSecond).includes(after), 10_000, 'the message after the takeover');
-    expect(events(onSecond).map((e) => e.message?.id ?? e.reason)).toEqual([before, 'QUEUE_EXPIRED', after]);
+    expect(events(onSecond).map((e) => e.message?.zulipId ?? e.reason)).toEqual([before, 'QUEUE_EXPIRED', after]);
   }, 60_000);
 
   test('a cursor resumes on an instance that had no session for the user: the replay comes from Redis', async () => {

@@ -15,12 +15,12 @@ import { raw } from '../../../src/zulip/params.js';
 import { setupHarness, type Harness } from '../../helpers/harness.js';
 import { until } from '../../helpers/wait.js';
 
-const CHANNEL = 'query Channel($id: Long!) { channel(id: $id) { id name description isArchived } }';
+const CHANNEL = 'query Channel($id: Long!) { channel(id: $id) { zulipId name description isArchived } }';
 
 async function warm(h: Harness, login: string): Promise<void> {
   const { email, apiKey } = demoUser(login);
   const key = sessionKey(new ZulipConnection({ baseUrl: h.zulipUrl, credentials: { email, apiKey } }));
-  await h.gql('{ me { user { id } } }', {}, { as: email });
+  await h.gql('{ me { user { zulipId } } }', {}, { as: email });
   await until(() => h.gateway.directories!.registry.get(key)?.ready === true, 5000, `${login}'s directory`);
 }
 

@@ -14,11 +14,11 @@ import { setupHarness, type Harness, type HarnessOptions } from '../../helpers/h
 import { until } from '../../helpers/wait.js';
 import { raw } from '../../../src/zulip/params.js';
 
-const ONE = 'query One($id: Long!) { user(id: $id) { id fullName email deliveryEmail } }';
+const ONE = 'query One($id: Long!) { user(id: $id) { zulipId fullName email deliveryEmail } }';
 const DASHBOARD = /* GraphQL */ `
   query Dashboard {
     messages(last: 100) {
-      edges { node { id content timestamp sender { fullName avatarUrl role } channel { name description } reactions { emojiName user { fullName } } } }
+      edges { node { zulipId content timestamp sender { fullName avatarUrl role } channel { name description } reactions { emojiName user { fullName } } } }
     }
   }
 `;

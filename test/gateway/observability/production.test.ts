@@ -64,7 +64,7 @@ describe('request ids and traces, end to end', () => {
   it('carries the client request id and trace to every upstream call, the spans and the logs', async () => {
     const { emulator, started, logs, spans } = await setup();
     const before = emulator.requests.length;
-    const { response, body } = await post(started.url, { query: 'query Dash { serverSettings { realmName } messages(last: 3) { edges { node { id sender { fullName } } } } }' }, {
+    const { response, body } = await post(started.url, { query: 'query Dash { serverSettings { realmName } messages(last: 3) { edges { node { zulipId sender { fullName } } } } }' }, {
       'x-request-id': 'req-e2e-1',
       traceparent: `00-${TRACE_ID}-${CLIENT_SPAN}-01`,
     });
@@ -181,7 +181,7 @@ const LABEL_VALUES: Record<string, RegExp> = {
 describe('metrics', () => {
   it('are scraped over HTTP: operations, errors, upstream calls, connections, subscriptions, queues; labels hold no secrets', async () => {
     const { started, origin } = await setup({ LIVE_DIRECTORY: 'on' });
-    await post(started.url, { query: 'query Dash { messages(last: 2) { edges { node { id sender { fullName } } } } }' });
+    await post(started.url, { query: 'query Dash { messages(last: 2) { edges { node { zulipId sender { fullName } } } } }' });
     await post(started.url, { query: 'query Dash { nope }' });
     await post(started.url, { query: 'query Refused { messages(last: 1) { edges { cursor } } }' }, { authorization: basic(owner.email, 'wrong-key'), 'x-request-id': 'req-label-check' });
     const sse = await fetch(started.url, {

@@ -50,7 +50,7 @@ describe('the operation deadline', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization: basicAuth(DEMO_USERS[0]!) },
       // Mutation fields run one after the other, each with its own upstream call.
-      body: JSON.stringify({ query: 'mutation { a: archiveChannel(id: 1) { id } b: archiveChannel(id: 2) { id } c: archiveChannel(id: 3) { id } }' }),
+      body: JSON.stringify({ query: 'mutation { a: archiveChannel(id: 1) { zulipId } b: archiveChannel(id: 2) { zulipId } c: archiveChannel(id: 3) { zulipId } }' }),
     });
     const elapsed = performance.now() - started;
     const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };

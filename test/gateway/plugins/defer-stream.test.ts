@@ -14,14 +14,14 @@ import { basicAuth, createHarness, type Harness } from '../../helpers/harness.js
 
 const DEFERRED = /* GraphQL */ `
   query Cold {
-    me { user { id fullName } }
+    me { user { zulipId fullName } }
     ... @defer(label: "unreads") { unreads { total } }
   }
 `;
 
 const STREAMED = /* GraphQL */ `
   query Users {
-    users @stream(initialCount: 2) { id fullName }
+    users @stream(initialCount: 2) { zulipId fullName }
   }
 `;
 
@@ -106,8 +106,8 @@ describe('@defer and @stream', () => {
     const stream = await h.sse<Record<string, unknown>>(
       /* GraphQL */ `
         query ColdSse($bad: Int!) {
-          me { user { id } }
-          ... @defer(label: "page") { messages(last: $bad) { nodes { id } } }
+          me { user { zulipId } }
+          ... @defer(label: "page") { messages(last: $bad) { nodes { zulipId } } }
         }
       `,
       { bad: -1 },
@@ -117,7 +117,7 @@ describe('@defer and @stream', () => {
     expect(stream.status).toBe(200);
     expect(stream.results.length).toBeGreaterThanOrEqual(2);
     const [initial, ...rest] = stream.results as Record<string, unknown>[];
-    expect(initial).toMatchObject({ data: { me: { user: { id: expect.any(Number) } } }, hasNext: true });
+    expect(initial).toMatchObject({ data: { me: { user: { zulipId: expect.any(Number) } } }, hasNext: true });
     const errors = rest.flatMap((r) => ((r.incremental as { errors?: { extensions?: { code?: string } }[] }[] | undefined) ?? []).flatMap((i) => i.errors ?? []));
     expect(errors.map((e) => e.extensions?.code)).toContain('BAD_USER_INPUT');
   });

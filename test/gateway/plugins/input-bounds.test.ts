@@ -16,7 +16,7 @@ const h = createHarness();
 afterAll(() => h.close());
 
 const TOPIC = DEFAULT_INPUT_LIMITS.max_topic_length;
-const narrowQuery = 'query ($n: NarrowInput) { messages(narrow: $n, first: 1) { nodes { id } } }';
+const narrowQuery = 'query ($n: NarrowInput) { messages(narrow: $n, first: 1) { nodes { zulipId } } }';
 
 async function expectRefused(query: string, variables: Record<string, unknown>, argument: string, maxLength: number) {
   h.resetUpstreamRequests();
@@ -61,7 +61,7 @@ describe('string bounds', () => {
 
   it('caps every other String at MAX_STRING_LENGTH', async () => {
     await expectRefused(
-      'query ($e: String!) { userByEmail(email: $e) { id } }',
+      'query ($e: String!) { userByEmail(email: $e) { zulipId } }',
       { e: 'e'.repeat(MAX_STRING_LENGTH + 1) },
       'Query.userByEmail(email)',
       MAX_STRING_LENGTH,

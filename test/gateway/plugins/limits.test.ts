@@ -87,7 +87,7 @@ describe('operation limits', () => {
   });
 
   it('admits the dashboard query', async () => {
-    const { body } = await post('{ messages(last: 100) { edges { node { id sender { fullName } channel { name } reactions { user { fullName } } } } } }', 'application/json');
+    const { body } = await post('{ messages(last: 100) { edges { node { zulipId sender { fullName } channel { name } reactions { user { fullName } } } } } }', 'application/json');
     expect(body.errors).toBeUndefined();
   });
 });

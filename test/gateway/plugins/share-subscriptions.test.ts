@@ -28,7 +28,7 @@ async function send(content: string): Promise<number> {
 
 describe('slow consumers', () => {
   test('an SSE client that stops reading ends with SLOW_CONSUMER; the WebSocket sharing its execution gets every result', async () => {
-    const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+    const query = 'subscription { messages { ... on MessageEvent { message { zulipId } } } }';
     // In-process, so that nothing (socket buffers) reads the event stream on the client's behalf.
     const idle = await live.gateway.fetch(live.url, {
       method: 'POST',
@@ -47,7 +47,7 @@ describe('slow consumers', () => {
       await reader.waitFor(i + 1);
     }
     const received = reader.results;
-    expect(received.map((r) => (r.data as { messages: { message: { id: number } } }).messages.message.id)).toEqual(ids);
+    expect(received.map((r) => (r.data as { messages: { message: { zulipId: number } } }).messages.message.zulipId)).toEqual(ids);
     const text = await idle.text(); // ends: the idle client's subscription was closed
     expect(text).toContain('"code":"SLOW_CONSUMER"');
     expect(text).toContain('event: complete');
@@ -74,7 +74,7 @@ describe('subscriptions per credential', () => {
   afterAll(() => bounded.close());
 
   test('past the limit, over WebSocket and SSE together, the next is refused with TOO_MANY_SUBSCRIPTIONS until one ends', async () => {
-    const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+    const query = 'subscription { messages { ... on MessageEvent { message { zulipId } } } }';
     const sse = (login: string) =>
       bounded.gateway.fetch(bounded.url, {
         method: 'POST',

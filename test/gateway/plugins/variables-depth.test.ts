@@ -17,8 +17,8 @@ const DEPTH = 10_000;
 const deepList = `${'['.repeat(DEPTH)}1${']'.repeat(DEPTH)}`;
 const deepNarrow = `${'{"not":'.repeat(DEPTH)}{"topic":"greetings"}${'}'.repeat(DEPTH)}`;
 const cases = [
-  ['a list', 'query Deep($x: [Long!]) { messages(narrow: { dmUserIds: $x }, first: 1) { nodes { id } } }', `{"x":${deepList}}`],
-  ['a NarrowInput.not chain', 'query Deep($n: NarrowInput) { messages(narrow: $n, first: 1) { nodes { id } } }', `{"n":${deepNarrow}}`],
+  ['a list', 'query Deep($x: [Long!]) { messages(narrow: { dmUserIds: $x }, first: 1) { nodes { zulipId } } }', `{"x":${deepList}}`],
+  ['a NarrowInput.not chain', 'query Deep($n: NarrowInput) { messages(narrow: $n, first: 1) { nodes { zulipId } } }', `{"n":${deepNarrow}}`],
 ] as const;
 
 const payload = (query: string, variables: string) => `{"query":${JSON.stringify(query)},"variables":${variables}}`;
@@ -71,7 +71,7 @@ describe('deeply nested variables', () => {
   });
 
   it('runs variables of ordinary depth', async () => {
-    const { errors } = await h.gql('query ($n: NarrowInput) { messages(narrow: $n, first: 1) { nodes { id } } }', {
+    const { errors } = await h.gql('query ($n: NarrowInput) { messages(narrow: $n, first: 1) { nodes { zulipId } } }', {
       n: { channelName: 'general', not: { topic: 'greetings' } },
     });
     expect(errors).toBeUndefined();

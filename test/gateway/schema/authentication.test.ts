@@ -52,7 +52,7 @@ describe('fetchApiKey', () => {
       broken,
     );
     expect(mixed.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    const query = await h.gql('{ me { id } }', {}, broken);
+    const query = await h.gql('{ me { zulipId } }', {}, broken);
     expect(query.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(h.upstreamRequests).toEqual([]);
   });

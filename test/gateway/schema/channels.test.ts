@@ -10,17 +10,17 @@ import { createHarness } from '../../helpers/harness.js';
 const email = (login: string) => demoUser(login).email;
 
 interface ChannelData {
-  id: number;
+  zulipId: number;
   name: string;
   [key: string]: unknown;
 }
 
 const ALL_FIELDS = /* GraphQL */ `
-  id name description renderedDescription isArchived dateCreated creatorId
-  creator { id fullName }
+  zulipId name description renderedDescription isArchived dateCreated creatorId
+  creator { zulipId fullName }
   isPrivate isWebPublic historyPublicToSubscribers messageRetentionDays firstMessageId
   isRecentlyActive streamWeeklyTraffic isDefault streamPostPolicy isAnnouncementOnly
-  canAddSubscribersGroup { groupId directMemberIds directSubgroupIds groups { id name } users { id } }
+  canAddSubscribersGroup { groupId directMemberIds directSubgroupIds groups { zulipId name } users { zulipId } }
   canRemoveSubscribersGroup { groupId groups { name } }
   canAdministerChannelGroup { groupId directMemberIds users { fullName } groups { name } }
   canSendMessageGroup { groupId groups { name } }
@@ -39,12 +39,12 @@ describe('channels query', () => {
     const store = h.emulator.store;
     const general = data!.channels.find((c) => c.name === 'general')!;
     expect(general).toMatchObject({
-      id: h.channelId('general'),
+      zulipId: h.channelId('general'),
       description: 'For **everything**',
       renderedDescription: '<p>For <strong>everything</strong></p>',
       isArchived: false,
       creatorId: h.userId('desdemona'),
-      creator: { id: h.userId('desdemona'), fullName: 'Desdemona' },
+      creator: { zulipId: h.userId('desdemona'), fullName: 'Desdemona' },
       isPrivate: false,
       isWebPublic: false,
       historyPublicToSubscribers: true,
@@ -127,9 +127,9 @@ describe('channel and topics queries', () => {
   afterAll(() => h.close());
 
   it('channel(id) returns one channel, archived ones too, and NOT_FOUND for others', async () => {
-    const { data, errors } = await h.gql<{ channel: ChannelData }>('query($id: Long!) { channel(id: $id) { id name isArchived } }', { id: h.channelId('legacy') }, { as: email('othello') });
+    const { data, errors } = await h.gql<{ channel: ChannelData }>('query($id: Long!) { channel(id: $id) { zulipId name isArchived } }', { id: h.channelId('legacy') }, { as: email('othello') });
     expect(errors).toBeUndefined();
-    expect(data!.channel).toEqual({ id: h.channelId('legacy'), name: 'legacy', isArchived: true });
+    expect(data!.channel).toEqual({ zulipId: h.channelId('legacy'), name: 'legacy', isArchived: true });
     for (const id of [h.channelId('engineering'), 9999]) {
       const hidden = await h.gql('query($id: Long!) { channel(id: $id) { name } }', { id }, { as: email('cordelia') });
       expect(hidden.data).toEqual({ channel: null });
@@ -182,7 +182,7 @@ describe('updateChannel', () => {
       updateChannel(id: $id, description: $description, newName: $newName, isPrivate: $isPrivate, isWebPublic: $isWebPublic,
                     historyPublicToSubscribers: $history, isDefault: $isDefault, messageRetentionDays: $retention,
                     canSendMessageGroup: $canSend, canAdministerChannelGroup: $canAdminister, canSubscribeGroup: $canSubscribe) {
-        id name description renderedDescription isPrivate historyPublicToSubscribers messageRetentionDays
+        zulipId name description renderedDescription isPrivate historyPublicToSubscribers messageRetentionDays
         canSendMessageGroup { groupId directMemberIds } canAdministerChannelGroup { directMemberIds }
       }
     }`;
@@ -191,7 +191,7 @@ describe('updateChannel', () => {
     const design = h.channelId('design');
     const { data, errors } = await h.gql<{ updateChannel: ChannelData }>(UPDATE, { id: design, description: 'Shapes', newName: 'visual design' }, { as: email('iago') });
     expect(errors).toBeUndefined();
-    expect(data!.updateChannel).toMatchObject({ id: design, name: 'visual design', description: 'Shapes', renderedDescription: '<p>Shapes</p>' });
+    expect(data!.updateChannel).toMatchObject({ zulipId: design, name: 'visual design', description: 'Shapes', renderedDescription: '<p>Shapes</p>' });
     expect(h.emulator.store.channels.get(design)!.name).toBe('visual design');
   });
 
@@ -278,7 +278,7 @@ describe('updateChannel and archiveChannel on older servers', () => {
   it('fails with UNSUPPORTED_BY_SERVER naming the level, without calling update', async () => {
     h.resetUpstreamRequests();
     const { data, errors } = await h.gql(
-      'mutation($id: Long!) { updateChannel(id: $id, canSubscribeGroup: {new: {groupId: 1}}) { id } }',
+      'mutation($id: Long!) { updateChannel(id: $id, canSubscribeGroup: {new: {groupId: 1}}) { zulipId } }',
       { id: h.channelId('general') },
       { as: email('iago') },
     );
@@ -288,7 +288,7 @@ describe('updateChannel and archiveChannel on older servers', () => {
   });
 
   it('refuses privacy changes of archived channels before feature level 362, but allows other channels', async () => {
-    const archived = await h.gql('mutation($id: Long!) { updateChannel(id: $id, isPrivate: true) { id } }', { id: h.channelId('legacy') }, { as: email('desdemona') });
+    const archived = await h.gql('mutation($id: Long!) { updateChannel(id: $id, isPrivate: true) { zulipId } }', { id: h.channelId('legacy') }, { as: email('desdemona') });
     expect(archived.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 362 });
     expect(h.emulator.store.channels.get(h.channelId('legacy'))!.invite_only).toBe(false);
     const active = await h.gql<{ updateChannel: ChannelData }>(
@@ -307,9 +307,9 @@ describe('archiveChannel', () => {
 
   it('archives and returns the archived channel', async () => {
     const design = h.channelId('design');
-    const { data, errors } = await h.gql<{ archiveChannel: ChannelData }>('mutation($id: Long!) { archiveChannel(id: $id) { id isArchived } }', { id: design }, { as: email('iago') });
+    const { data, errors } = await h.gql<{ archiveChannel: ChannelData }>('mutation($id: Long!) { archiveChannel(id: $id) { zulipId isArchived } }', { id: design }, { as: email('iago') });
     expect(errors).toBeUndefined();
-    expect(data!.archiveChannel).toEqual({ id: design, isArchived: true });
+    expect(data!.archiveChannel).toEqual({ zulipId: design, isArchived: true });
     const list = await h.gql<{ channels: ChannelData[] }>('{ channels { name } }', {}, { as: email('iago') });
     expect(list.data!.channels.map((c) => c.name)).not.toContain('design');
   });
@@ -319,7 +319,7 @@ describe('archiveChannel', () => {
       [h.channelId('general'), 'hamlet', 'You do not have permission to administer this channel.'],
       [h.channelId('legacy'), 'iago', 'Channel is already deactivated'],
     ] as const) {
-      const { data, errors } = await h.gql('mutation($id: Long!) { archiveChannel(id: $id) { id } }', { id }, { as: email(login) });
+      const { data, errors } = await h.gql('mutation($id: Long!) { archiveChannel(id: $id) { zulipId } }', { id }, { as: email(login) });
       expect(data).toEqual({ archiveChannel: null });
       expect(errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST', route: 'archive-stream' } });
     }
@@ -330,14 +330,14 @@ describe('every feature-level gate of channels, on both sides of its level', () 
   const groupId = (h: ReturnType<typeof createHarness>, name: string) => h.emulator.store.groupByName(name)!.id;
   /** [what, the level it needs, the operation, its variables for a harness] */
   const CASES: [string, number, string, (h: ReturnType<typeof createHarness>) => Record<string, unknown>][] = [
-    ['updateChannel isWebPublic', 98, 'mutation($id: Long!) { updateChannel(id: $id, isWebPublic: false) { id } }', (h) => ({ id: h.channelId('general') })],
+    ['updateChannel isWebPublic', 98, 'mutation($id: Long!) { updateChannel(id: $id, isWebPublic: false) { zulipId } }', (h) => ({ id: h.channelId('general') })],
     [
       'updateChannel historyPublicToSubscribers alone',
       136,
-      'mutation($id: Long!) { updateChannel(id: $id, historyPublicToSubscribers: true) { id } }',
+      'mutation($id: Long!) { updateChannel(id: $id, historyPublicToSubscribers: true) { zulipId } }',
       (h) => ({ id: h.channelId('general') }),
     ],
-    ['updateChannel isDefault', 200, 'mutation($id: Long!) { updateChannel(id: $id, isDefault: false) { id } }', (h) => ({ id: h.channelId('general') })],
+    ['updateChannel isDefault', 200, 'mutation($id: Long!) { updateChannel(id: $id, isDefault: false) { zulipId } }', (h) => ({ id: h.channelId('general') })],
     ...(
       [
         ['canAdministerChannelGroup', 325],
@@ -354,8 +354,8 @@ describe('every feature-level gate of channels, on both sides of its level', () 
           (h: ReturnType<typeof createHarness>) => ({ id: h.channelId('general'), g: groupId(h, 'role:administrators') }),
         ] as (typeof CASES)[number],
     ),
-    ['channels excludeArchived: false', 315, '{ channels(excludeArchived: false) { id } }', () => ({})],
-    ['channels includeAll', 356, '{ channels(includeAll: true) { id } }', () => ({})],
+    ['channels excludeArchived: false', 315, '{ channels(excludeArchived: false) { zulipId } }', () => ({})],
+    ['channels includeAll', 356, '{ channels(includeAll: true) { zulipId } }', () => ({})],
     [
       'topics allowEmptyTopicName',
       334,
@@ -423,21 +423,21 @@ describe('channelByName and Channel.emailAddress', () => {
 
   it('channelByName resolves the name upstream, then loads the channel', async () => {
     h.resetUpstreamRequests();
-    const { data, errors } = await h.gql<{ channelByName: ChannelData }>('{ channelByName(name: "General") { id name } }', {}, { as: email('hamlet') });
+    const { data, errors } = await h.gql<{ channelByName: ChannelData }>('{ channelByName(name: "General") { zulipId name } }', {}, { as: email('hamlet') });
     expect(errors).toBeUndefined();
-    expect(data!.channelByName).toEqual({ id: h.channelId('general'), name: 'general' });
+    expect(data!.channelByName).toEqual({ zulipId: h.channelId('general'), name: 'general' });
     const lookups = h.upstreamRequests.filter((r) => r.path === 'get_stream_id');
     expect(lookups).toEqual([{ method: 'GET', path: 'get_stream_id', query: { stream: 'General' } }]);
   });
 
   it('channelByName passes on BAD_REQUEST for a channel the caller cannot access, and refuses an empty name upstream of nothing', async () => {
-    const hidden = await h.gql('{ channelByName(name: "engineering") { id } }', {}, { as: email('cordelia') });
+    const hidden = await h.gql('{ channelByName(name: "engineering") { zulipId } }', {}, { as: email('cordelia') });
     expect(hidden.errors?.[0]).toMatchObject({
       message: "Invalid channel name 'engineering'",
       extensions: { code: 'BAD_REQUEST', route: 'get-stream-id' },
     });
     h.resetUpstreamRequests();
-    const empty = await h.gql('{ channelByName(name: "  ") { id } }', {}, { as: email('cordelia') });
+    const empty = await h.gql('{ channelByName(name: "  ") { zulipId } }', {}, { as: email('cordelia') });
     expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(h.upstreamRequests.filter((r) => r.path === 'get_stream_id')).toEqual([]);
   });

@@ -16,11 +16,11 @@ function harness(options: HarnessOptions = {}) {
 }
 
 const DRAFT_FIELDS = /* GraphQL */ `
-  id type channelId channel { name } recipientIds recipients { fullName } topic content timestamp
+  zulipId type channelId channel { name } recipientIds recipients { fullName } topic content timestamp
 `;
 
 interface DraftData {
-  id: number;
+  zulipId: number;
   type: string;
   channelId: number | null;
   channel: { name: string } | null;
@@ -39,7 +39,7 @@ describe('drafts query', () => {
     const seeded = store.drafts.get(store.userByEmail(HAMLET)!.user_id)!.get(1)!;
     expect(data!.drafts).toEqual([
       {
-        id: 1, type: 'CHANNEL', channelId: channelId('general'), channel: { name: 'general' }, recipientIds: [], recipients: [],
+        zulipId: 1, type: 'CHANNEL', channelId: channelId('general'), channel: { name: 'general' }, recipientIds: [], recipients: [],
         topic: 'greetings', content: 'Draft: thank everyone', timestamp: seeded.timestamp,
       },
     ]);
@@ -49,7 +49,7 @@ describe('drafts query', () => {
 
   it('is empty for a user without drafts', async () => {
     const { h } = harness();
-    const { data, errors } = await h.gql<{ drafts: DraftData[] }>('{ drafts { id } }', {}, { as: demoUser('iago').email });
+    const { data, errors } = await h.gql<{ drafts: DraftData[] }>('{ drafts { zulipId } }', {}, { as: demoUser('iago').email });
     expect(errors).toBeUndefined();
     expect(data!.drafts).toEqual([]);
   });
@@ -57,7 +57,7 @@ describe('drafts query', () => {
   it('passes on BAD_REQUEST when the user turned drafts synchronization off', async () => {
     const { h, store, userId } = harness();
     store.users.get(userId('hamlet'))!.settings.enable_drafts_synchronization = false;
-    const { data, errors } = await h.gql('{ drafts { id } }', {}, { as: HAMLET });
+    const { data, errors } = await h.gql('{ drafts { zulipId } }', {}, { as: HAMLET });
     expect(data).toEqual({ drafts: null });
     expect(errors?.[0]).toMatchObject({
       message: 'User has disabled synchronizing drafts.',
@@ -68,7 +68,7 @@ describe('drafts query', () => {
 
   it('answers UNAUTHENTICATED without credentials', async () => {
     const { h } = harness();
-    const { errors } = await h.gql('{ drafts { id } }', {}, { as: null });
+    const { errors } = await h.gql('{ drafts { zulipId } }', {}, { as: null });
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
@@ -96,15 +96,15 @@ describe('createDrafts', () => {
     expect(data!.createDrafts.ids).toEqual([2, 3, 4]);
     expect(data!.createDrafts.drafts).toEqual([
       {
-        id: 2, type: 'CHANNEL', channelId: channelId('design'), channel: { name: 'design' }, recipientIds: [], recipients: [],
+        zulipId: 2, type: 'CHANNEL', channelId: channelId('design'), channel: { name: 'design' }, recipientIds: [], recipients: [],
         topic: 'palette', content: 'More blue', timestamp: 1700000000,
       },
       {
-        id: 3, type: 'DIRECT', channelId: null, channel: null, recipientIds: [iago, cordelia],
+        zulipId: 3, type: 'DIRECT', channelId: null, channel: null, recipientIds: [iago, cordelia],
         recipients: [{ fullName: 'Iago' }, { fullName: 'Cordelia, Lear\u2019s daughter' }], topic: '', content: 'Rehearsal?', timestamp: 1700000001,
       },
       {
-        id: 4, type: 'UNADDRESSED', channelId: null, channel: null, recipientIds: [], recipients: [],
+        zulipId: 4, type: 'UNADDRESSED', channelId: null, channel: null, recipientIds: [], recipients: [],
         topic: '', content: 'Some idea', timestamp: 1700000002,
       },
     ]);
@@ -178,7 +178,7 @@ describe('editDraft and deleteDraft', () => {
     expect(data!.editDraft).toEqual({
       id: 1,
       draft: {
-        id: 1, type: 'DIRECT', channelId: null, channel: null, recipientIds: [othello], recipients: [{ fullName: 'Othello, the Moor of Venice' }],
+        zulipId: 1, type: 'DIRECT', channelId: null, channel: null, recipientIds: [othello], recipients: [{ fullName: 'Othello, the Moor of Venice' }],
         topic: '', content: 'Never mind', timestamp: 1700000100,
       },
     });
@@ -217,7 +217,7 @@ describe('feature level', () => {
   it('answers UNSUPPORTED_BY_SERVER below feature level 87, before calling the drafts endpoints', async () => {
     const { h, hamletDrafts } = harness({ emulatorSettings: { featureLevel: 86 } });
     const queries = [
-      '{ drafts { id } }',
+      '{ drafts { zulipId } }',
       'mutation { createDrafts(drafts: [{ type: UNADDRESSED, content: "x" }]) { ids } }',
       'mutation { editDraft(id: 1, draft: { type: UNADDRESSED, content: "x" }) { id } }',
       'mutation { deleteDraft(id: 1) { id } }',
@@ -234,8 +234,8 @@ describe('feature level', () => {
 
   it('works at exactly feature level 87', async () => {
     const { h } = harness({ emulatorSettings: { featureLevel: 87 } });
-    const { data, errors } = await h.gql<{ drafts: { id: number }[] }>('{ drafts { id } }', {}, { as: HAMLET });
+    const { data, errors } = await h.gql<{ drafts: { zulipId: number }[] }>('{ drafts { zulipId } }', {}, { as: HAMLET });
     expect(errors).toBeUndefined();
-    expect(data!.drafts).toEqual([{ id: 1 }]);
+    expect(data!.drafts).toEqual([{ zulipId: 1 }]);
   });
 });

@@ -13,14 +13,14 @@ describe('customEmoji', () => {
   it('lists the active emoji with absolute image URLs and the author resolved, in one upstream call for the list', async () => {
     h.resetUpstreamRequests();
     const { data, errors } = await h.gql<{ customEmoji: Record<string, unknown>[] }>(
-      '{ customEmoji { id name sourceUrl stillUrl deactivated authorId author { fullName } } }',
+      '{ customEmoji { zulipId name sourceUrl stillUrl deactivated authorId author { fullName } } }',
       {},
       { as: demoUser('cordelia').email },
     );
     expect(errors).toBeUndefined();
     expect(data!.customEmoji).toEqual([
       {
-        id: '7', name: 'octopus', sourceUrl: new URL(`/user_avatars/${store.realm.id}/emoji/images/7.png`, h.zulipUrl).href, stillUrl: null,
+        zulipId: '7', name: 'octopus', sourceUrl: new URL(`/user_avatars/${store.realm.id}/emoji/images/7.png`, h.zulipUrl).href, stillUrl: null,
         deactivated: false, authorId: h.userId('hamlet'), author: { fullName: 'King Hamlet' },
       },
     ]);
@@ -28,16 +28,16 @@ describe('customEmoji', () => {
   });
 
   it('includes deactivated emoji when asked', async () => {
-    const { data, errors } = await h.gql<{ customEmoji: { id: string; stillUrl: string | null; author: unknown }[] }>(
-      '{ customEmoji(includeDeactivated: true) { id stillUrl author { id } } }',
+    const { data, errors } = await h.gql<{ customEmoji: { zulipId: string; stillUrl: string | null; author: unknown }[] }>(
+      '{ customEmoji(includeDeactivated: true) { zulipId stillUrl author { zulipId } } }',
     );
     expect(errors).toBeUndefined();
-    expect(data!.customEmoji.map((e) => e.id)).toEqual(['3', '7']);
+    expect(data!.customEmoji.map((e) => e.zulipId)).toEqual(['3', '7']);
     expect(data!.customEmoji[0]).toMatchObject({ stillUrl: new URL(`/user_avatars/${store.realm.id}/emoji/images/still/3.png`, h.zulipUrl).href, author: null });
   });
 
   it('answers UNAUTHENTICATED without credentials', async () => {
-    const { errors } = await h.gql('{ customEmoji { id } }', {}, { as: null });
+    const { errors } = await h.gql('{ customEmoji { zulipId } }', {}, { as: null });
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -52,8 +52,8 @@ const registersOf = (live: Live, login: string) =>
 const ALL_EVENTS = `subscription($after: String) { events(after: $after) {
   __typename
   ... on Event { cursor kind }
-  ... on MessageEvent { message { id content topic sender { fullName } channel { name } starred } }
-  ... on MessageUpdatedEvent { messageId content previousContent editor { fullName } editedMessage { id content } }
+  ... on MessageEvent { message { zulipId content topic sender { fullName } channel { name } starred } }
+  ... on MessageUpdatedEvent { messageId content previousContent editor { fullName } editedMessage { zulipId content } }
   ... on MessageMovedEvent { messageIds previousTopic topic channelId propagateMode }
   ... on MessageDeletedEvent { messageIds }
   ... on ReactionEvent { messageId added reaction { emojiName user { fullName } } }
@@ -89,7 +89,7 @@ describe('subscriptions over graphql-ws', () => {
     const [message, edit, move, reaction, typing, presence, flags] = received;
     expect(message).toMatchObject({
       __typename: 'MessageEvent',
-      message: { id, topic: 'plans', content: '<p>first <strong>draft</strong></p>', sender: { fullName: 'Othello, the Moor of Venice' }, channel: { name: 'general' }, starred: false },
+      message: { zulipId: id, topic: 'plans', content: '<p>first <strong>draft</strong></p>', sender: { fullName: 'Othello, the Moor of Venice' }, channel: { name: 'general' }, starred: false },
     });
     expect(edit).toMatchObject({ messageId: id, content: '<p>final draft</p>', previousContent: '<p>first <strong>draft</strong></p>', editor: { fullName: 'Othello, the Moor of Venice' } });
     expect(move).toMatchObject({ messageIds: [id], previousTopic: 'plans', topic: 'decisions', channelId: general, propagateMode: 'CHANGE_ONE' });
@@ -105,13 +105,13 @@ describe('subscriptions over graphql-ws', () => {
   test('two subscriptions (two sockets and an SSE stream) of one user share one upstream queue', async () => {
     const live = await start();
     const a = collect(live.client('hamlet'), ALL_EVENTS);
-    const b = collect(live.client('hamlet'), 'subscription { messages { __typename ... on MessageEvent { message { id } } } }');
-    const sse = sseSubscribe(live.url, 'subscription { events { ... on MessageEvent { message { id } } } }', {}, { authorization: live.auth('hamlet') });
+    const b = collect(live.client('hamlet'), 'subscription { messages { __typename ... on MessageEvent { message { zulipId } } } }');
+    const sse = sseSubscribe(live.url, 'subscription { events { ... on MessageEvent { message { zulipId } } } }', {}, { authorization: live.auth('hamlet') });
     await until(() => live.hub.stats().subscribers === 3);
     const id = await send(live, 'othello', 'general', 'sharing', 'one');
-    expect(events(await a.waitFor(1))[0].message.id).toBe(id);
-    expect((await b.waitFor(1))[0]!.data).toEqual({ messages: { __typename: 'MessageEvent', message: { id } } });
-    expect((await sse.waitFor(1))[0]!.data).toEqual({ events: { message: { id } } });
+    expect(events(await a.waitFor(1))[0].message.zulipId).toBe(id);
+    expect((await b.waitFor(1))[0]!.data).toEqual({ messages: { __typename: 'MessageEvent', message: { zulipId: id } } });
+    expect((await sse.waitFor(1))[0]!.data).toEqual({ events: { message: { zulipId: id } } });
     expect(registersOf(live, 'hamlet')).toBe(1);
     expect(live.emulator.queues.queuesOf(live.userId('hamlet'))).toHaveLength(1);
     sse.close();
@@ -120,7 +120,7 @@ describe('subscriptions over graphql-ws', () => {
   test('subscriptions of one credential resolve an upstream batch with the same loaders: one user fetch, not one each', async () => {
     const live = await start();
     const client = live.client('hamlet');
-    const a = collect(client, 'subscription { events { ... on MessageEvent { message { id sender { fullName } } } } }');
+    const a = collect(client, 'subscription { events { ... on MessageEvent { message { zulipId sender { fullName } } } } }');
     const b = collect(client, 'subscription { messages { ... on MessageEvent { message { sender { fullName } } } } }');
     await until(() => live.hub.stats().subscribers === 2);
     const userFetches = () => live.emulator.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/users')).length;
@@ -146,7 +146,7 @@ describe('subscriptions over graphql-ws', () => {
     const received = events(await sub.waitFor(3));
     expect(kinds(received)).toEqual(['MESSAGE', 'RESYNC', 'MESSAGE']);
     expect(received[1]).toMatchObject({ __typename: 'ResyncEvent', reason: 'QUEUE_EXPIRED', featureLevel: 372 });
-    expect([received[0]!.message.id, received[2]!.message.id]).toEqual([first, second]);
+    expect([received[0]!.message.zulipId, received[2]!.message.zulipId]).toEqual([first, second]);
   });
 
   test('a client away for 5 seconds resumes with its last cursor and gets every missed message exactly once', async () => {
@@ -171,11 +171,11 @@ describe('subscriptions over graphql-ws', () => {
     await until(() => queue().events.length === 0 && queue().parked !== null, 5000, 'the hub to take the missed messages');
     const resumed = collect(live.client('hamlet'), ALL_EVENTS, { after: seen!.cursor });
     const replayed = events(await resumed.waitFor(missed.length));
-    expect(replayed.map((e) => e.message?.id)).toEqual(missed);
+    expect(replayed.map((e) => e.message?.zulipId)).toEqual(missed);
     const live2 = await send(live, 'othello', 'general', 'resume', 'live again');
     const sentinel = await send(live, 'othello', 'general', 'resume', 'sentinel');
     const all = events(await resumed.waitFor(missed.length + 2));
-    expect(all.map((e) => e.message?.id)).toEqual([...missed, live2, sentinel]); // nothing twice
+    expect(all.map((e) => e.message?.zulipId)).toEqual([...missed, live2, sentinel]); // nothing twice
     expect(registersOf(live, 'hamlet')).toBe(1); // the grace period kept the queue
   });
 
@@ -190,7 +190,7 @@ describe('subscriptions over graphql-ws', () => {
     await live.startUpstream();
     const after = await send(live, 'othello', 'general', 'restart', 'after');
     const received = events(await sub.waitFor(3));
-    expect(received.map((e) => e.message?.id)).toEqual([before, during, after]);
+    expect(received.map((e) => e.message?.zulipId)).toEqual([before, during, after]);
     expect(registersOf(live, 'hamlet')).toBe(1);
   });
 
@@ -214,7 +214,7 @@ describe('subscriptions over graphql-ws', () => {
     expect(Math.max(...waits)).toBeLessThanOrEqual(10_000); // capped, jittered
     await live.startUpstream();
     const received = events(await sub.waitFor(3, 10_000));
-    expect(received.map((e) => e.message?.id)).toEqual(sent.sort((a, b) => a - b));
+    expect(received.map((e) => e.message?.zulipId)).toEqual(sent.sort((a, b) => a - b));
     expect(kinds(received)).not.toContain('RESYNC');
     expect(registersOf(live, 'hamlet')).toBe(1);
   }, 30_000);
@@ -261,7 +261,7 @@ describe('subscriptions over graphql-ws', () => {
     const narrowed = collect(
       client,
       `subscription($c: Long!) { messages(narrow: { channelId: $c, topic: "narrowed" }) {
-        __typename ... on MessageEvent { message { id } } ... on MessageUpdatedEvent { messageId } } }`,
+        __typename ... on MessageEvent { message { zulipId } } ... on MessageUpdatedEvent { messageId } } }`,
       { c: general },
     );
     await until(() => live.hub.stats().subscribers === 2);
@@ -274,14 +274,14 @@ describe('subscriptions over graphql-ws', () => {
     const got = (await narrowed.waitFor(2)).map((r) => (r.data as { messages: Ev }).messages);
     expect(got).toEqual([
       { __typename: 'MessageUpdatedEvent', messageId: old },
-      { __typename: 'MessageEvent', message: { id: inNarrow } },
+      { __typename: 'MessageEvent', message: { zulipId: inNarrow } },
     ]);
     expect((await typingOnly.waitFor(1))[0]!.data).toEqual({ events: { kind: 'TYPING_STARTED' } });
     // Sentinels: the next result of each is the one sent last, so nothing else came in between.
     const sentinel = await send(live, 'othello', 'general', 'narrowed', 'sentinel');
     await gql(live, 'othello', 'mutation($c: Long!) { startTyping(to: { channelId: $c, topic: "y" }) }', { c: general });
     expect((await narrowed.waitFor(3)).map((r) => (r.data as { messages: Ev }).messages).slice(2)).toEqual([
-      { __typename: 'MessageEvent', message: { id: sentinel } },
+      { __typename: 'MessageEvent', message: { zulipId: sentinel } },
     ]);
     expect(narrowed.results).toHaveLength(3);
     expect((await typingOnly.waitFor(2)).map((r) => r.data)).toEqual([{ events: { kind: 'TYPING_STARTED' } }, { events: { kind: 'TYPING_STARTED' } }]);
@@ -330,7 +330,7 @@ describe('subscriptions over SSE', () => {
     const live = await start();
     const stream = sseSubscribe(
       live.url,
-      'subscription { messages(narrow: { channelName: "general" }) { ... on MessageEvent { cursor message { id sender { fullName } } } } }',
+      'subscription { messages(narrow: { channelName: "general" }) { ... on MessageEvent { cursor message { zulipId sender { fullName } } } } }',
       {},
       { authorization: live.auth('hamlet') },
     );
@@ -339,7 +339,7 @@ describe('subscriptions over SSE', () => {
     const id = await send(live, 'othello', 'general', 'sse', 'this one');
     const [first] = await stream.waitFor(1);
     expect(stream.status).toBe(200);
-    expect(first!.data).toEqual({ messages: { cursor: expect.any(String), message: { id, sender: { fullName: 'Othello, the Moor of Venice' } } } });
+    expect(first!.data).toEqual({ messages: { cursor: expect.any(String), message: { zulipId: id, sender: { fullName: 'Othello, the Moor of Venice' } } } });
     stream.close();
     await until(() => live.hub.stats().subscribers === 0, 3000, 'the SSE subscription to end');
   });

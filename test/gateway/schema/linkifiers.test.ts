@@ -15,7 +15,7 @@ const TICKET = { pattern: 'T-(?P<key>[A-Z]+)', urlTemplate: 'https://tickets.exa
 
 const ADD = /* GraphQL */ `
   mutation ($pattern: String!, $urlTemplate: String!) {
-    addLinkifier(pattern: $pattern, urlTemplate: $urlTemplate) { linkifier { id pattern urlTemplate } }
+    addLinkifier(pattern: $pattern, urlTemplate: $urlTemplate) { linkifier { zulipId pattern urlTemplate } }
   }
 `;
 
@@ -23,9 +23,9 @@ function harness() {
   const h = setupHarness();
   const calls = () => h.upstreamRequests.map((r) => `${r.method} ${r.path}`);
   const add = async (definition: typeof ISSUE) => {
-    const { data, errors } = await h.gql<{ addLinkifier: { linkifier: { id: number } } }>(ADD, definition, { as: IAGO });
+    const { data, errors } = await h.gql<{ addLinkifier: { linkifier: { zulipId: number } } }>(ADD, definition, { as: IAGO });
     expect(errors).toBeUndefined();
-    return data!.addLinkifier.linkifier.id;
+    return data!.addLinkifier.linkifier.zulipId;
   };
   return { h, store: h.emulator.store, calls, add };
 }
@@ -36,11 +36,11 @@ describe('linkifiers', () => {
     const { data, errors } = await h.gql(ADD, ISSUE, { as: IAGO });
     expect(errors).toBeUndefined();
     const id = store.linkifiers[0]!.id;
-    expect(data).toEqual({ addLinkifier: { linkifier: { id, ...ISSUE } } });
+    expect(data).toEqual({ addLinkifier: { linkifier: { zulipId: id, ...ISSUE } } });
     expect(calls()).toEqual(['GET server_settings', 'POST realm/filters']);
     h.resetUpstreamRequests();
-    const list = await h.gql('{ linkifiers { id pattern urlTemplate } }', {}, { as: HAMLET });
-    expect(list).toMatchObject({ data: { linkifiers: [{ id, ...ISSUE }] } });
+    const list = await h.gql('{ linkifiers { zulipId pattern urlTemplate } }', {}, { as: HAMLET });
+    expect(list).toMatchObject({ data: { linkifiers: [{ zulipId: id, ...ISSUE }] } });
     expect(calls()).toEqual(['GET realm/linkifiers']);
   });
 
@@ -50,15 +50,15 @@ describe('linkifiers', () => {
     const b = await add(TICKET);
     h.resetUpstreamRequests();
     const updated = await h.gql(
-      'mutation ($id: Long!) { updateLinkifier(id: $id, pattern: "PR(?P<id>[0-9]+)", urlTemplate: "https://x.com/{id}") { linkifier { id pattern urlTemplate } } }',
+      'mutation ($id: Long!) { updateLinkifier(id: $id, pattern: "PR(?P<id>[0-9]+)", urlTemplate: "https://x.com/{id}") { linkifier { zulipId pattern urlTemplate } } }',
       { id: a },
       { as: IAGO },
     );
-    expect(updated.data).toEqual({ updateLinkifier: { linkifier: { id: a, pattern: 'PR(?P<id>[0-9]+)', urlTemplate: 'https://x.com/{id}' } } });
+    expect(updated.data).toEqual({ updateLinkifier: { linkifier: { zulipId: a, pattern: 'PR(?P<id>[0-9]+)', urlTemplate: 'https://x.com/{id}' } } });
     expect(calls()).toEqual([`PATCH realm/filters/${a}`]);
     h.resetUpstreamRequests();
-    const reordered = await h.gql('mutation ($ids: [Long!]!) { reorderLinkifiers(ids: $ids) { ids linkifiers { id } } }', { ids: [b, a] }, { as: IAGO });
-    expect(reordered.data).toEqual({ reorderLinkifiers: { ids: [b, a], linkifiers: [{ id: b }, { id: a }] } });
+    const reordered = await h.gql('mutation ($ids: [Long!]!) { reorderLinkifiers(ids: $ids) { ids linkifiers { zulipId } } }', { ids: [b, a] }, { as: IAGO });
+    expect(reordered.data).toEqual({ reorderLinkifiers: { ids: [b, a], linkifiers: [{ zulipId: b }, { zulipId: a }] } });
     expect(calls()).toEqual(['PATCH realm/linkifiers', 'GET realm/linkifiers']);
     h.resetUpstreamRequests();
     const removed = await h.gql('mutation ($id: Long!) { removeLinkifier(id: $id) { id } }', { id: a }, { as: IAGO });
@@ -90,7 +90,7 @@ describe('linkifiers', () => {
     h.resetUpstreamRequests();
     const empty = await h.gql(ADD, { ...ISSUE, pattern: ' ' }, { as: IAGO });
     expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'pattern' });
-    const emptyTemplate = await h.gql('mutation { updateLinkifier(id: 1, pattern: "x", urlTemplate: "") { linkifier { id } } }', {}, { as: IAGO });
+    const emptyTemplate = await h.gql('mutation { updateLinkifier(id: 1, pattern: "x", urlTemplate: "") { linkifier { zulipId } } }', {}, { as: IAGO });
     expect(emptyTemplate.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'urlTemplate' });
     const repeated = await h.gql('mutation ($ids: [Long!]!) { reorderLinkifiers(ids: $ids) { ids } }', { ids: [a, a] }, { as: IAGO });
     expect(repeated.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'ids' });
@@ -100,7 +100,7 @@ describe('linkifiers', () => {
   it('answers UNSUPPORTED_BY_SERVER below feature levels 176 and 202, with no call past server_settings', async () => {
     const old = createHarness({ emulatorSettings: { featureLevel: featureLevels.linkifierUrlTemplate - 1 } });
     try {
-      for (const query of ['{ linkifiers { id } }', 'mutation { removeLinkifier(id: 1) { id } }']) {
+      for (const query of ['{ linkifiers { zulipId } }', 'mutation { removeLinkifier(id: 1) { id } }']) {
         const { errors } = await old.gql(query, {}, { as: IAGO });
         expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 176, featureLevel: 175 });
       }

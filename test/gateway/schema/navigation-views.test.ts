@@ -3,6 +3,7 @@
  * mutations, their upstream calls, the errors the server answers, the input refused before any
  * call, and the feature-level gate.
  */
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { setupHarness, type HarnessOptions } from '../../helpers/harness.js';
@@ -34,7 +35,7 @@ describe('navigation views', () => {
     const added = await h.gql(ADD, { fragment: 'narrow/is/alerted', isPinned: true, name: 'Alerts' }, { as: HAMLET });
     expect(added.errors).toBeUndefined();
     expect(added.data).toEqual({
-      addNavigationView: { fragment: 'narrow/is/alerted', navigationView: { id: 'narrow/is/alerted', fragment: 'narrow/is/alerted', isPinned: true, name: 'Alerts' } },
+      addNavigationView: { fragment: 'narrow/is/alerted', navigationView: { id: encodeGlobalID('NavigationView', 'narrow/is/alerted'), fragment: 'narrow/is/alerted', isPinned: true, name: 'Alerts' } },
     });
     expect(calls()).toEqual(['GET server_settings', 'POST navigation_views']);
     expect(views()).toEqual([{ fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' }]);

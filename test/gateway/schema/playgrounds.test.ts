@@ -12,7 +12,7 @@ const HAMLET = demoUser('hamlet').email;
 const ADD = /* GraphQL */ `
   mutation ($name: String!, $language: String!, $template: String!) {
     addCodePlayground(name: $name, pygmentsLanguage: $language, urlTemplate: $template) {
-      codePlayground { id name pygmentsLanguage urlTemplate }
+      codePlayground { zulipId name pygmentsLanguage urlTemplate }
     }
   }
 `;
@@ -26,13 +26,13 @@ function harness() {
 describe('code playgrounds', () => {
   it('adds a playground from one call, lists it through one register call, and removes it', async () => {
     const { h, calls, store } = harness();
-    const added = await h.gql<{ addCodePlayground: { codePlayground: { id: number } } }>(ADD, PYTHON, { as: IAGO });
+    const added = await h.gql<{ addCodePlayground: { codePlayground: { zulipId: number } } }>(ADD, PYTHON, { as: IAGO });
     const id = store.playgrounds[0]!.id;
-    const playground = { id, name: 'Python playground', pygmentsLanguage: 'Python', urlTemplate: PYTHON.template };
+    const playground = { zulipId: id, name: 'Python playground', pygmentsLanguage: 'Python', urlTemplate: PYTHON.template };
     expect(added.data).toEqual({ addCodePlayground: { codePlayground: playground } });
     expect(calls()).toEqual(['GET server_settings', 'POST realm/playgrounds']);
     h.resetUpstreamRequests();
-    const list = await h.gql('{ codePlaygrounds { id name pygmentsLanguage urlTemplate } }', {}, { as: HAMLET });
+    const list = await h.gql('{ codePlaygrounds { zulipId name pygmentsLanguage urlTemplate } }', {}, { as: HAMLET });
     expect(list.data).toEqual({ codePlaygrounds: [playground] });
     expect(calls()).toEqual(['POST register']);
     h.resetUpstreamRequests();
@@ -64,7 +64,7 @@ describe('code playgrounds', () => {
   it('answers UNSUPPORTED_BY_SERVER below feature level 196, with no call past server_settings', async () => {
     const old = createHarness({ emulatorSettings: { featureLevel: featureLevels.playgroundUrlTemplate - 1 } });
     try {
-      for (const query of ['{ codePlaygrounds { id } }', 'mutation { removeCodePlayground(id: 1) { id } }']) {
+      for (const query of ['{ codePlaygrounds { zulipId } }', 'mutation { removeCodePlayground(id: 1) { id } }']) {
         const { errors } = await old.gql(query, {}, { as: IAGO });
         expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 196, featureLevel: 195 });
       }

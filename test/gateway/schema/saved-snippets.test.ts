@@ -19,7 +19,7 @@ function harness(options: HarnessOptions = {}) {
 
 const CREATE = /* GraphQL */ `
   mutation ($title: String!, $content: String!) {
-    createSavedSnippet(title: $title, content: $content) { id savedSnippet { id title content dateCreated } }
+    createSavedSnippet(title: $title, content: $content) { id savedSnippet { zulipId title content dateCreated } }
   }
 `;
 const EDIT = /* GraphQL */ `
@@ -30,7 +30,7 @@ const EDIT = /* GraphQL */ `
 const DELETE = /* GraphQL */ `mutation ($id: Long!) { deleteSavedSnippet(id: $id) { id } }`;
 
 interface Created {
-  createSavedSnippet: { id: number; savedSnippet: { id: number; title: string; content: string; dateCreated: number } };
+  createSavedSnippet: { id: number; savedSnippet: { zulipId: number; title: string; content: string; dateCreated: number } };
 }
 
 describe('saved snippets', () => {
@@ -41,14 +41,14 @@ describe('saved snippets', () => {
     const [stored] = snippets();
     expect(data!.createSavedSnippet).toEqual({
       id: stored!.id,
-      savedSnippet: { id: stored!.id, title: 'Hi', content: 'Hello!', dateCreated: stored!.date_created },
+      savedSnippet: { zulipId: stored!.id, title: 'Hi', content: 'Hello!', dateCreated: stored!.date_created },
     });
     expect(calls()).toEqual(['GET server_settings', 'POST saved_snippets', 'GET saved_snippets']);
 
     h.resetUpstreamRequests();
-    const list = await h.gql<{ savedSnippets: unknown[] }>('{ savedSnippets { id title content } }', {}, { as: HAMLET });
+    const list = await h.gql<{ savedSnippets: unknown[] }>('{ savedSnippets { zulipId title content } }', {}, { as: HAMLET });
     expect(list.errors).toBeUndefined();
-    expect(list.data!.savedSnippets).toEqual([{ id: stored!.id, title: 'Hi', content: 'Hello!' }]);
+    expect(list.data!.savedSnippets).toEqual([{ zulipId: stored!.id, title: 'Hi', content: 'Hello!' }]);
     expect(calls()).toEqual(['GET saved_snippets']);
   });
 
@@ -112,7 +112,7 @@ describe('feature level', () => {
   it('answers UNSUPPORTED_BY_SERVER below 297 before calling the saved-snippets endpoints', async () => {
     const { h, calls } = harness({ emulatorSettings: { featureLevel: 296 } });
     for (const [query, variables] of [
-      ['{ savedSnippets { id } }', {}],
+      ['{ savedSnippets { zulipId } }', {}],
       [CREATE, { title: 'T', content: 'C' }],
       [EDIT, { id: 1, title: 'T' }],
       [DELETE, { id: 1 }],

@@ -17,12 +17,12 @@ function harness(options: HarnessOptions = {}) {
 }
 
 const FIELDS = /* GraphQL */ `
-  id type channelId channel { name } recipientIds recipients { fullName } topic content renderedContent
+  zulipId type channelId channel { name } recipientIds recipients { fullName } topic content renderedContent
   scheduledDeliveryTimestamp failed
 `;
 
 interface ScheduledData {
-  id: number;
+  zulipId: number;
   type: 'CHANNEL' | 'DIRECT';
   channelId: number | null;
   channel: { name: string } | null;
@@ -60,12 +60,12 @@ describe('scheduledMessages query', () => {
     expect(errors).toBeUndefined();
     expect(data!.scheduledMessages).toEqual([
       {
-        id: 2, type: 'DIRECT', channelId: null, channel: null, recipientIds: [userId('iago')], recipients: [{ fullName: 'Iago' }],
+        zulipId: 2, type: 'DIRECT', channelId: null, channel: null, recipientIds: [userId('iago')], recipients: [{ fullName: 'Iago' }],
         topic: null, content: 'Reminder: review', renderedContent: '<p>Reminder: review</p>',
         scheduledDeliveryTimestamp: store.scheduledMessages.get(2)!.scheduled_delivery_timestamp, failed: true,
       },
       {
-        id: 1, type: 'CHANNEL', channelId: channelId('general'), channel: { name: 'general' }, recipientIds: [], recipients: [],
+        zulipId: 1, type: 'CHANNEL', channelId: channelId('general'), channel: { name: 'general' }, recipientIds: [], recipients: [],
         topic: 'greetings', content: 'Good morning, everyone!', renderedContent: '<p>Good morning, everyone!</p>',
         scheduledDeliveryTimestamp: store.scheduledMessages.get(1)!.scheduled_delivery_timestamp, failed: false,
       },
@@ -74,7 +74,7 @@ describe('scheduledMessages query', () => {
 
   it('is empty for another user', async () => {
     const { h } = harness();
-    const { data } = await h.gql<{ scheduledMessages: unknown[] }>('{ scheduledMessages { id } }', {}, { as: demoUser('iago').email });
+    const { data } = await h.gql<{ scheduledMessages: unknown[] }>('{ scheduledMessages { zulipId } }', {}, { as: demoUser('iago').email });
     expect(data!.scheduledMessages).toEqual([]);
   });
 });
@@ -89,7 +89,7 @@ describe('createScheduledMessage', () => {
     expect(channel.data!.createScheduledMessage).toEqual({
       id: 3,
       scheduledMessage: {
-        id: 3, type: 'CHANNEL', channelId: channelId('design'), channel: { name: 'design' }, recipientIds: [], recipients: [],
+        zulipId: 3, type: 'CHANNEL', channelId: channelId('design'), channel: { name: 'design' }, recipientIds: [], recipients: [],
         topic: 'branding', content: 'New **logo**', renderedContent: '<p>New <strong>logo</strong></p>', scheduledDeliveryTimestamp: later, failed: false,
       },
     });
@@ -100,7 +100,7 @@ describe('createScheduledMessage', () => {
     );
     expect(direct.errors).toBeUndefined();
     expect(direct.data!.createScheduledMessage.scheduledMessage).toMatchObject({
-      id: 4, type: 'DIRECT', recipientIds: [userId('othello')], recipients: [{ fullName: 'Othello, the Moor of Venice' }], topic: null, channel: null,
+      zulipId: 4, type: 'DIRECT', recipientIds: [userId('othello')], recipients: [{ fullName: 'Othello, the Moor of Venice' }], topic: null, channel: null,
     });
   });
 
@@ -140,7 +140,7 @@ describe('editScheduledMessage', () => {
     );
     expect(first.errors).toBeUndefined();
     expect(first.data!.editScheduledMessage.scheduledMessage).toMatchObject({
-      id: 1, topic: 'evening', content: 'Good *evening*', renderedContent: '<p>Good <em>evening</em></p>', scheduledDeliveryTimestamp: later,
+      zulipId: 1, topic: 'evening', content: 'Good *evening*', renderedContent: '<p>Good <em>evening</em></p>', scheduledDeliveryTimestamp: later,
     });
     const moved = await h.gql<{ editScheduledMessage: { scheduledMessage: ScheduledData } }>(EDIT, { id: 1, to: [channelId('design')] }, { as: HAMLET });
     expect(moved.errors).toBeUndefined();
@@ -179,7 +179,7 @@ describe('editScheduledMessage', () => {
     expect(refused.errors?.[0]).toMatchObject({ message: 'Scheduled delivery time must be in the future.', extensions: { code: 'BAD_REQUEST' } });
     const { data, errors } = await h.gql<{ editScheduledMessage: { scheduledMessage: ScheduledData } }>(EDIT, { id: 2, at: later }, { as: HAMLET });
     expect(errors).toBeUndefined();
-    expect(data!.editScheduledMessage.scheduledMessage).toMatchObject({ id: 2, failed: false, scheduledDeliveryTimestamp: later, content: 'Reminder: review' });
+    expect(data!.editScheduledMessage.scheduledMessage).toMatchObject({ zulipId: 2, failed: false, scheduledDeliveryTimestamp: later, content: 'Reminder: review' });
   });
 
   it('answers STREAM_DOES_NOT_EXIST with the channel ID, and BAD_REQUEST for unknown users and messages', async () => {

@@ -10,7 +10,7 @@ import { createHarness } from '../../helpers/harness.js';
 const email = (login: string) => demoUser(login).email;
 
 const SUBSCRIPTION_FIELDS = /* GraphQL */ `
-  channelId channel { id name isPrivate } color isMuted inHomeView pinToTop
+  channelId channel { zulipId name isPrivate } color isMuted inHomeView pinToTop
   desktopNotifications emailNotifications pushNotifications audibleNotifications wildcardMentionsNotify
 `;
 
@@ -26,13 +26,13 @@ describe('subscriptions query and Channel.subscription', () => {
 
   it('lists the caller\u2019s subscriptions with their settings, from one upstream request', async () => {
     h.resetUpstreamRequests();
-    const { data, errors } = await h.gql<{ subscriptions: SubscriptionData[] }>(`{ subscriptions { ${SUBSCRIPTION_FIELDS} subscriberIds subscribers { id } } }`, {}, { as: email('hamlet') });
+    const { data, errors } = await h.gql<{ subscriptions: SubscriptionData[] }>(`{ subscriptions { ${SUBSCRIPTION_FIELDS} subscriberIds subscribers { zulipId } } }`, {}, { as: email('hamlet') });
     expect(errors).toBeUndefined();
     expect(data!.subscriptions.map((s) => s.channel.name)).toEqual(['announce', 'design', 'engineering', 'general']);
     const general = h.emulator.store.subscription(h.channelId('general'), h.userId('hamlet'))!;
     expect(data!.subscriptions.find((s) => s.channel.name === 'general')).toEqual({
       channelId: h.channelId('general'),
-      channel: { id: h.channelId('general'), name: 'general', isPrivate: false },
+      channel: { zulipId: h.channelId('general'), name: 'general', isPrivate: false },
       color: general.color,
       isMuted: false,
       inHomeView: true,

@@ -37,12 +37,12 @@ describe('unreads', () => {
     expect(afterSends.total).toBe(seeded.total + 5);
     expect(afterSends.mentionedMessageIds).toContain(mention.id);
     const linked = await h.gql<{
-      unreads: { channels: { channelId: number; channel: { id: number; name: string } }[]; directMessages: { userIds: number[]; users: { id: number }[] }[] };
+      unreads: { channels: { channelId: number; channel: { zulipId: number; name: string } }[]; directMessages: { userIds: number[]; users: { zulipId: number }[] }[] };
     }>(LINKED, {}, as);
     expect(linked.errors).toBeUndefined();
     expect(linked.data!.unreads.channels.map((c) => c.channel.name)).toContain('general');
-    for (const c of linked.data!.unreads.channels) expect(c.channel.id).toBe(c.channelId);
-    for (const dm of linked.data!.unreads.directMessages) expect(dm.users.map((u) => u.id)).toEqual(dm.userIds);
+    for (const c of linked.data!.unreads.channels) expect(c.channel.zulipId).toBe(c.channelId);
+    for (const dm of linked.data!.unreads.directMessages) expect(dm.users.map((u) => u.zulipId)).toEqual(dm.userIds);
 
     // The caller mutes a topic (through the gateway) and a channel (straight through REST): muted
     // messages leave the total, a wildcard mention in them leaves the mentions, a direct one stays.

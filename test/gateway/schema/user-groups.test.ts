@@ -13,33 +13,33 @@ interface GqlSetting {
   groupId: number | null;
   directMemberIds: number[] | null;
   directSubgroupIds: number[] | null;
-  users: { id: number }[];
-  groups: { id: number; name: string }[];
-  allUsers: { id: number }[];
+  users: { zulipId: number }[];
+  groups: { zulipId: number; name: string }[];
+  allUsers: { zulipId: number }[];
 }
 
 interface GqlGroup {
-  id: number;
+  zulipId: number;
   name: string;
   description: string;
   memberIds: number[];
-  members: { id: number; fullName: string }[];
-  allMembers: { id: number }[];
+  members: { zulipId: number; fullName: string }[];
+  allMembers: { zulipId: number }[];
   subgroupIds: number[];
-  subgroups: { id: number; name: string }[];
+  subgroups: { zulipId: number; name: string }[];
   isSystemGroup: boolean;
   dateCreated: number | null;
-  creator: { id: number } | null;
+  creator: { zulipId: number } | null;
   deactivated: boolean;
   canManageGroup: GqlSetting;
   canMentionGroup: GqlSetting;
   canJoinGroup: GqlSetting;
 }
 
-const SETTING = 'groupId directMemberIds directSubgroupIds users { id } groups { id name } allUsers { id }';
+const SETTING = 'groupId directMemberIds directSubgroupIds users { zulipId } groups { zulipId name } allUsers { zulipId }';
 const GROUP_FIELDS = /* GraphQL */ `
-  id name description memberIds members { id fullName } allMembers { id } subgroupIds subgroups { id name }
-  isSystemGroup dateCreated creator { id } deactivated
+  zulipId name description memberIds members { zulipId fullName } allMembers { zulipId } subgroupIds subgroups { zulipId name }
+  isSystemGroup dateCreated creator { zulipId } deactivated
   canAddMembersGroup { groupId } canJoinGroup { ${SETTING} } canLeaveGroup { groupId }
   canManageGroup { ${SETTING} } canMentionGroup { ${SETTING} } canRemoveMembersGroup { groupId }
 `;
@@ -68,20 +68,20 @@ describe('userGroups and userGroup', () => {
     const byName = new Map(data!.userGroups.map((g) => [g.name, g]));
     const engineers = byName.get('engineers')!;
     expect(engineers).toMatchObject({
-      id: group('engineers'),
+      zulipId: group('engineers'),
       description: 'Everyone who ships code',
       memberIds: sorted([user('shiva'), user('hamlet')]),
       subgroupIds: [group('leadership')],
-      subgroups: [{ id: group('leadership'), name: 'leadership' }],
+      subgroups: [{ zulipId: group('leadership'), name: 'leadership' }],
       isSystemGroup: false,
-      creator: { id: user('iago') },
+      creator: { zulipId: user('iago') },
       deactivated: false,
     });
     expect(engineers.members.map((m) => m.fullName).sort()).toEqual(['King Hamlet', 'Shiva']);
-    expect(engineers.allMembers.map((m) => m.id)).toEqual(sorted([user('desdemona'), user('iago'), user('shiva'), user('hamlet')]));
+    expect(engineers.allMembers.map((m) => m.zulipId)).toEqual(sorted([user('desdemona'), user('iago'), user('shiva'), user('hamlet')]));
     expect(engineers.dateCreated).toEqual(expect.any(Number));
     // An anonymous group: the creator only.
-    expect(engineers.canManageGroup).toMatchObject({ groupId: null, directMemberIds: [user('iago')], directSubgroupIds: [], users: [{ id: user('iago') }], groups: [] });
+    expect(engineers.canManageGroup).toMatchObject({ groupId: null, directMemberIds: [user('iago')], directSubgroupIds: [], users: [{ zulipId: user('iago') }], groups: [] });
     // A named group: role:everyone, whose users are everyone active, through subgroups.
     expect(engineers.canMentionGroup).toMatchObject({ groupId: group('role:everyone'), directMemberIds: null, users: [], groups: [{ name: 'role:everyone' }] });
     expect(engineers.canMentionGroup.allUsers).toHaveLength([...h.emulator.store.users.values()].filter((u) => u.is_active).length);
@@ -91,17 +91,17 @@ describe('userGroups and userGroup', () => {
 
   it('returns one group by ID, and NOT_FOUND for an unknown one', async () => {
     const { data, errors } = await h.gql<{ userGroup: GqlGroup; ghost: GqlGroup | null }>(
-      'query($id: Long!) { userGroup(id: $id) { name allMembers { id } } ghost: userGroup(id: 9999) { id } }',
+      'query($id: Long!) { userGroup(id: $id) { name allMembers { zulipId } } ghost: userGroup(id: 9999) { zulipId } }',
       { id: group('players') },
     );
     expect(data!.userGroup.name).toBe('players');
-    expect(data!.userGroup.allMembers.map((m) => m.id)).toEqual(sorted([user('hamlet'), user('cordelia'), user('othello'), user('polonius')]));
+    expect(data!.userGroup.allMembers.map((m) => m.zulipId)).toEqual(sorted([user('hamlet'), user('cordelia'), user('othello'), user('polonius')]));
     expect(data!.ghost).toBeNull();
     expect(errors![0]).toMatchObject({ path: ['ghost'], extensions: { code: 'NOT_FOUND' } });
   });
 
   it('maps the guest refusal of the server', async () => {
-    const { errors } = await h.gql('{ userGroups { id } }', {}, { as: EMAIL('polonius') });
+    const { errors } = await h.gql('{ userGroups { zulipId } }', {}, { as: EMAIL('polonius') });
     expect(errors![0]).toMatchObject({ message: 'Not allowed for guest users', extensions: { code: 'BAD_REQUEST', route: 'get-user-groups' } });
   });
 });
@@ -141,12 +141,12 @@ describe('createUserGroup', () => {
       description: 'Alas',
       memberIds: [user('othello')],
       subgroupIds: [group('players')],
-      creator: { id: user('hamlet') },
+      creator: { zulipId: user('hamlet') },
       canManageGroup: { groupId: null, directMemberIds: [user('cordelia')], directSubgroupIds: [group('leadership')], groups: [{ name: 'leadership' }] },
       canMentionGroup: { groupId: group('role:members') },
       canJoinGroup: { groupId: group('role:nobody') },
     });
-    expect(h.emulator.store.groups.get(created.id)!.name).toBe('gravediggers');
+    expect(h.emulator.store.groups.get(created.zulipId)!.name).toBe('gravediggers');
   });
 
   it('rejects an input with both forms, or neither, without calling the server', async () => {
@@ -179,7 +179,7 @@ describe('createUserGroup', () => {
 const MEMBERS = /* GraphQL */ `
   mutation($groupId: Long!, $add: [Long!], $delete: [Long!], $addSubgroups: [Long!], $deleteSubgroups: [Long!]) {
     updateUserGroupMembers(groupId: $groupId, add: $add, delete: $delete, addSubgroups: $addSubgroups, deleteSubgroups: $deleteSubgroups) {
-      id memberIds subgroupIds
+      zulipId memberIds subgroupIds
     }
   }
 `;
@@ -195,7 +195,7 @@ describe('updateUserGroupMembers', () => {
     );
     expect(errors).toBeUndefined();
     expect(data!.updateUserGroupMembers).toEqual({
-      id: group('players'),
+      zulipId: group('players'),
       memberIds: sorted([user('hamlet'), user('cordelia'), user('polonius'), user('iago')]),
       subgroupIds: [group('leadership')],
     });
@@ -231,7 +231,7 @@ describe('updateUserGroupMembers', () => {
 const UPDATE_GROUP = /* GraphQL */ `
   mutation($id: Long!, $name: String, $description: String, $canMentionGroup: GroupSettingUpdateInput) {
     updateUserGroup(id: $id, name: $name, description: $description, canMentionGroup: $canMentionGroup) {
-      id name description canMentionGroup { groupId }
+      zulipId name description canMentionGroup { groupId }
     }
   }
 `;
@@ -247,7 +247,7 @@ describe('updateUserGroup', () => {
       { as: EMAIL('hamlet') },
     );
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ updateUserGroup: { id: players, name: 'cast', description: 'Everyone on stage', canMentionGroup: { groupId: group('role:members') } } });
+    expect(data).toEqual({ updateUserGroup: { zulipId: players, name: 'cast', description: 'Everyone on stage', canMentionGroup: { groupId: group('role:members') } } });
   });
 
   it('maps a stale old value and validates the input first', async () => {
@@ -325,7 +325,7 @@ describe('subgroup changes by feature level', () => {
     const created = await createGravediggers(h);
     expect(created.errors).toBeUndefined();
     expect(created.data!.createUserGroup).toMatchObject({ name: 'gravediggers', subgroupIds: [group('players')] });
-    const id = created.data!.createUserGroup.id;
+    const id = created.data!.createUserGroup.zulipId;
     expect(posts(h)).toEqual(['user_groups/create', `user_groups/${id}/subgroups`]);
 
     h.resetUpstreamRequests();

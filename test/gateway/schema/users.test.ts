@@ -12,7 +12,7 @@ import { json, raw } from '../../../src/zulip/params.js';
 const EMAIL = (login: string) => `${login}@zulip.example.com`;
 
 interface GqlUser {
-  id: number;
+  zulipId: number;
   email: string;
   deliveryEmail: string | null;
   fullName: string;
@@ -20,13 +20,13 @@ interface GqlUser {
   isActive: boolean;
   isBot: boolean;
   botType: string | null;
-  botOwner: { id: number; fullName: string } | null;
+  botOwner: { zulipId: number; fullName: string } | null;
   profileData: { fieldId: number; value: string; renderedValue: string | null }[];
 }
 
 const USER_FIELDS = /* GraphQL */ `
-  id email deliveryEmail fullName dateJoined isActive role isBot botType timezone avatarUrl avatarVersion
-  botOwner { id fullName }
+  zulipId email deliveryEmail fullName dateJoined isActive role isBot botType timezone avatarUrl avatarVersion
+  botOwner { zulipId fullName }
 `;
 
 describe('users queries', () => {
@@ -40,16 +40,16 @@ describe('users queries', () => {
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET users']);
     expect(extensions).toMatchObject({ upstreamRequests: 1 });
     const users = data!.users;
-    expect(users.map((u) => u.id)).toEqual([...h.emulator.store.users.values()].filter((u) => u.is_active).map((u) => u.user_id));
+    expect(users.map((u) => u.zulipId)).toEqual([...h.emulator.store.users.values()].filter((u) => u.is_active).map((u) => u.user_id));
     const bot = users.find((u) => u.isBot)!;
-    expect(bot).toMatchObject({ botType: 'GENERIC', botOwner: { id: h.userId('hamlet'), fullName: 'King Hamlet' } });
-    expect(users.find((u) => u.id === h.userId('desdemona'))).toMatchObject({ role: 'OWNER', botType: null, botOwner: null });
+    expect(bot).toMatchObject({ botType: 'GENERIC', botOwner: { zulipId: h.userId('hamlet'), fullName: 'King Hamlet' } });
+    expect(users.find((u) => u.zulipId === h.userId('desdemona'))).toMatchObject({ role: 'OWNER', botType: null, botOwner: null });
     expect(new Set(users.map((u) => u.role))).toEqual(new Set(['OWNER', 'ADMINISTRATOR', 'MODERATOR', 'MEMBER', 'GUEST']));
   });
 
   it('includes deactivated users on request', async () => {
-    const { data } = await h.gql<{ users: GqlUser[] }>('{ users(includeDeactivated: true) { id isActive } }');
-    expect(data!.users.find((u) => u.id === h.userId('lear'))).toEqual({ id: h.userId('lear'), isActive: false });
+    const { data } = await h.gql<{ users: GqlUser[] }>('{ users(includeDeactivated: true) { zulipId isActive } }');
+    expect(data!.users.find((u) => u.zulipId === h.userId('lear'))).toEqual({ zulipId: h.userId('lear'), isActive: false });
   });
 
   it('shows the real email only to those allowed to see it', async () => {
@@ -63,7 +63,7 @@ describe('users queries', () => {
 
   it('returns one user by ID with profile data, and NOT_FOUND for an unknown ID', async () => {
     const { data, errors } = await h.gql<{ user: GqlUser; ghost: GqlUser | null }>(
-      'query($id: Long!) { user(id: $id) { fullName profileData { fieldId value renderedValue } } ghost: user(id: 9999) { id } }',
+      'query($id: Long!) { user(id: $id) { fullName profileData { fieldId value renderedValue } } ghost: user(id: 9999) { zulipId } }',
       { id: h.userId('hamlet') },
     );
     expect(data!.user).toEqual({
@@ -77,21 +77,21 @@ describe('users queries', () => {
 
   it('finds a user by email', async () => {
     const { data, errors } = await h.gql<{ a: GqlUser; b: GqlUser }>(
-      `{ a: userByEmail(email: "othello@zulip.example.com") { id fullName } b: userByEmail(email: "cordelia@zulip.example.com") { id } }`,
+      `{ a: userByEmail(email: "othello@zulip.example.com") { zulipId fullName } b: userByEmail(email: "cordelia@zulip.example.com") { zulipId } }`,
       {},
       { as: EMAIL('iago') },
     );
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ a: { id: h.userId('othello'), fullName: 'Othello, the Moor of Venice' }, b: { id: h.userId('cordelia') } });
-    const hidden = await h.gql('{ userByEmail(email: "cordelia@zulip.example.com") { id } }', {}, { as: EMAIL('hamlet') });
+    expect(data).toEqual({ a: { zulipId: h.userId('othello'), fullName: 'Othello, the Moor of Venice' }, b: { zulipId: h.userId('cordelia') } });
+    const hidden = await h.gql('{ userByEmail(email: "cordelia@zulip.example.com") { zulipId } }', {}, { as: EMAIL('hamlet') });
     expect(hidden.errors![0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400, route: 'get-user-by-email' });
     expect(hidden.errors![0]!.message).toBe('No such user');
   });
 
   it('answers me with the caller', async () => {
-    const { data, errors } = await h.gql<{ me: { id: number; user: GqlUser } }>('{ me { id user { fullName role deliveryEmail } } }', {}, { as: EMAIL('shiva') });
+    const { data, errors } = await h.gql<{ me: { zulipId: number; user: GqlUser } }>('{ me { zulipId user { fullName role deliveryEmail } } }', {}, { as: EMAIL('shiva') });
     expect(errors).toBeUndefined();
-    expect(data!.me).toEqual({ id: h.userId('shiva'), user: { fullName: 'Shiva', role: 'MODERATOR', deliveryEmail: 'shiva@zulip.example.com' } });
+    expect(data!.me).toEqual({ zulipId: h.userId('shiva'), user: { fullName: 'Shiva', role: 'MODERATOR', deliveryEmail: 'shiva@zulip.example.com' } });
   });
 
   it('marks the REST role booleans as deprecated', async () => {
@@ -106,7 +106,7 @@ describe('users queries', () => {
 describe('userByEmail on an older server', () => {
   it('fails with UNSUPPORTED_BY_SERVER naming feature level 302, without calling the endpoint', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 301 } });
-    const { errors } = await h.gql('{ userByEmail(email: "othello@zulip.example.com") { id } }');
+    const { errors } = await h.gql('{ userByEmail(email: "othello@zulip.example.com") { zulipId } }');
     expect(errors![0]!.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 302, featureLevel: 301 });
     expect(errors![0]!.message).toContain('302');
     expect(h.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
@@ -116,7 +116,7 @@ describe('userByEmail on an older server', () => {
 const UPDATE = /* GraphQL */ `
   mutation($user: UserLookupInput!, $fullName: String, $role: Role, $profileData: [ProfileDataInput!], $newEmail: String) {
     updateUser(user: $user, fullName: $fullName, role: $role, profileData: $profileData, newEmail: $newEmail) {
-      id fullName role email deliveryEmail profileData { fieldId value }
+      zulipId fullName role email deliveryEmail profileData { fieldId value }
     }
   }
 `;
@@ -127,7 +127,7 @@ describe('updateUser', () => {
     const othello = h.userId('othello');
     const { data, errors } = await h.gql<{ updateUser: GqlUser }>(UPDATE, { user: { id: othello }, fullName: 'Othello', role: 'MODERATOR' }, { as: EMAIL('iago') });
     expect(errors).toBeUndefined();
-    expect(data!.updateUser).toMatchObject({ id: othello, fullName: 'Othello', role: 'MODERATOR' });
+    expect(data!.updateUser).toMatchObject({ zulipId: othello, fullName: 'Othello', role: 'MODERATOR' });
     expect(h.emulator.store.users.get(othello)).toMatchObject({ full_name: 'Othello', role: 300 });
   });
 
@@ -139,7 +139,7 @@ describe('updateUser', () => {
       { as: EMAIL('iago') },
     );
     expect(errors).toBeUndefined();
-    expect(data!.updateUser).toMatchObject({ id: h.userId('cordelia'), profileData: [{ fieldId: 2, value: '555-0100' }] });
+    expect(data!.updateUser).toMatchObject({ zulipId: h.userId('cordelia'), profileData: [{ fieldId: 2, value: '555-0100' }] });
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toContain(`PATCH users/${encodeURIComponent('cordelia@zulip.example.com')}`);
   });
 
@@ -204,18 +204,18 @@ describe('updateUser', () => {
   });
 });
 
-const DEACTIVATE = 'mutation($user: UserLookupInput!) { deactivateUser(user: $user) { id isActive } }';
+const DEACTIVATE = 'mutation($user: UserLookupInput!) { deactivateUser(user: $user) { zulipId isActive } }';
 
 describe('deactivateUser', () => {
   it('deactivates a user by ID or by email and returns it inactive', async () => {
     const h = setupHarness();
     const { data, errors } = await h.gql(DEACTIVATE, { user: { id: h.userId('othello') } }, { as: EMAIL('iago') });
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ deactivateUser: { id: h.userId('othello'), isActive: false } });
+    expect(data).toEqual({ deactivateUser: { zulipId: h.userId('othello'), isActive: false } });
     const byEmail = await h.gql(DEACTIVATE, { user: { email: EMAIL('shiva') } }, { as: EMAIL('iago') });
-    expect(byEmail.data).toEqual({ deactivateUser: { id: h.userId('shiva'), isActive: false } });
-    const list = await h.gql<{ users: { id: number }[] }>('{ users { id } }', {}, { as: EMAIL('iago') });
-    expect(list.data!.users.map((u) => u.id)).not.toContain(h.userId('othello'));
+    expect(byEmail.data).toEqual({ deactivateUser: { zulipId: h.userId('shiva'), isActive: false } });
+    const list = await h.gql<{ users: { zulipId: number }[] }>('{ users { zulipId } }', {}, { as: EMAIL('iago') });
+    expect(list.data!.users.map((u) => u.zulipId)).not.toContain(h.userId('othello'));
   });
 
   it('refuses the last owner and non-administrators', async () => {

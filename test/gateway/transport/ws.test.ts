@@ -167,7 +167,7 @@ describe('graphql-ws transport', () => {
   test('identical subscriptions on two sockets share one execution; resuming ones do not', async () => {
     const shared = await startLiveGateway();
     try {
-      const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+      const query = 'subscription { messages { ... on MessageEvent { message { zulipId } } } }';
       const a = collect(shared.client('hamlet'), query);
       const b = collect(shared.client('hamlet'), query);
       const other = collect(shared.client('othello'), query);
@@ -178,7 +178,7 @@ describe('graphql-ws transport', () => {
       await until(() => shared.hub.stats().subscribers === 3);
       expect((await resumed.waitFor(1))[0]!.data).toEqual({ messages: { __typename: 'ResyncEvent' } });
       const id = await sendAsOthello(shared, 'shared', 'hi');
-      for (const sub of [a, b, other]) expect((await sub.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
+      for (const sub of [a, b, other]) expect((await sub.waitFor(1))[0]!.data).toEqual({ messages: { message: { zulipId: id } } });
       expect(shared.gateway.graphqlSubscriptions.clients).toBe(4);
       a.dispose();
       await until(() => shared.gateway.graphqlSubscriptions.clients === 3, 5000, 'a to leave');
@@ -257,14 +257,14 @@ describe('sharing across transports', () => {
   test('an SSE stream and a WebSocket subscription of one user share one execution', async () => {
     const shared = await startLiveGateway();
     try {
-      const query = 'subscription { messages { ... on MessageEvent { message { id } } } }';
+      const query = 'subscription { messages { ... on MessageEvent { message { zulipId } } } }';
       const ws = collect(shared.client('hamlet'), query);
       const sse = sseSubscribe(shared.url, query, {}, { authorization: shared.auth('hamlet') });
       await until(() => shared.gateway.graphqlSubscriptions.clients === 2, 5000, 'both subscriptions');
       expect(shared.hub.stats().subscribers).toBe(1);
       const id = await sendAsOthello(shared, 'shared', 'to both');
-      expect((await ws.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
-      expect((await sse.waitFor(1))[0]!.data).toEqual({ messages: { message: { id } } });
+      expect((await ws.waitFor(1))[0]!.data).toEqual({ messages: { message: { zulipId: id } } });
+      expect((await sse.waitFor(1))[0]!.data).toEqual({ messages: { message: { zulipId: id } } });
       sse.close();
       ws.dispose();
       await until(() => shared.hub.stats().subscribers === 0, 5000, 'the shared execution to end');

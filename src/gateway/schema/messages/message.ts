@@ -15,8 +15,10 @@ import type {
 } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
-import { isNotFound } from '../../errors.js';
+import { isNotFound, notFoundError } from '../../errors.js';
+import { invalidGlobalId } from '../../global-ids.js';
 import { ChannelRef, loadChannel } from '../channels.js';
+import { asNode } from '../node.js';
 import { UserRef } from '../users.js';
 import { ContentTypeEnum, KNOWN_FLAGS, MessageFlagEnum, MessageTypeEnum } from './enums.js';
 
@@ -127,12 +129,27 @@ const TopicLinkRef = builder.objectRef<TopicLink>('TopicLink').implement({
 const SubmessageRef = builder.objectRef<Submessage>('Submessage').implement({
   description: 'Data of an experimental integration (polls, to-do lists) attached to a message.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The submessage ID.', resolve: (s) => s.id }),
     zulipId: t.field({ type: 'Long', description: 'The submessage ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (s) => s.id }),
     senderId: t.field({ type: 'Long', description: 'Who added it.', resolve: (s) => s.sender_id }),
     msgType: t.exposeString('msg_type', { description: 'The integration\u2019s message type (e.g. `widget`).' }),
     content: t.exposeString('content', { description: 'JSON text, interpreted by the integration.' }),
   }),
+});
+
+// A submessage is read with its message, so its key names both: `<message ID>:<submessage ID>`.
+asNode(SubmessageRef, {
+  key: (s) => `${s.message_id}:${s.id}`,
+  keyKind: 'string',
+  load: async (key, ctx) => {
+    const [messageId, id] = key.split(':').map((part) => (/^\d{1,16}$/.test(part) ? Number(part) : Number.NaN));
+    if (!Number.isSafeInteger(messageId) || !Number.isSafeInteger(id)) {
+      throw invalidGlobalId(`Submessage:${key}`, 'a Submessage key is a message ID and a submessage ID');
+    }
+    const message = await ctx.loaders.messages.load(messageId!);
+    const submessage = message.submessages?.find((s) => s.id === id);
+    if (!submessage) throw notFoundError(`No submessage with ID ${id} exists on message ${messageId} or is visible to you.`);
+    return submessage;
+  },
 });
 
 const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned', 'group_mentioned'];
@@ -142,7 +159,6 @@ MessageRef.implement({
     'A message in a channel topic or a direct-message conversation, as the caller sees it (with the caller\u2019s ' +
     'personal flags).',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The message ID; messages are ordered by it.', resolve: (m) => m.id }),
     zulipId: t.field({ type: 'Long', description: 'The message ID, by which messages are ordered (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (m) => m.id }),
     type: t.field({ type: MessageTypeEnum, description: 'Channel or direct message.', resolve: (m) => m.type }),
     senderId: t.field({ type: 'Long', description: 'The sender\u2019s user ID.', resolve: (m) => m.sender_id }),
@@ -275,3 +291,7 @@ MessageRef.implement({
     }),
   }),
 });
+
+// The lookup `messagesByIds` uses (GET /messages?message_ids=, batched); NOT_FOUND when the caller
+// cannot read it.
+asNode(MessageRef, { key: (m) => m.id, load: (id, ctx) => ctx.loaders.messages.load(id) });

@@ -143,7 +143,7 @@ describe('messages connection', () => {
   });
 
   it('reports an invalid narrow with the upstream code', async () => {
-    const { data, errors } = await h.gql('{ messages(narrow: { channelId: 987654 }, last: 5) { nodes { id } } }', {}, AS_HAMLET);
+    const { data, errors } = await h.gql('{ messages(narrow: { channelId: 987654 }, last: 5) { nodes { zulipId } } }', {}, AS_HAMLET);
     expect(data).toEqual({ messages: null });
     expect(errors?.[0]?.extensions).toMatchObject({ code: 'BAD_NARROW', route: 'get-messages', httpStatus: 400 });
   });
@@ -151,23 +151,23 @@ describe('messages connection', () => {
   it('refuses contradictory narrows, bad cursors and oversized pages before calling upstream', async () => {
     h.resetUpstreamRequests();
     const cases: [string, Record<string, unknown>][] = [
-      ['{ messages(narrow: { channelId: 1, channelName: "general" }, last: 5) { nodes { id } } }', {}],
-      ['{ messages(narrow: { not: { not: { senderId: 1 } } }, last: 5) { nodes { id } } }', {}],
-      ['{ messages(narrow: { dmUserIds: [] }, last: 5) { nodes { id } } }', {}],
-      ['{ messages(first: 1001) { nodes { id } } }', {}],
-      ['{ messages(last: -1) { nodes { id } } }', {}],
-      ['{ messages { nodes { id } } }', {}],
-      ['{ messages(first: 2, last: 2) { nodes { id } } }', {}],
-      ['{ messages(first: 2, after: "bm9wZQ") { nodes { id } } }', {}],
-      ['{ messages(last: 2, after: "bWVzc2FnZToz") { nodes { id } } }', {}],
-      ['{ messages(first: 2, anchor: { messageId: 3, named: NEWEST }) { nodes { id } } }', {}],
+      ['{ messages(narrow: { channelId: 1, channelName: "general" }, last: 5) { nodes { zulipId } } }', {}],
+      ['{ messages(narrow: { not: { not: { senderId: 1 } } }, last: 5) { nodes { zulipId } } }', {}],
+      ['{ messages(narrow: { dmUserIds: [] }, last: 5) { nodes { zulipId } } }', {}],
+      ['{ messages(first: 1001) { nodes { zulipId } } }', {}],
+      ['{ messages(last: -1) { nodes { zulipId } } }', {}],
+      ['{ messages { nodes { zulipId } } }', {}],
+      ['{ messages(first: 2, last: 2) { nodes { zulipId } } }', {}],
+      ['{ messages(first: 2, after: "bm9wZQ") { nodes { zulipId } } }', {}],
+      ['{ messages(last: 2, after: "bWVzc2FnZToz") { nodes { zulipId } } }', {}],
+      ['{ messages(first: 2, anchor: { messageId: 3, named: NEWEST }) { nodes { zulipId } } }', {}],
     ];
     for (const [query, variables] of cases) {
       const { data, errors } = await h.gql(query, variables, AS_HAMLET);
       expect(data, query).toEqual({ messages: null });
       expect(errors?.[0]?.extensions?.code, query).toBe('BAD_USER_INPUT');
     }
-    const capped = await h.gql('{ messages(last: 5000) { nodes { id } } }', {}, AS_HAMLET);
+    const capped = await h.gql('{ messages(last: 5000) { nodes { zulipId } } }', {}, AS_HAMLET);
     expect(capped.errors?.[0]).toMatchObject({
       message: expect.stringContaining('between 0 and 1000'),
       extensions: { code: 'BAD_USER_INPUT', argument: 'last', maxPageSize: 1000 },

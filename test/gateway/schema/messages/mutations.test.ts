@@ -159,14 +159,14 @@ describe('mutations', () => {
   it('updateMessageFlags stars messages by ID', async () => {
     const all = await allMessageIds(h);
     const targets = all.slice(-2);
-    const { data, errors } = await h.gql<{ updateMessageFlags: { messageIds: number[]; messages: { id: number; starred: boolean }[] } }>(
-      'mutation($ids: [Long!]!) { updateMessageFlags(messageIds: $ids, op: ADD, flag: STARRED) { messageIds messages { id starred } } }',
+    const { data, errors } = await h.gql<{ updateMessageFlags: { messageIds: number[]; messages: { zulipId: number; starred: boolean }[] } }>(
+      'mutation($ids: [Long!]!) { updateMessageFlags(messageIds: $ids, op: ADD, flag: STARRED) { messageIds messages { zulipId starred } } }',
       { ids: targets },
       AS_HAMLET,
     );
     expect(errors).toBeUndefined();
     expect([...data!.updateMessageFlags.messageIds].sort()).toEqual([...targets].sort());
-    expect(data!.updateMessageFlags.messages).toEqual(targets.map((id) => ({ id, starred: true })));
+    expect(data!.updateMessageFlags.messages).toEqual(targets.map((id) => ({ zulipId: id, starred: true })));
     const hamletId = store.userByEmail(HAMLET.email)!.user_id;
     for (const id of targets) expect(store.hasFlag(hamletId, id, 'starred')).toBe(true);
   });

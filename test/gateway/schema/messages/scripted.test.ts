@@ -54,20 +54,20 @@ describe('scripted servers', () => {
       success({ anchor: 10_000_000_000_000_000, found_anchor: false, found_newest: true, found_oldest: false, history_limited: false, messages: [wireMessage(big - 1), wireMessage(big)] }),
       success({ anchor: big, found_anchor: false, found_newest: true, found_oldest: true, history_limited: false, messages: [wireMessage(big - 1)] }),
     );
-    const first = await gql('{ messages(last: 1) { anchor edges { cursor node { id recipientId flags flagNames } } pageInfo { hasPreviousPage startCursor } } }');
+    const first = await gql('{ messages(last: 1) { anchor edges { cursor node { zulipId recipientId flags flagNames } } pageInfo { hasPreviousPage startCursor } } }');
     expect(first.errors).toBeUndefined();
     expect(first.data!.messages).toMatchObject({
       anchor: 10_000_000_000_000_000,
-      edges: [{ node: { id: big, recipientId: 3_000_000_000, flags: ['READ'], flagNames: ['read', 'some_future_flag'] } }],
+      edges: [{ node: { zulipId: big, recipientId: 3_000_000_000, flags: ['READ'], flagNames: ['read', 'some_future_flag'] } }],
       pageInfo: { hasPreviousPage: true },
     });
-    const second = await gql('query($c: String!) { messages(last: 5, before: $c) { nodes { id } pageInfo { hasPreviousPage hasNextPage } } }', {
+    const second = await gql('query($c: String!) { messages(last: 5, before: $c) { nodes { zulipId } pageInfo { hasPreviousPage hasNextPage } } }', {
       c: first.data!.messages.pageInfo.startCursor,
     });
     expect(second.errors).toBeUndefined();
     expect(fetch.requests[1]!.query).toMatchObject({ anchor: String(big), include_anchor: 'true', num_before: '6', num_after: '1' });
     // Nothing follows the cursor strictly (Relay: the `before` edge itself does not count).
-    expect(second.data!.messages).toEqual({ nodes: [{ id: big - 1 }], pageInfo: { hasPreviousPage: false, hasNextPage: false } });
+    expect(second.data!.messages).toEqual({ nodes: [{ zulipId: big - 1 }], pageInfo: { hasPreviousPage: false, hasNextPage: false } });
     expect(fetch.remaining).toBe(0);
   });
 
@@ -75,7 +75,7 @@ describe('scripted servers', () => {
     const { gql } = scriptedGateway(
       success({ anchor: 1, found_anchor: false, found_newest: true, found_oldest: true, history_limited: false, messages: [], ignored_parameters_unsupported: ['allow_empty_topic_name', 'include_anchor'] }),
     );
-    const result = await gql('{ messages(last: 5, allowEmptyTopicName: true) { nodes { id } } }');
+    const result = await gql('{ messages(last: 5, allowEmptyTopicName: true) { nodes { zulipId } } }');
     expect(result.errors).toBeUndefined();
     expect(result.extensions).toMatchObject({ upstreamRequests: 1, ignoredParametersUnsupported: ['allow_empty_topic_name', 'include_anchor'] });
   });
@@ -85,14 +85,14 @@ describe('scripted servers', () => {
       success({ zulip_feature_level: 150 }),
       success({ anchor: 1, found_anchor: false, found_newest: true, found_oldest: true, history_limited: false, messages: [] }),
     );
-    const ok = await gql('{ messages(narrow: { dmUserIds: [3, 4], is: [DM], channels: PUBLIC }, last: 5) { nodes { id } } }');
+    const ok = await gql('{ messages(narrow: { dmUserIds: [3, 4], is: [DM], channels: PUBLIC }, last: 5) { nodes { zulipId } } }');
     expect(ok.errors).toBeUndefined();
     expect(JSON.parse(fetch.requests[1]!.query.narrow!)).toEqual([
       { operator: 'streams', operand: 'public' },
       { operator: 'pm-with', operand: [3, 4] },
       { operator: 'is', operand: 'private' },
     ]);
-    const refused = await gql('{ messages(narrow: { dmIncluding: 3 }, last: 5) { nodes { id } } }');
+    const refused = await gql('{ messages(narrow: { dmIncluding: 3 }, last: 5) { nodes { zulipId } } }');
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 177 });
     expect(fetch.requests).toHaveLength(2);
   });

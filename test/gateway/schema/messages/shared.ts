@@ -26,7 +26,7 @@ export async function allMessageIds(h: Harness, narrow: { operator: string; oper
 }
 
 export interface Page {
-  edges: { cursor: string; node: { id: number } }[];
+  edges: { cursor: string; node: { zulipId: number } }[];
   pageInfo: { hasPreviousPage: boolean; hasNextPage: boolean; startCursor: string | null; endCursor: string | null };
   anchor: number | null;
   foundAnchor: boolean;
@@ -38,7 +38,7 @@ export interface Page {
 const PAGE = /* GraphQL */ `
   query Page($narrow: NarrowInput, $anchor: MessageAnchorInput, $first: Int, $after: String, $last: Int, $before: String, $includeAnchor: Boolean) {
     messages(narrow: $narrow, anchor: $anchor, first: $first, after: $after, last: $last, before: $before, includeAnchor: $includeAnchor) {
-      edges { cursor node { id } }
+      edges { cursor node { zulipId } }
       pageInfo { hasPreviousPage hasNextPage startCursor endCursor }
       anchor foundAnchor foundNewest foundOldest historyLimited
     }
@@ -51,4 +51,4 @@ export async function page(h: Harness, variables: Record<string, unknown>): Prom
   return data!.messages;
 }
 
-export const ids = (p: Page) => p.edges.map((e) => e.node.id);
+export const ids = (p: Page) => p.edges.map((e) => e.node.zulipId);
