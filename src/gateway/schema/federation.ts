@@ -52,6 +52,7 @@ import { fetchMessagePage, MessageRef } from './messages/index.js';
 import { UserGroupRef } from './user-groups.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
+import { upstreamCost } from '../upstream-cost.js';
 
 /**
  * The federation spec version the SDL links to. v2.3 has all this subgraph uses (`@key`), and every
@@ -69,7 +70,7 @@ export const NEWEST_MESSAGES_MAX = 100;
 
 builder.objectField(ChannelRef, 'newestMessages', (t) =>
   t.field({
-    extensions: reaches('get-messages'),
+    extensions: { ...reaches('get-messages'), ...upstreamCost({ each: 1, size: { slicingArguments: ['limit'] } }) },
     type: [MessageRef],
     description:
       `The newest messages of the channel the caller can read, oldest first (at most ${NEWEST_MESSAGES_MAX}; one ` +
