@@ -10,9 +10,10 @@
  *
  * Subscriptions are not estimated: their calls are the credential's one queue, shared.
  */
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
+import type { Directory } from '../directory/directory.js';
 import type { LiveDirectories } from '../directory/live.js';
 import { GatewayErrorCode } from '../errors.js';
 import type { EventHub } from '../events/hub.js';
@@ -30,50 +31,59 @@ export interface UpstreamBudgetOptions {
   directories?: LiveDirectories | undefined;
 }
 
+/**
+ * How long an operation that the assumed list sizes would refuse waits for its credential's live
+ * directory to load (its first lookup would start it anyway), to be priced with real counts.
+ */
+export const DIRECTORY_SETTLE_MS = 5_000;
+
+interface Judgement {
+  estimate: number;
+  refusal?: { message: string; extensions: Record<string, unknown> };
+}
+
 export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Context> {
   const maxCalls = options.maxCalls ?? DEFAULT_MAX_UPSTREAM_CALLS;
   const headroom = options.headroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM;
   const { hub, directories } = options;
+
+  const judge = (args: ExecutionArgs, ctx: Context, warm: Directory | undefined): Judgement => {
+    const directory: WarmDirectory | undefined = warm?.sizes();
+    const { schema, document, operationName, variableValues: variables } = args;
+    const estimate = estimateUpstreamCalls({ schema, document, operationName, variables, directory });
+    if (estimate > maxCalls) {
+      const message = `This operation needs about ${estimate} calls to the chat server, over the gateway's cap of ${maxCalls} per operation: select fewer fields under lists, or page through them.`;
+      return { estimate, refusal: { message, extensions: { cap: maxCalls } } };
+    }
+    if (!ctx.credentials) return { estimate };
+    const budget = ctx.server.budgets.get(ctx.connection.credentialKey);
+    const kept = headroomCalls(headroom, budget.limit);
+    // The credential's queue polls again soon; a cold directory is about to register one.
+    const reserved = (hub?.follows(ctx.connection) ? 1 : 0) + (directories && !warm ? 1 : 0);
+    if (estimate <= budget.remaining - kept - reserved) return { estimate };
+    const resets = new Date(budget.resetAt * 1000).toISOString();
+    const message =
+      `This operation needs about ${estimate} calls to the chat server; this credential has ${budget.remaining} left until ${resets}, ` +
+      `of which ${kept + reserved} are kept for its other clients and this gateway's own polls.`;
+    return { estimate, refusal: { message, extensions: { remaining: budget.remaining, headroom: kept, reserved, resetAt: budget.resetAt } } };
+  };
+
   return {
-    onExecute({ args, setResultAndStopExecution }) {
+    async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const warm = ctx.credentials ? directories?.peek(ctx.connection) : undefined;
-      const directory: WarmDirectory | undefined = warm?.sizes();
-      const estimate = estimateUpstreamCalls({
-        schema: args.schema,
-        document: args.document,
-        operationName: args.operationName,
-        variables: args.variableValues,
-        directory,
-      });
-      ctx.upstream.estimate = estimate;
-      const refuse = (message: string, extensions: Record<string, unknown>) => {
-        // Lists are sized by their assumed bound until the credential's directory counts them: a
-        // refusal starts loading it (without waiting), so that a retry is priced with real counts.
-        const cold = directories !== undefined && ctx.credentials !== undefined && !warm;
-        if (cold) directories.forRequest(ctx.connection);
-        setResultAndStopExecution({
-          errors: [new GraphQLError(message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, ...extensions } })],
-        });
-      };
-      if (estimate > maxCalls) {
-        return refuse(
-          `This operation needs about ${estimate} calls to the chat server, over the gateway's cap of ${maxCalls} per operation: select fewer fields under lists, or page through them.`,
-          { cap: maxCalls },
-        );
+      let judgement = judge(args, ctx, warm);
+      if (judgement.refusal && directories && ctx.credentials && !warm) {
+        // Lists are sized by their assumed bound until the directory counts them.
+        const settled = await directories.settled(ctx.connection, DIRECTORY_SETTLE_MS);
+        if (settled) judgement = judge(args, ctx, settled);
       }
-      if (!ctx.credentials) return;
-      const budget = ctx.server.budgets.get(ctx.connection.credentialKey);
-      const kept = headroomCalls(headroom, budget.limit);
-      // The credential's queue polls again soon; a cold directory is about to register one.
-      const reserved = (hub?.follows(ctx.connection) ? 1 : 0) + (directories && !warm ? 1 : 0);
-      if (estimate <= budget.remaining - kept - reserved) return;
-      const resets = new Date(budget.resetAt * 1000).toISOString();
-      refuse(
-        `This operation needs about ${estimate} calls to the chat server; this credential has ${budget.remaining} left until ${resets}, ` +
-          `of which ${kept + reserved} are kept for its other clients and this gateway's own polls.`,
-        { remaining: budget.remaining, headroom: kept, reserved, resetAt: budget.resetAt },
-      );
+      const { estimate, refusal } = judgement;
+      ctx.upstream.estimate = estimate;
+      if (!refusal) return;
+      setResultAndStopExecution({
+        errors: [new GraphQLError(refusal.message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, ...refusal.extensions } })],
+      });
     },
   };
 }
