@@ -25,7 +25,7 @@ export type DirectoryCount = 'users' | 'channels' | 'subscriptions' | 'userGroup
 
 /** How many items a list field holds, for the fields selected under it (the first rule that applies). */
 export interface ListSize {
-  /** Arguments that bound the list (the first one given wins), e.g. `['limit']`. */
+  /** Arguments that bound the list (the first one given wins), e.g. `['limit']`; a list argument by its length. */
   slicingArguments?: readonly string[];
   /** The live directory's count of these, while it is warm for the credential. */
   directory?: DirectoryCount;

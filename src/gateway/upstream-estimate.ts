@@ -149,6 +149,7 @@ function listSize(size: ListSize | undefined, args: Record<string, unknown>, dir
   for (const name of size?.slicingArguments ?? []) {
     const value = args[name];
     if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, value);
+    if (Array.isArray(value)) return value.length;
   }
   if (size?.directory && directory) return directory[size.directory];
   return size?.assumedSize ?? DEFAULT_LIST_SIZE;

@@ -69,21 +69,22 @@ export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Cont
   };
 
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
+      const settle = (judgement: Judgement) => {
+        const { estimate, refusal } = judgement;
+        ctx.upstream.estimate = estimate;
+        if (!refusal) return;
+        setResultAndStopExecution({
+          errors: [new GraphQLError(refusal.message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, ...refusal.extensions } })],
+        });
+      };
       const warm = ctx.credentials ? directories?.peek(ctx.connection) : undefined;
-      let judgement = judge(args, ctx, warm);
-      if (judgement.refusal && directories && ctx.credentials && !warm) {
-        // Lists are sized by their assumed bound until the directory counts them.
-        const settled = await directories.settled(ctx.connection, DIRECTORY_SETTLE_MS);
-        if (settled) judgement = judge(args, ctx, settled);
-      }
-      const { estimate, refusal } = judgement;
-      ctx.upstream.estimate = estimate;
-      if (!refusal) return;
-      setResultAndStopExecution({
-        errors: [new GraphQLError(refusal.message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, ...refusal.extensions } })],
-      });
+      const judgement = judge(args, ctx, warm);
+      if (!judgement.refusal || !directories || !ctx.credentials || warm) return settle(judgement);
+      // Lists are sized by their assumed bound until the directory counts them: wait for it (only
+      // an operation about to be refused waits, so no other pays for it).
+      return directories.settled(ctx.connection, DIRECTORY_SETTLE_MS).then((settled) => settle(settled ? judge(args, ctx, settled) : judgement));
     },
   };
 }

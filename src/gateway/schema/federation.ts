@@ -212,6 +212,8 @@ export function toSubgraphSchema(plain: GraphQLSchema): GraphQLSchema {
         description:
           'Entities by representation, for a federation router: one entry per representation, in order, loaded ' +
           'with the caller\u2019s credentials and batched per type; null with an error for a malformed or unknown one.',
+        // One batch per entity type (users, channels, messages, groups); one item per representation.
+        extensions: upstreamCost({ each: ENTITIES.length, size: { slicingArguments: ['representations'] } }),
         args: {
           representations: {
             type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AnyScalar))),
