@@ -125,6 +125,8 @@ export async function start(
     persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
     liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
     ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
+    maxUpstreamCalls: config.maxUpstreamCalls,
+    upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
   const served = createGatewayServer(gateway, { drainMs: config.drainMs, ...config.server });

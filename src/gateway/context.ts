@@ -29,7 +29,7 @@ export interface Context {
   /** Per-request batching over the bulk endpoints; see loaders/index.ts. */
   loaders: Loaders;
   /** What this request cost upstream; reported in the response `extensions`. */
-  upstream: { baseUrl: string; requests: number };
+  upstream: { baseUrl: string; requests: number; estimate?: number };
   /** Parameters the chat server reported as unsupported (`ignored_parameters_unsupported`). */
   ignoredParameters: Set<string>;
   /** The caller's credentials, when there are usable ones. */

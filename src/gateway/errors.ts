@@ -72,7 +72,8 @@ export const GatewayErrorCode = {
   maxDirectivesExceeded: 'MAX_DIRECTIVES_EXCEEDED',
   /**
    * An operation refused before any upstream call: its estimated upstream calls (`estimate`) exceed
-   * what its credential's rate limit has left (`remaining`, less `headroom`) until `resetAt` (Unix s).
+   * the per-operation cap (`cap`), or what its credential's rate limit has left (`remaining`, less
+   * `headroom` and the gateway's own `reserved` calls) until `resetAt` (Unix s).
    */
   upstreamBudgetExceeded: 'UPSTREAM_BUDGET_EXCEEDED',
   /** An operation whose estimated cost is over the gateway's budget (`limit`). */

@@ -17,6 +17,33 @@ export interface Budget {
   resetAt: number;
 }
 
+/** Estimated upstream calls one operation may make at most (`MAX_UPSTREAM_CALLS`). */
+export const DEFAULT_MAX_UPSTREAM_CALLS = 50;
+
+/**
+ * What an operation may never spend of its credential's remaining budget, so that the user's other
+ * clients (their own Zulip apps) keep working: a number of calls, or a share of the advertised
+ * limit such as `'10%'` (`UPSTREAM_BUDGET_HEADROOM`).
+ */
+export type Headroom = number | `${number}%`;
+
+export const DEFAULT_UPSTREAM_BUDGET_HEADROOM: Headroom = '10%';
+
+/** The headroom in calls for a credential whose limit is `limit` (a share rounds up). */
+export function headroomCalls(headroom: Headroom, limit: number): number {
+  if (typeof headroom === 'number') return headroom;
+  return Math.ceil((limit * Number(headroom.slice(0, -1))) / 100);
+}
+
+/** Parses a headroom as configured: `N` calls or `P%` of the limit; undefined when malformed. */
+export function parseHeadroom(text: string): Headroom | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  if (match[2]) return value <= 100 ? (`${value}%` as const) : undefined;
+  return Number.isInteger(value) ? value : undefined;
+}
+
 /** Credentials remembered at most; past it the oldest are forgotten (they fall back to the default). */
 const MAX_CREDENTIALS = 10_000;
 
@@ -27,9 +54,13 @@ export class UpstreamBudgets {
 
   /** An answer for `credentialKey` advertised its rate limit. */
   observe(credentialKey: string, info: RateLimitInfo): void {
+    // Answers of one window can arrive out of order (a long poll answers late): what is left only
+    // goes down within a window, so the lowest figure seen is the newest.
+    const known = this.#budgets.get(credentialKey);
+    const remaining = known && known.resetAt === info.reset ? Math.min(known.remaining, info.remaining) : info.remaining;
     this.#budgets.delete(credentialKey); // re-inserted last: the map stays in recency order
     if (this.#budgets.size >= MAX_CREDENTIALS) this.#budgets.delete(this.#budgets.keys().next().value!);
-    this.#budgets.set(credentialKey, { limit: info.limit, remaining: info.remaining, resetAt: info.reset });
+    this.#budgets.set(credentialKey, { limit: info.limit, remaining, resetAt: info.reset });
   }
 
   /** Whether the chat server ever advertised `credentialKey`'s budget (servers without the headers: never). */

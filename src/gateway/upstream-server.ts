@@ -79,6 +79,11 @@ export class UpstreamServer {
       baseUrl: config.baseUrl,
       ...(config.fetch && { fetch: config.fetch }),
       ...(config.deadlineMs !== undefined && { deadlineMs: config.deadlineMs }),
+      // The calls made outside a request (the event queues' polls, the live directories' loads)
+      // spend the credential's budget too; a request's own connection observes it the same way.
+      onResponse: (info) => {
+        if (info.rateLimit && info.credentialKey) this.budgets.observe(info.credentialKey, info.rateLimit);
+      },
     });
     this.directories = directories?.(this.connection, this.inputLimits);
     this.observe = observe;

@@ -41,6 +41,7 @@ import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
 import { upstreamBudget } from './plugins/upstream-budget.js';
+import type { Headroom } from './upstream-budget.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream-server.js';
@@ -136,6 +137,17 @@ export interface GatewayOptions {
    * gets this long on its own, retries included. @default 10_000
    */
   upstreamDeadlineMs?: number;
+  /**
+   * Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts); over it,
+   * UPSTREAM_BUDGET_EXCEEDED before any call. @default DEFAULT_MAX_UPSTREAM_CALLS (50)
+   */
+  maxUpstreamCalls?: number;
+  /**
+   * What no operation may spend of its credential's remaining rate-limit budget, so the user's
+   * other clients keep working: calls, or a share of the limit (`'10%'`).
+   * @default DEFAULT_UPSTREAM_BUDGET_HEADROOM ('10%')
+   */
+  upstreamBudgetHeadroom?: Headroom;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -265,7 +277,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       operationLimits(),
       refuseUnusableCredentials(),
       boundInputs(),
-      upstreamBudget(),
+      upstreamBudget({
+        ...(options.maxUpstreamCalls !== undefined && { maxCalls: options.maxUpstreamCalls }),
+        ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
+        hub,
+        directories,
+      }),
       operationDeadline(options.upstreamDeadlineMs),
       upstreamReport(),
       useEventHub(hub),

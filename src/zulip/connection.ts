@@ -43,6 +43,8 @@ export interface ResponseInfo {
   ignoredParametersUnsupported?: string[];
   /** The X-RateLimit-* headers, when the answer had all three. */
   rateLimit?: RateLimitInfo;
+  /** With `rateLimit`, whose budget it is: the caller's `credentialKey` (absent for an anonymous call). */
+  credentialKey?: string;
 }
 
 /** What `onCall` reports once per call, after its last attempt (retries included). */
@@ -337,6 +339,7 @@ export class ZulipConnection {
     };
     const rateLimit = rateLimitOf(response.headers);
     if (rateLimit) info.rateLimit = rateLimit;
+    if (rateLimit && this.#credentials) info.credentialKey = this.credentialKey;
     const ignored = outcome instanceof ZulipError ? undefined : outcome.ignored_parameters_unsupported;
     if (Array.isArray(ignored)) info.ignoredParametersUnsupported = ignored.map(String);
     onResponse(info);

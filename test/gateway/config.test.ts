@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       subgraph: false,
       persistedOperations: { mode: 'apq', apqMaxEntries: 1000 },
       liveDirectory: { enabled: true, idleMs: 300_000, maxBytes: 512 * 1_048_576 },
+      maxUpstreamCalls: 50,
+      upstreamBudgetHeadroom: '10%',
     });
     expect(config.cluster).toBeUndefined();
     expect(config.userIdsBatchThreshold).toBeUndefined(); // the gateway's own default
@@ -57,7 +59,7 @@ describe('loadConfig', () => {
       PERSISTED_OPERATIONS: 'trusted', PERSISTED_OPERATIONS_FILE: '/etc/chatgraph/documents.json',
       REDIS_URL: 'redis://redis:6379', GATEWAY_SECRET: 'x'.repeat(32), REDIS_KEY_PREFIX: 'cg:', CLUSTER_FAILOVER_MS: '5000',
       LIVE_DIRECTORY: 'off', LIVE_DIRECTORY_MAX_BYTES: String(64 * 1_048_576), LIVE_DIRECTORY_IDLE_MS: '60000', USER_IDS_BATCH_THRESHOLD: '20',
-      MAX_BODY_BYTES: '100000', UPSTREAM_DEADLINE_MS: '5000',
+      MAX_BODY_BYTES: '100000', UPSTREAM_DEADLINE_MS: '5000', MAX_UPSTREAM_CALLS: '120', UPSTREAM_BUDGET_HEADROOM: '25',
     });
     expect(config).toMatchObject({
       port: 8080, host: '0.0.0.0', zulipUrl: 'https://chat.example.com', demo: false,
@@ -67,8 +69,9 @@ describe('loadConfig', () => {
       persistedOperations: { mode: 'trusted', file: '/etc/chatgraph/documents.json' },
       cluster: { url: 'redis://redis:6379', secret: 'x'.repeat(32), keyPrefix: 'cg:', failoverMs: 5000 },
       liveDirectory: { enabled: false, idleMs: 60_000, maxBytes: 64 * 1_048_576 }, userIdsBatchThreshold: 20,
-      maxRequestBodyBytes: 100_000, upstreamDeadlineMs: 5000,
+      maxRequestBodyBytes: 100_000, upstreamDeadlineMs: 5000, maxUpstreamCalls: 120, upstreamBudgetHeadroom: 25,
     });
+    expect(loadConfig({ UPSTREAM_BUDGET_HEADROOM: ' 5% ' }).upstreamBudgetHeadroom).toBe('5%');
   });
 
   it('names a bad ZULIP_URL and a negative timeout, all problems at once', () => {
@@ -96,6 +99,9 @@ describe('loadConfig', () => {
     [{ MAX_BODY_BYTES: '-1' }, 'MAX_BODY_BYTES must be an integer from 1024 to 1073741824, got "-1".'],
     [{ CLUSTER_FAILOVER_MS: '50' }, 'CLUSTER_FAILOVER_MS must be an integer from 100 to 600000, got "50".'],
     [{ OTEL_TRACES_SAMPLER_ARG: '2' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "2".'],
+    [{ MAX_UPSTREAM_CALLS: '0' }, 'MAX_UPSTREAM_CALLS must be an integer from 1 to 1000000, got "0".'],
+    [{ UPSTREAM_BUDGET_HEADROOM: '150%' }, 'UPSTREAM_BUDGET_HEADROOM must be a number of calls (e.g. 20) or a percentage up to 100% (e.g. 10%), got "150%".'],
+    [{ UPSTREAM_BUDGET_HEADROOM: 'lots' }, 'UPSTREAM_BUDGET_HEADROOM must be a number of calls (e.g. 20) or a percentage up to 100% (e.g. 10%), got "lots".'],
   ])('refuses %j', (env, message) => {
     expect(problemsOf(env)).toEqual([message]);
   });
@@ -127,6 +133,9 @@ describe('documented defaults', () => {
     expect(documented('UPSTREAM_DEADLINE_MS')).toBe(String(DEFAULT_UPSTREAM_DEADLINE_MS));
     expect(documented('MAX_BODY_BYTES')).toBe(String(MAX_REQUEST_BODY_BYTES));
     expect(loadConfig({}).maxRequestBodyBytes).toBe(MAX_REQUEST_BODY_BYTES);
+    const { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM } = await import('../../src/gateway/upstream-budget.js');
+    expect(documented('MAX_UPSTREAM_CALLS')).toBe(String(DEFAULT_MAX_UPSTREAM_CALLS));
+    expect(documented('UPSTREAM_BUDGET_HEADROOM')).toBe(DEFAULT_UPSTREAM_BUDGET_HEADROOM);
   });
 });
 

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../src/emulator/seed.js';
+import { sessionKey } from '../../src/gateway/events/hub.js';
+import { ZulipConnection } from '../../src/zulip/connection.js';
 import { setupHarness } from '../helpers/harness.js';
+import { until } from '../helpers/wait.js';
 
 const ME = '{ me { zulipId } }';
 
@@ -47,5 +50,69 @@ describe('refusing over the remaining budget', () => {
     const one = await h.gql(ME, {}, as);
     expect(one.errors).toBeUndefined();
     expect(h.upstreamRequests).toHaveLength(1);
+  });
+});
+
+/** `n` aliases of `{ me { id } }`: n upstream calls, estimated n. */
+const mes = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `m${i}: me { id }`).join(' ')} }`;
+
+describe('a query that fits', () => {
+  it('runs, and reports the remaining budget with its estimate, no lower than what it spent', async () => {
+    const h = setupHarness({ emulatorSettings: { rateLimit: { limit: 200, windowSeconds: 3600 } }, gateway: { liveDirectory: false } });
+    const as = { as: demoUser('hamlet').email };
+    const spentBy = () => h.upstreamRequests.filter((r) => r.path !== 'server_settings').length; // server settings are anonymous
+    const query = 'query($id: Long!) { me { id } channel(id: $id) { name topics { name } } }';
+    const result = await h.gql<{ channel: { topics: unknown[] } }>(query, { id: h.channelId('general') }, as);
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.channel.topics.length).toBeGreaterThan(0);
+    const budget = result.extensions!.upstreamBudget as { limit: number; remaining: number; resetAt: number; estimate: number };
+    expect(budget).toMatchObject({ limit: 200, remaining: 200 - spentBy() });
+    expect(budget.estimate).toBeGreaterThanOrEqual(spentBy());
+  });
+});
+
+describe('the headroom', () => {
+  it('keeps 10% of the limit out of any operation by default, and can be set in calls', async () => {
+    const settings = { emulatorSettings: { rateLimit: { limit: 20, windowSeconds: 3600 } } };
+    const h = setupHarness({ ...settings, gateway: { liveDirectory: false } });
+    const as = { as: demoUser('hamlet').email };
+    expect((await h.gql(ME, {}, as)).extensions).toMatchObject({ upstreamBudget: { remaining: 19 } });
+    h.resetUpstreamRequests();
+    // 19 left, 2 kept (10% of 20): 18 calls are refused, 17 run.
+    const refused = await h.gql(mes(18), {}, as);
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 18, remaining: 19, headroom: 2, reserved: 0 });
+    expect(refused.errors?.[0]?.message).toMatch(/19 left until \d{4}-\d\d-\d\dT.*Z, of which 2 are kept/);
+    expect(h.upstreamRequests).toEqual([]);
+    const ran = await h.gql(mes(17), {}, as);
+    expect(ran.errors).toBeUndefined();
+    expect(h.upstreamRequests).toHaveLength(17);
+
+    const lenient = setupHarness({ ...settings, gateway: { liveDirectory: false, upstreamBudgetHeadroom: 0 } });
+    await lenient.gql(ME, {}, as);
+    expect((await lenient.gql(mes(19), {}, as)).errors).toBeUndefined();
+  });
+
+  it('counts the calls the gateway makes for the credential on its own, and reserves its next poll', async () => {
+    // limit 12: 2 kept (10%, rounded up). The unread counts come from the credential's directory,
+    // which registers its queue in the background (then long-polls it): the request itself makes
+    // no call, so only the registration's answer can tell the gateway what is left.
+    const h = setupHarness({ emulatorSettings: { rateLimit: { limit: 12, windowSeconds: 3600 } }, gateway: { liveDirectory: true } });
+    const { email, apiKey } = demoUser('hamlet');
+    const key = sessionKey(new ZulipConnection({ baseUrl: h.zulipUrl, credentials: { email, apiKey } }));
+    const unreads = await h.gql('{ unreads { total } }', {}, { as: email });
+    expect(unreads.errors).toBeUndefined();
+    expect(unreads.extensions).toMatchObject({ upstreamRequests: 0 });
+    await until(() => h.gateway.directories!.registry.get(key)?.ready === true, 5000, "hamlet's directory");
+    h.resetUpstreamRequests();
+    // 11 left after the registration, 2 kept, 1 for the queue's next poll: 9 calls are refused...
+    const refused = await h.gql(mes(9), {}, { as: email });
+    const extensions = refused.errors?.[0]?.extensions;
+    expect(extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 9, headroom: 2, reserved: 1 });
+    expect(extensions!.remaining).toBeLessThanOrEqual(11);
+    expect(h.upstreamRequests).toEqual([]);
+    // ...and 8 run.
+    const ran = await h.gql(mes(8), {}, { as: email });
+    expect(ran.errors).toBeUndefined();
+    expect(h.upstreamRequests).toHaveLength(8);
   });
 });

@@ -6,6 +6,7 @@
 import type { Credentials } from '../../zulip/connection.js';
 import { ConfigProblem, flag, httpUrl, integer, keyValueList, oneOf, origins, urlPath } from './parse.js';
 import { helpText, reader } from './variables.js';
+import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom, type Headroom } from '../upstream-budget.js';
 
 export { helpText, variablesMarkdown, VARIABLES } from './variables.js';
 
@@ -53,6 +54,10 @@ export interface GatewayConfig {
   liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
   /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
   userIdsBatchThreshold?: number;
+  /** Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts). */
+  maxUpstreamCalls: number;
+  /** Kept out of every operation's reach of a credential's rate-limit budget: calls, or a share of the limit. */
+  upstreamBudgetHeadroom: Headroom;
 }
 
 export class ConfigError extends Error {
@@ -199,6 +204,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     subgraph,
     persistedOperations: { mode, ...(file && { file }), apqMaxEntries: int('APQ_MAX_ENTRIES', 1000, 1, 1_000_000) },
     ...(redisUrl && gatewaySecret !== undefined && { cluster: { url: redisUrl, secret: gatewaySecret, keyPrefix, failoverMs } }),
+    maxUpstreamCalls: int('MAX_UPSTREAM_CALLS', DEFAULT_MAX_UPSTREAM_CALLS, 1, 1_000_000),
+    upstreamBudgetHeadroom: check(() => {
+      const text = get('UPSTREAM_BUDGET_HEADROOM');
+      if (text === undefined) return DEFAULT_UPSTREAM_BUDGET_HEADROOM;
+      const headroom = parseHeadroom(text);
+      if (headroom === undefined) throw new ConfigProblem(`UPSTREAM_BUDGET_HEADROOM must be a number of calls (e.g. 20) or a percentage up to 100% (e.g. 10%), got ${JSON.stringify(text.slice(0, 80))}.`);
+      return headroom;
+    }, DEFAULT_UPSTREAM_BUDGET_HEADROOM),
     liveDirectory: {
       enabled: bool('LIVE_DIRECTORY', true),
       idleMs: int('LIVE_DIRECTORY_IDLE_MS', 300_000, 1000, 7 * DAY_MS),

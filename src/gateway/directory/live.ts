@@ -133,6 +133,20 @@ export class LiveDirectories {
   }
 
   /**
+   * The credential's directory when a request would read it now (loaded, not fenced by a write),
+   * without starting a session, marking it used or counting a miss: what the upstream-call
+   * estimate (upstream-estimate.ts) looks at before an operation runs.
+   */
+  peek(connection: ZulipConnection): Directory | undefined {
+    if (this.closed || !connection.credentials) return undefined;
+    const key = sessionKey(connection);
+    const entry = this.entries.get(key);
+    if (!entry?.release || entry.session.stopped || entry.reloadWanted || entry.fences.size > 0) return undefined;
+    const directory = this.registry.peek(key);
+    return directory?.ready ? directory : undefined;
+  }
+
+  /**
    * A write as `connection` that may change the directory begins: until an event of one of
    * `types` newer than what the directory holds now is applied (or `writeFenceMs` after `done`),
    * reads bypass the directory. `done(false)` (the write failed) lifts the fence at once.

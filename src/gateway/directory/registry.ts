@@ -78,6 +78,11 @@ export class DirectoryRegistry {
     return slot && this.touch(key, slot);
   }
 
+  /** The credential's directory if there is one, without marking it used. */
+  peek(key: string): Directory | undefined {
+    return this.slots.get(key)?.directory;
+  }
+
   /** Drops the credential's directory (its queue is gone for good, or the credential was refused). */
   drop(key: string, reason: DropReason = 'closed'): void {
     const slot = this.slots.get(key);

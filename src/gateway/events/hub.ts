@@ -148,6 +148,15 @@ export class EventHub {
   }
 
   /**
+   * Whether this instance polls (or, in cluster mode, may poll) an upstream queue for the
+   * connection's credential now: its polls count against that credential's rate limit too.
+   */
+  follows(connection: ZulipConnection): boolean {
+    const held = this.sessions.get(sessionKey(connection));
+    return held !== undefined && !held.session.stopped;
+  }
+
+  /**
    * Checks a credential by making sure its queue is registered (the call a subscription needs
    * anyway); the queue then stays for the grace period, ready for the subscriptions that follow.
    */

@@ -33,6 +33,7 @@ import {
 } from './group-settings.js';
 import { asNode } from './node.js';
 import { UserRef } from './users.js';
+import { channelLookupCost, upstreamCost, userLookupCost } from '../upstream-cost.js';
 import { reaches } from '../zulip-operations.js';
 
 // ---- helpers shared with subscriptions and user topics --------------------------------------------
@@ -79,6 +80,7 @@ export const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
     channel: t.field({
       type: ChannelRef,
       description: 'The channel of the topic.',
+      extensions: channelLookupCost,
       resolve: (topic, _args, ctx) => ctx.loaders.channel(topic.stream_id),
     }),
   }),
@@ -120,6 +122,7 @@ ChannelRef.implement({
       type: UserRef,
       nullable: true,
       description: 'Who created the channel; null when not recorded or not visible to the caller.',
+      extensions: userLookupCost,
       resolve: async (c, _args, ctx) => {
         if (c.creator_id == null) return null;
         const [user] = await ctx.loaders.users.loadMany([c.creator_id]);
@@ -188,6 +191,7 @@ ChannelRef.implement({
       resolve: (c) => c.is_announcement_only,
     }),
     topics: t.field({
+      extensions: upstreamCost({ each: 1 }),
       type: [TopicRef],
       description:
         'The topics the caller can see, newest first (one upstream request per channel). In a private channel ' +
@@ -240,7 +244,8 @@ async function channelTopics(ctx: Context, channelId: number, allowEmptyTopicNam
 
 builder.queryFields((t) => ({
   channels: t.field({
-    extensions: reaches('get-streams'),
+    // One call, however many channels; what is selected under each channel counts once per channel.
+    extensions: { ...reaches('get-streams'), ...upstreamCost({ each: 1, size: { directory: 'channels' } }) },
     type: [ChannelRef],
     nullable: true,
     description:
@@ -292,7 +297,7 @@ builder.queryFields((t) => ({
     },
   }),
   channel: t.field({
-    extensions: reaches('get-stream-by-id'),
+    extensions: { ...reaches('get-stream-by-id'), ...channelLookupCost },
     type: ChannelRef,
     nullable: true,
     description: 'One channel by ID (archived ones too); NOT_FOUND when it does not exist or the caller cannot see it.',

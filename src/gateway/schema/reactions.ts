@@ -14,6 +14,7 @@ import { builder } from '../builder.js';
 import { MessageRef } from './messages/index.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
+import { userLookupCost } from '../upstream-cost.js';
 
 const ReactionTypeEnum = builder.enumType('ReactionType', {
   description: 'The namespace of an emoji code.',
@@ -52,6 +53,7 @@ export const ReactionRef = builder.objectRef<Reaction>('Reaction').implement({
       type: UserRef,
       nullable: true,
       description: 'Who reacted (one `GET /users` per request for all users); null if the caller cannot see them.',
+      extensions: userLookupCost,
       resolve: (r, _args, ctx) => ctx.loaders.user(userIdOf(r)),
     }),
   }),

@@ -32,6 +32,7 @@ import {
 } from './channels.js';
 import { GroupSettingValueInput, loadUsers, toWireGroupSettingValue, type GroupSettingValueInputShape } from './group-settings.js';
 import { UserRef } from './users.js';
+import { upstreamCost, userLookupCost } from '../upstream-cost.js';
 import { reaches } from '../zulip-operations.js';
 
 // ---- the caller's subscriptions, once per request ------------------------------------------------
@@ -103,6 +104,7 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
       type: [UserRef],
       nullable: true,
       description: 'The subscribers the caller can see; null unless fetched with includeSubscribers.',
+      extensions: userLookupCost,
       resolve: (s, _args, ctx) => (s.subscribers ? loadUsers(ctx, s.subscribers) : null),
     }),
   }),
@@ -110,7 +112,8 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
 
 builder.objectField(ChannelRef, 'subscription', (t) =>
   t.field({
-    extensions: reaches('get-subscriptions'),
+    // callerSubscriptions: one call per operation, however many channels ask.
+    extensions: { ...reaches('get-subscriptions'), ...upstreamCost({ once: { key: 'caller subscriptions', calls: 1 } }) },
     type: SubscriptionRef,
     nullable: true,
     description:
@@ -300,7 +303,7 @@ async function readPrincipals(
 
 builder.queryField('subscriptions', (t) =>
   t.field({
-    extensions: reaches('get-subscriptions'),
+    extensions: { ...reaches('get-subscriptions'), ...upstreamCost({ each: 1, size: { directory: 'subscriptions' } }) },
     type: [SubscriptionRef],
     nullable: true,
     description: "The caller's subscriptions, by channel name. One upstream request.",

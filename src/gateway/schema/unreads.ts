@@ -6,6 +6,7 @@
 import type { User } from '../../zulip/model/users.js';
 import type { ChannelUnreads, ConversationUnreads, TopicUnreads, UnreadsView } from '../directory/unreads.js';
 import { builder } from '../builder.js';
+import { upstreamCost } from '../upstream-cost.js';
 import type { Context } from '../context.js';
 import { memoKey } from '../loaders/index.js';
 import { loadUnreads } from '../loaders/unreads.js';
@@ -16,6 +17,9 @@ import { UserRef } from './users.js';
 const callerUnreads = memoKey<UnreadsView>('caller unreads');
 
 /** The caller's unread counts, once per request. */
+/** loadUnreads: nothing from a warm directory, else a registration of its own (three calls), once per operation. */
+const unreadsCost = upstreamCost({ once: { key: 'unreads', calls: 3 }, directory: true });
+
 function unreads(ctx: Context): Promise<UnreadsView> {
   ctx.liveReads?.(UNREADS);
   return ctx.loaders.memo.get(callerUnreads, () => loadUnreads(ctx.server, ctx.connection));
@@ -111,6 +115,7 @@ builder.queryField('unreads', (t) =>
   t.field({
     type: UnreadsRef,
     description: "The caller's unread counts: total, mentions, and per channel, topic and direct-message conversation.",
+    extensions: unreadsCost,
     resolve: (_root, _args, ctx) => unreads(ctx),
   }),
 );
@@ -118,6 +123,7 @@ builder.queryField('unreads', (t) =>
 builder.objectField(ChannelRef, 'unreadCount', (t) =>
   t.int({
     description: "The caller's unread messages in this channel, muted topics included (0 when not subscribed). See `unreads` for the rules.",
+    extensions: unreadsCost,
     resolve: async (channel, _args, ctx) => (await unreads(ctx)).channels.find((c) => c.channelId === channel.stream_id)?.count ?? 0,
   }),
 );
@@ -125,6 +131,7 @@ builder.objectField(ChannelRef, 'unreadCount', (t) =>
 builder.objectField(TopicRef, 'unreadCount', (t) =>
   t.int({
     description: "The caller's unread messages in this topic (topics match case-insensitively, as in Zulip).",
+    extensions: unreadsCost,
     resolve: async (topic, _args, ctx) => {
       const channel = (await unreads(ctx)).channels.find((c) => c.channelId === topic.stream_id);
       const name = topic.name.toLowerCase();

@@ -32,6 +32,7 @@ import {
 import { asNode } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
+import { upstreamCost, userGroupLookupCost, userLookupCost } from '../upstream-cost.js';
 
 /** The six group-setting fields: GraphQL name, wire name, what it decides. */
 const GROUP_SETTINGS = [
@@ -50,6 +51,7 @@ builder.objectField(GroupSettingValueRef, 'groups', (t) =>
   t.field({
     type: [UserGroupRef],
     description: 'The group of the group-ID form, or the direct subgroups of an anonymous group.',
+    extensions: userGroupLookupCost,
     resolve: (value, _args, ctx) => loadUserGroups(ctx, typeof value === 'number' ? [value] : value.direct_subgroups),
   }),
 );
@@ -64,11 +66,13 @@ UserGroupRef.implement({
     members: t.field({
       type: [UserRef],
       description: 'The direct members (users the caller cannot see are left out).',
+      extensions: userLookupCost,
       resolve: (g, _args, ctx) => loadUsers(ctx, g.members),
     }),
     allMembers: t.field({
       type: [UserRef],
       description: 'Every member, through subgroups at any depth.',
+      extensions: upstreamCost({ perBatch: 1, once: { key: 'user groups', calls: 1 }, directory: true }),
       resolve: async (g, _args, ctx) => loadUsers(ctx, await groupSettingUserIds(ctx, g.id)),
     }),
     subgroupIds: t.field({

@@ -22,6 +22,7 @@ import { requireFeatureLevel } from '../feature-level.js';
 import { memoKey, notFound } from '../loaders/index.js';
 import { asNode } from './node.js';
 import { reaches } from '../zulip-operations.js';
+import { upstreamCost, userLookupCost } from '../upstream-cost.js';
 
 const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
@@ -124,6 +125,7 @@ UserRef.implement({
       type: UserRef,
       nullable: true,
       description: "The bot's owner; null for humans, legacy bots without owner, and owners the caller cannot see.",
+      extensions: userLookupCost,
       resolve: async (u, _args, ctx) => {
         if (u.bot_owner_id == null) return null;
         const [owner] = await ctx.loaders.users.loadMany([u.bot_owner_id]);
@@ -142,6 +144,8 @@ UserRef.implement({
     profileData: t.field({
       type: [ProfileDataEntryRef],
       description: 'Custom profile field values, by field ID; always empty for bots.',
+      // profileDataOf: one GET /users per operation, when the user came without profile data.
+      extensions: upstreamCost({ once: { key: 'users with profile data', calls: 1 } }),
       resolve: async (u, _args, ctx) =>
         Object.entries(await profileDataOf(u, ctx))
           .map(([id, v]) => ({ ...v, field_id: Number(id) }))
@@ -190,7 +194,7 @@ async function freshUser(ctx: Context, userId: number): Promise<User> {
 
 builder.queryField('users', (t) =>
   t.field({
-    extensions: reaches('get-users'),
+    extensions: { ...reaches('get-users'), ...upstreamCost({ each: 1, size: { directory: 'users' } }) },
     type: [UserRef],
     nullable: true,
     description: 'Users and bots the caller can access, in ID order. One upstream request, shared with nested users.',

@@ -14,6 +14,7 @@ import type {
   TopicLink,
 } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
+import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream-cost.js';
 import type { Context } from '../../context.js';
 import { isNotFound, notFoundError } from '../../errors.js';
 import { invalidGlobalId } from '../../global-ids.js';
@@ -52,6 +53,7 @@ const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>('Direc
       type: UserRef,
       nullable: true,
       description: 'The full user record (null if the caller cannot see the user).',
+      extensions: userLookupCost,
       resolve: (r, _args, ctx) => ctx.loaders.user(r.id),
     }),
   }),
@@ -72,6 +74,7 @@ const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implem
       type: UserRef,
       nullable: true,
       description: 'Who made the edit; null for very old edits or users the caller cannot see.',
+      extensions: userLookupCost,
       resolve: (e, _args, ctx) => (e.user_id == null ? null : ctx.loaders.user(e.user_id)),
     }),
     timestamp: t.field({ type: 'Long', description: 'When, in UNIX seconds.', resolve: (e) => e.timestamp }),
@@ -95,6 +98,7 @@ const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implem
       type: ChannelRef,
       nullable: true,
       description: 'The channel before this move.',
+      extensions: channelLookupCost,
       resolve: (e, _args, ctx) => loadChannel(ctx, e.prev_stream),
     }),
     channelId: t.field({
@@ -107,6 +111,7 @@ const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implem
       type: ChannelRef,
       nullable: true,
       description: 'The channel after this move.',
+      extensions: channelLookupCost,
       resolve: (e, _args, ctx) => loadChannel(ctx, e.stream),
     }),
     prevTopic: t.string({
@@ -169,6 +174,7 @@ MessageRef.implement({
       type: UserRef,
       nullable: true,
       description: 'The sender (one `GET /users` per request for all senders); null if the caller cannot see them.',
+      extensions: userLookupCost,
       resolve: (m, _args, ctx) => ctx.loaders.user(m.sender_id),
     }),
     avatarUrl: t.string({
@@ -191,6 +197,7 @@ MessageRef.implement({
       type: ChannelRef,
       nullable: true,
       description: 'The channel (one `GET /streams` per request for all channels); null for direct messages.',
+      extensions: channelLookupCost,
       resolve: (m, _args, ctx) => (m.type === 'stream' ? loadChannel(ctx, m.stream_id) : null),
     }),
     topic: t.exposeString('subject', {
@@ -225,6 +232,8 @@ MessageRef.implement({
     renderedContent: t.string({
       description:
         'The rendered HTML. Free when `content` is HTML; otherwise one batched upstream request for the whole page.',
+      // The content loader: one batch per page.
+      extensions: upstreamCost({ perBatch: 1 }),
       resolve: (m, _args, ctx) =>
         m.content_type === 'text/html' ? m.content : ctx.loaders.content.load('html', m.id),
     }),
@@ -232,6 +241,7 @@ MessageRef.implement({
       description:
         'The Markdown source. Free when `content` is Markdown or the message came from `message(id)`; otherwise ' +
         'one batched upstream request for the whole page (pass `applyMarkdown: false` to avoid it).',
+      extensions: upstreamCost({ perBatch: 1 }),
       resolve: (m, _args, ctx) =>
         m.content_type === 'text/x-markdown' ? m.content : (ctx.loaders.content.rawContentOf(m) ?? ctx.loaders.content.load('markdown', m.id)),
     }),

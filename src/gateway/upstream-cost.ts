@@ -1,0 +1,83 @@
+/**
+ * What a field costs upstream, declared on the field itself beside `reaches(...)`:
+ *
+ *   topics: t.field({ ..., extensions: upstreamCost({ each: 1 }), resolve }),
+ *   creator: t.field({ ..., extensions: upstreamCost({ perBatch: 1, directory: true }), resolve }),
+ *
+ * upstream-estimate.ts reads these before an operation runs to estimate its upstream calls
+ * (plugins/upstream-budget.ts refuses what is over the cap or the credential's budget). A field
+ * without a declaration gets the default rule ({@link defaultCost}), so new fields are priced
+ * without edits: a root field is one call, a field that declares `reaches(...)` is one call each
+ * time it resolves, any other field resolves from its parent for free. Declare a cost when a field
+ * shares its call (a per-request loader or memo), is answered by the live directory, or is a list
+ * whose size bounds the calls made under it. The list-size vocabulary follows the GraphQL cost
+ * directive `@listSize` (assumedSize, slicingArguments, sizedFields): https://ibm.github.io/graphql-specs/cost-spec.html
+ * The extension is invisible in the SDL.
+ */
+import type { GraphQLField } from 'graphql';
+import { ZULIP_OPERATIONS } from './zulip-operations.js';
+
+/** The field extension key. */
+export const UPSTREAM_COST = 'upstreamCost';
+
+/** What the live directory counts, for list sizes while it is warm. */
+export type DirectoryCount = 'users' | 'channels' | 'subscriptions' | 'userGroups';
+
+/** How many items a list field holds, for the fields selected under it (the first rule that applies). */
+export interface ListSize {
+  /** Arguments that bound the list (the first one given wins), e.g. `['limit']`; a list argument by its length. */
+  slicingArguments?: readonly string[];
+  /** The live directory's count of these, while it is warm for the credential. */
+  directory?: DirectoryCount;
+  /** The bound otherwise. @default DEFAULT_LIST_SIZE */
+  assumedSize?: number;
+  /** The list is not the field itself but these fields of its type (a connection's `edges` and `nodes`). */
+  sizedFields?: readonly string[];
+}
+
+export interface UpstreamCost {
+  /** Calls each resolution of the field makes, so once per item of every list above it. */
+  each?: number;
+  /**
+   * Calls per DataLoader batch: the items resolved together (those of one upstream answer) share
+   * one batch, so this counts once per group of parents that arrive together, not per item.
+   */
+  perBatch?: number;
+  /** A value fetched at most once per operation (a per-request memo or a loader's one bulk call), by key. */
+  once?: { key: string; calls: number };
+  /** Answered from the credential's live directory without a call while it is warm. */
+  directory?: boolean;
+  /** The size of the list the field returns. */
+  size?: ListSize;
+}
+
+/** Items assumed in a list that declares no size, for the calls made under each item. */
+export const DEFAULT_LIST_SIZE = 100;
+
+/** Field `extensions` declaring what a field costs upstream. */
+export function upstreamCost(cost: UpstreamCost): { readonly [UPSTREAM_COST]: UpstreamCost } {
+  return { [UPSTREAM_COST]: cost };
+}
+
+/**
+ * The cost of a field without a declaration: a root field (it has no parent to resolve from) is
+ * one call; a field that declares the Zulip operations it reaches is one call each time it
+ * resolves; any other field resolves from its parent.
+ */
+export function defaultCost(field: GraphQLField<unknown, unknown>, root: boolean): UpstreamCost {
+  return root || field.extensions[ZULIP_OPERATIONS] !== undefined ? { each: 1 } : {};
+}
+
+/** The field's declared cost, or the default. */
+export function costOf(field: GraphQLField<unknown, unknown>, root: boolean): UpstreamCost {
+  return (field.extensions[UPSTREAM_COST] as UpstreamCost | undefined) ?? defaultCost(field, root);
+}
+
+/** A user through the request's users loader: one call per batch, none while the directory is warm. */
+export const userLookupCost = upstreamCost({ perBatch: 1, directory: true });
+
+/** A channel through the request's channels loader: one `GET /streams` per operation, none while the directory is warm. */
+export const channelLookupCost = upstreamCost({ once: { key: 'channels', calls: 1 }, directory: true });
+
+/** A user group through the request's loader: one `GET /user_groups` per operation, none while the directory is warm. */
+export const userGroupLookupCost = upstreamCost({ once: { key: 'user groups', calls: 1 }, directory: true });
