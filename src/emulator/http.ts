@@ -1,7 +1,10 @@
 /**
  * The emulator's request plumbing: a small router over `/api/v1`, and {@link Params}, which reads
- * form-encoded parameters the way Zulip does (strings raw, everything else JSON) and remembers which
- * ones a handler read so that the rest can be reported in `ignored_parameters_unsupported`.
+ * parameters the way Zulip does (strings raw, everything else JSON) from the query string and from
+ * a form-encoded or multipart body (Django reads both on every method, so every route does), and
+ * remembers which ones a handler read so that the rest can be reported in
+ * `ignored_parameters_unsupported`. The file parts of a multipart body are kept apart, for the
+ * upload routes (Zulip's `request.FILES`).
  */
 import { ApiError, badRequest, missingArgument } from './errors.js';
 
@@ -10,20 +13,36 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export class Params {
   private readonly read = new Set<string>();
 
-  constructor(private readonly values: Map<string, string>) {}
+  constructor(
+    private readonly values: Map<string, string>,
+    /** The file parts of a multipart body, by field name, in request order. */
+    readonly files: ReadonlyMap<string, File> = new Map(),
+  ) {}
 
   static async fromRequest(request: Request, url: URL): Promise<Params> {
     const values = new Map<string, string>();
+    const files = new Map<string, File>();
     for (const [k, v] of url.searchParams) values.set(k, v);
     if (request.method !== 'GET' && request.body) {
-      const type = request.headers.get('content-type') ?? '';
-      const text = await request.text();
-      if (type.includes('application/json')) {
-        throw badRequest('Request body must be form-encoded');
+      const type = (request.headers.get('content-type') ?? '').toLowerCase();
+      if (type.startsWith('multipart/form-data')) {
+        let form: FormData;
+        try {
+          form = await request.formData();
+        } catch {
+          throw badRequest('Malformed multipart body');
+        }
+        for (const [k, v] of form) {
+          if (typeof v === 'string') values.set(k, v);
+          else files.set(k, v);
+        }
+      } else {
+        const text = await request.text();
+        if (type.includes('application/json')) throw badRequest('Request body must be form-encoded');
+        for (const [k, v] of new URLSearchParams(text)) values.set(k, v);
       }
-      for (const [k, v] of new URLSearchParams(text)) values.set(k, v);
     }
-    return new Params(values);
+    return new Params(values, files);
   }
 
   /** Whether the request carried the parameter (marks it as supported). */
