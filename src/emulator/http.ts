@@ -148,10 +148,17 @@ export function checkNoNullBytes(name: string, value: string): string {
 
 export interface RouteDef<Ctx> {
   method: HttpMethod;
-  /** Path under /api/v1 with `:name` placeholders, e.g. `/messages/:message_id`. */
+  /**
+   * Path under /api/v1 (or under the root, with `root`) with `:name` placeholders, e.g.
+   * `/messages/:message_id`, and at the end optionally one `*name` that takes the rest of the path
+   * (slashes included), e.g. `/user_uploads/:realm_id_str/*filename`.
+   */
   path: string;
   /** @default true */
   auth?: boolean;
+  /** Served outside /api/v1, like Zulip's file URLs (`/user_uploads/...`). @default false */
+  root?: boolean;
+  /** Returns a success body's fields, or a whole Response (a file). */
   handler: (ctx: Ctx) => unknown;
 }
 
@@ -174,10 +181,12 @@ export class Router<Ctx> {
   match(
     method: string,
     path: string,
+    root = false,
   ): { route: RouteDef<Ctx>; pathParams: Record<string, string> } | { error: ApiError } {
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     let pathMatched = false;
     for (const route of this.routes) {
+      if ((route.root ?? false) !== root) continue;
       const pathParams = matchSegments(route.segments, parts);
       if (!pathParams) continue;
       pathMatched = true;
@@ -190,11 +199,13 @@ export class Router<Ctx> {
 }
 
 function matchSegments(segments: string[], parts: string[]): Record<string, string> | null {
-  if (segments.length !== parts.length) return null;
+  const rest = segments.at(-1)?.startsWith('*') === true;
+  if (rest ? parts.length < segments.length : segments.length !== parts.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
-    if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;
+    if (seg.startsWith('*')) params[seg.slice(1)] = parts.slice(i).join('/');
+    else if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;
     else if (seg !== parts[i]) return null;
   }
   return params;
