@@ -47,6 +47,11 @@ export interface EmulatorSettings {
    * is refused as over the organization's quota, so a test cannot fill the process. @default 256 MiB
    */
   maxUploadStoreBytes: number;
+  /**
+   * The organization's `JWT_AUTH_KEYS` entry: the HS256 secret `POST /jwt/fetch_api_key` checks
+   * tokens with. @default none (the endpoint answers "Invalid subdomain", as Zulip does without one)
+   */
+  jwtAuthKey?: string;
 }
 
 export const DEFAULT_SETTINGS: EmulatorSettings = {
