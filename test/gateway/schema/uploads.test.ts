@@ -114,3 +114,82 @@ describe('uploadFile', () => {
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
+
+describe('attachments, removeAttachment, fileTemporaryUrl, thumbnailStatus', () => {
+  const upload = async (h: Harness, name: string, type: string) => {
+    const { data } = await postMultipart(h.url, UPLOAD, { bytes: testBytes(500), name, type }, { as: hamlet });
+    return data!.uploadFile as { path: string; pathId: string; url: string };
+  };
+
+  it('lists the caller\u2019s files with their messages linked, in one upstream call, and removes one', async () => {
+    const h = setupHarness();
+    await h.ready;
+    const file = await upload(h, 'linked.txt', 'text/plain');
+    await upload(h, 'lonely.txt', 'text/plain');
+    const channel = [...h.emulator.store.channels.values()].find((c) => !c.invite_only && c.history_public_to_subscribers)!;
+    const sent = await h.gql<{ sendMessage: { id: number } }>('mutation($c: String!, $m: String!) { sendMessage(channelName: $c, topic: "files", content: $m) { id } }', {
+      c: channel.name,
+      m: `[linked](${file.path})`,
+    }, { as: hamlet.email });
+    h.resetUpstreamRequests();
+    const { data, errors } = await h.gql<{ attachments: { attachments: { zulipId: number; name: string; pathId: string; url: string; messageIds: number[]; messages: { zulipId: number; content: string }[] }[]; uploadSpaceUsed: number } }>(
+      '{ attachments { attachments { zulipId name pathId url messageIds messages { zulipId content } } uploadSpaceUsed } }',
+      {},
+      { as: hamlet.email },
+    );
+    expect(errors).toBeUndefined();
+    const linked = data!.attachments.attachments.find((a) => a.name === 'linked.txt')!;
+    expect(linked).toMatchObject({ pathId: file.pathId, url: file.url, messageIds: [sent.data!.sendMessage.id] });
+    expect(linked.messages).toHaveLength(1);
+    expect(linked.messages[0]!.zulipId).toBe(sent.data!.sendMessage.id);
+    expect(data!.attachments.attachments.find((a) => a.name === 'lonely.txt')!.messages).toEqual([]);
+    expect(data!.attachments.uploadSpaceUsed).toBeGreaterThanOrEqual(1000);
+    expect(h.upstreamRequests.filter((r) => r.path === 'attachments')).toHaveLength(1);
+
+    const lonely = data!.attachments.attachments.find((a) => a.name === 'lonely.txt')!;
+    const refused = await h.gql('mutation($id: Long!) { removeAttachment(id: $id) { attachmentId } }', { id: lonely.zulipId }, { as: cordelia.email });
+    expect(refused.errors?.[0]).toMatchObject({ message: 'Invalid attachment', extensions: { code: 'BAD_REQUEST' } });
+    h.resetUpstreamRequests();
+    const removed = await h.gql('mutation($id: Long!) { removeAttachment(id: $id) { attachmentId } }', { id: lonely.zulipId }, { as: hamlet.email });
+    expect(removed).toMatchObject({ data: { removeAttachment: { attachmentId: lonely.zulipId } } });
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE attachments/${lonely.zulipId}`]);
+    expect(h.emulator.store.attachments.has(lonely.zulipId)).toBe(false);
+    h.resetUpstreamRequests();
+    const bad = await h.gql('mutation { removeAttachment(id: 0) { attachmentId } }', {}, { as: hamlet.email });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('gives a temporary URL that serves the file without credentials, from a path, URL or path ID', async () => {
+    const h = setupHarness();
+    await h.ready;
+    const file = await upload(h, 'doc.txt', 'text/plain');
+    for (const path of [file.path, file.url, file.pathId]) {
+      h.resetUpstreamRequests();
+      const { data, errors } = await h.gql<{ fileTemporaryUrl: string }>('query($p: String!) { fileTemporaryUrl(path: $p) }', { p: path }, { as: hamlet.email });
+      expect(errors).toBeUndefined();
+      expect(data!.fileTemporaryUrl.startsWith(new URL('/user_uploads/temporary/', h.zulipUrl).href)).toBe(true);
+      expect(h.upstreamRequests.filter((r) => r.path.startsWith('user_uploads/'))).toHaveLength(1);
+      expect((await readBack(h, data!.fileTemporaryUrl, null)).status).toBe(200);
+    }
+    h.resetUpstreamRequests();
+    const bad = await h.gql('{ fileTemporaryUrl(path: "/user_uploads/../etc/passwd") }', {}, { as: hamlet.email });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'path' });
+    expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('answers thumbnailStatus at feature level 479, and UNSUPPORTED_BY_SERVER below it without calling the endpoint', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: 479 } });
+    await h.ready;
+    const image = await upload(h, 'pic.png', 'image/png');
+    const text = await upload(h, 'notes.txt', 'text/plain');
+    const status = async (path: string) => (await h.gql<{ thumbnailStatus: boolean }>('query($p: String!) { thumbnailStatus(path: $p) }', { p: path }, { as: hamlet.email })).data?.thumbnailStatus;
+    expect(await status(image.path)).toBe(true);
+    expect(await status(text.path)).toBe(false);
+    const old = setupHarness({ emulatorSettings: { featureLevel: 478 } });
+    await old.ready;
+    const { errors } = await old.gql('{ thumbnailStatus(path: "/user_uploads/2/ab/cd/pic.png") }', {}, { as: hamlet.email });
+    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 479, featureLevel: 478 });
+    expect(old.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
+  });
+});
