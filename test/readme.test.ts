@@ -7,10 +7,13 @@
  *   README's order (examples that change data come after those that read it), with the variables
  *   of the ```json block right after it, if any;
  * - the graphql-ws snippet runs as written on this Node (in a child process, with only the URL
- *   and the credentials replaced) and prints a message sent after it subscribed.
+ *   and the credentials replaced) and prints a message sent after it subscribed;
+ * - every `curl` example without a placeholder (logging in, uploading a file) runs as written,
+ *   with only the URL replaced, and answers data without errors.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { Kind, parse, validate } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../src/emulator/seed.js';
@@ -86,5 +89,30 @@ describe('README graphql-ws snippet', () => {
     expect(sent.errors).toBeUndefined();
     await until(() => output.includes('snippet check') || exited, 10_000, 'the snippet to print the message');
     expect(output).toContain('snippet check');
+  });
+});
+
+describe('README curl examples', () => {
+  // Those that run as written against `npm start` (no placeholder to fill in): each answers data
+  // without errors. The URL is the harness's; everything else, the file included, is as printed.
+  const commands = [...readme.matchAll(/```sh\n(curl [\s\S]*?)```/g)].map((m) => m[1]!).filter((c) => c.includes('http://127.0.0.1:4000/graphql') && !c.includes('<'));
+
+  it('include logging in and uploading a file', () => {
+    expect(commands.some((c) => c.includes('fetchApiKey'))).toBe(true);
+    expect(commands.some((c) => c.includes('uploadFile'))).toBe(true);
+  });
+
+  it.each(commands.map((c, i) => [i + 1, c] as const))('curl example %i answers data without errors', async (_, command) => {
+    await h.ready;
+    const run = command.replace('http://127.0.0.1:4000/graphql', h.url);
+    const { stdout } = await promisify(execFile)('sh', ['-c', run], { cwd: new URL('..', import.meta.url).pathname });
+    const answer = JSON.parse(stdout) as { data?: Record<string, unknown>; errors?: unknown };
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toBeTruthy();
+    if (command.includes('uploadFile')) {
+      expect(answer.data!.uploadFile).toMatchObject({ filename: 'README.md', size: Buffer.byteLength(readme) });
+      const stored = h.emulator.store.uploadedFiles.get(String((answer.data!.uploadFile as { path: string }).path).replace('/user_uploads/', ''));
+      expect(Buffer.from(stored!.bytes).toString('utf8')).toBe(readme);
+    }
   });
 });

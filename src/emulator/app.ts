@@ -97,8 +97,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       if (faulted) return faulted;
     }
     try {
-      if (!url.pathname.startsWith('/api/v1/')) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
-      const matched = router.match(request.method, path);
+      const matched = router.match(request.method, path, !url.pathname.startsWith('/api/v1/'));
       if ('error' in matched) throw matched.error;
       const user = matched.route.auth === false ? undefined : authenticate(store, request);
       if (user) record.email = user.delivery_email;
@@ -107,6 +106,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const params = await Params.fromRequest(request, url);
       const ctx = makeContext({ params, path: matched.pathParams, user, request, signal, url });
       const body = (await matched.route.handler(ctx)) ?? {};
+      if (body instanceof Response) return body;
       return success(body as Record<string, unknown>, params.unread(), limited.headers);
     } catch (e) {
       if (e instanceof ApiError) return errorResponse(e);

@@ -37,6 +37,21 @@ export interface EmulatorSettings {
   rateLimit?: { limit: number; windowSeconds: number };
   moveMessagesWithinStreamLimitSeconds?: number | null;
   moveMessagesBetweenStreamsLimitSeconds?: number | null;
+  // Uploads (issue 17, uploads group).
+  /** The server's `MAX_FILE_UPLOAD_SIZE`, reported as `max_file_upload_size_mib`. @default 100 (Zulip's) */
+  maxFileUploadSizeMib: number;
+  /** The server's `MAX_EMOJI_FILE_SIZE_MIB`. @default 5 (Zulip's) */
+  maxEmojiFileSizeMib: number;
+  /**
+   * What the emulator's upload store holds in all (files and emoji), in bytes: an upload over it
+   * is refused as over the organization's quota, so a test cannot fill the process. @default 256 MiB
+   */
+  maxUploadStoreBytes: number;
+  /**
+   * The organization's `JWT_AUTH_KEYS` entry: the HS256 secret `POST /jwt/fetch_api_key` checks
+   * tokens with. @default none (the endpoint answers "Invalid subdomain", as Zulip does without one)
+   */
+  jwtAuthKey?: string;
 }
 
 export const DEFAULT_SETTINGS: EmulatorSettings = {
@@ -49,6 +64,9 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
   maxTopicLength: 60,
   maxStreamNameLength: 60,
   maxStreamDescriptionLength: 1024,
+  maxFileUploadSizeMib: 100,
+  maxEmojiFileSizeMib: 5,
+  maxUploadStoreBytes: 256 * 1024 * 1024,
 };
 
 export interface RouteContext {

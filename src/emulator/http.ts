@@ -1,7 +1,10 @@
 /**
  * The emulator's request plumbing: a small router over `/api/v1`, and {@link Params}, which reads
- * form-encoded parameters the way Zulip does (strings raw, everything else JSON) and remembers which
- * ones a handler read so that the rest can be reported in `ignored_parameters_unsupported`.
+ * parameters the way Zulip does (strings raw, everything else JSON) from the query string and from
+ * a form-encoded or multipart body (Django reads both on every method, so every route does), and
+ * remembers which ones a handler read so that the rest can be reported in
+ * `ignored_parameters_unsupported`. The file parts of a multipart body are kept apart, for the
+ * upload routes (Zulip's `request.FILES`).
  */
 import { ApiError, badRequest, missingArgument } from './errors.js';
 
@@ -10,20 +13,36 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export class Params {
   private readonly read = new Set<string>();
 
-  constructor(private readonly values: Map<string, string>) {}
+  constructor(
+    private readonly values: Map<string, string>,
+    /** The file parts of a multipart body, by field name, in request order. */
+    readonly files: ReadonlyMap<string, File> = new Map(),
+  ) {}
 
   static async fromRequest(request: Request, url: URL): Promise<Params> {
     const values = new Map<string, string>();
+    const files = new Map<string, File>();
     for (const [k, v] of url.searchParams) values.set(k, v);
     if (request.method !== 'GET' && request.body) {
-      const type = request.headers.get('content-type') ?? '';
-      const text = await request.text();
-      if (type.includes('application/json')) {
-        throw badRequest('Request body must be form-encoded');
+      const type = (request.headers.get('content-type') ?? '').toLowerCase();
+      if (type.startsWith('multipart/form-data')) {
+        let form: FormData;
+        try {
+          form = await request.formData();
+        } catch {
+          throw badRequest('Malformed multipart body');
+        }
+        for (const [k, v] of form) {
+          if (typeof v === 'string') values.set(k, v);
+          else files.set(k, v);
+        }
+      } else {
+        const text = await request.text();
+        if (type.includes('application/json')) throw badRequest('Request body must be form-encoded');
+        for (const [k, v] of new URLSearchParams(text)) values.set(k, v);
       }
-      for (const [k, v] of new URLSearchParams(text)) values.set(k, v);
     }
-    return new Params(values);
+    return new Params(values, files);
   }
 
   /** Whether the request carried the parameter (marks it as supported). */
@@ -129,10 +148,17 @@ export function checkNoNullBytes(name: string, value: string): string {
 
 export interface RouteDef<Ctx> {
   method: HttpMethod;
-  /** Path under /api/v1 with `:name` placeholders, e.g. `/messages/:message_id`. */
+  /**
+   * Path under /api/v1 (or under the root, with `root`) with `:name` placeholders, e.g.
+   * `/messages/:message_id`, and at the end optionally one `*name` that takes the rest of the path
+   * (slashes included), e.g. `/user_uploads/:realm_id_str/*filename`.
+   */
   path: string;
   /** @default true */
   auth?: boolean;
+  /** Served outside /api/v1, like Zulip's file URLs (`/user_uploads/...`). @default false */
+  root?: boolean;
+  /** Returns a success body's fields, or a whole Response (a file). */
   handler: (ctx: Ctx) => unknown;
 }
 
@@ -155,10 +181,12 @@ export class Router<Ctx> {
   match(
     method: string,
     path: string,
+    root = false,
   ): { route: RouteDef<Ctx>; pathParams: Record<string, string> } | { error: ApiError } {
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     let pathMatched = false;
     for (const route of this.routes) {
+      if ((route.root ?? false) !== root) continue;
       const pathParams = matchSegments(route.segments, parts);
       if (!pathParams) continue;
       pathMatched = true;
@@ -171,11 +199,13 @@ export class Router<Ctx> {
 }
 
 function matchSegments(segments: string[], parts: string[]): Record<string, string> | null {
-  if (segments.length !== parts.length) return null;
+  const rest = segments.at(-1)?.startsWith('*') === true;
+  if (rest ? parts.length < segments.length : segments.length !== parts.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
-    if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;
+    if (seg.startsWith('*')) params[seg.slice(1)] = parts.slice(i).join('/');
+    else if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;
     else if (seg !== parts[i]) return null;
   }
   return params;

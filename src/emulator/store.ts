@@ -99,6 +99,11 @@ export class Store {
   mutedUsers = new Map<number, Map<number, number>>();
   /** user_id → status as `GET /users/{user_id}/status` returns it (routes/user-status.ts); absent: none set. */
   userStatus = new Map<number, UserStatus>();
+  // Uploads (issue 17, uploads group).
+  /** path_id → an uploaded file's bytes (routes/uploads.ts); bounded by settings.maxUploadStoreBytes. */
+  uploadedFiles = new Map<string, { bytes: Uint8Array; content_type: string }>();
+  /** token → the file a temporary URL serves, until when (UNIX ms). */
+  uploadTokens = new Map<string, { path_id: string; expires_ms: number }>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

@@ -21,12 +21,14 @@ import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql
 import type { Context } from './context.js';
 import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
 import LiveReadsPlugin from './live/reads.js';
+import { Upload } from './upload.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
   Scalars: {
     Long: { Input: number; Output: number };
     JSON: { Input: unknown; Output: unknown };
+    Upload: { Input: Upload; Output: never };
   };
   DefaultFieldNullability: false;
 }>({
@@ -126,4 +128,21 @@ builder.scalarType('JSON', {
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (node, variables) => valueFromASTUntyped(node, variables),
+});
+
+builder.scalarType('Upload', {
+  description:
+    'A file sent with the operation as a GraphQL multipart request ' +
+    '(https://github.com/jaydenseric/graphql-multipart-request-spec): its variable is null in ' +
+    '`operations`, and `map` names the file part that carries it. One file per request; input only.',
+  serialize: () => {
+    throw new GraphQLError('Upload is an input-only scalar.');
+  },
+  parseValue: (value) => {
+    if (value instanceof Upload) return value;
+    throw new GraphQLError('Upload must be a file part of a multipart request, mapped to this variable.');
+  },
+  parseLiteral: () => {
+    throw new GraphQLError('Upload must be a file part of a multipart request, mapped to a variable.');
+  },
 });

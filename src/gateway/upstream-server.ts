@@ -69,6 +69,8 @@ export class UpstreamServer {
   readonly userIdsBatchThreshold: number;
   /** Each credential's rate-limit budget, from the answers' X-RateLimit-* headers. */
   readonly budgets = new UpstreamBudgets();
+  /** The organization's upload limits in bytes (schema/uploads.ts), read from `POST /register` once. */
+  readonly uploadLimits = new SharedValue<{ maxFileUploadBytes: number }>();
   /** Whether `GET /users` honours `user_ids` (feature level 384), learned from its first answer. */
   userIdsSupported: boolean | undefined = undefined;
 

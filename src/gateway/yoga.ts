@@ -40,6 +40,7 @@ import { boundedParseCache } from './plugins/parse-cache.js';
 import { useRequestId } from './plugins/request-id.js';
 import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
+import { acceptUploads } from './plugins/uploads.js';
 import { upstreamBudget } from './plugins/upstream-budget.js';
 import type { Headroom } from './upstream-budget.js';
 import { upstreamReport } from './plugins/upstream-report.js';
@@ -269,6 +270,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       limitRequestBody(maxRequestBodyBytes),
       csrfPrevention(),
       codedRefusals(),
+      // GraphQL multipart requests (file uploads), streamed instead of read whole: after yoga's own parsers.
+      acceptUploads(maxRequestBodyBytes),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
       limitVariablesDepth(),

@@ -16,6 +16,7 @@ import { DEFAULT_RETRY, retryBackoff, retryDelayMs, type RetryOptions } from './
 import { createTransport, type FetchLike, type Method, type Transport, type UpstreamResponse } from './connection/transport.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
 import { NetworkError, ZulipError } from './errors.js';
+import type { StreamedBody } from './multipart.js';
 import { encodeParams, type WireParams } from './params.js';
 
 export type { FetchLike, Method } from './connection/transport.js';
@@ -123,11 +124,11 @@ interface Family {
   apiBase: string;
 }
 
-/** A request built once per call; retries resend it unchanged. */
+/** A request built once per call; retries resend it unchanged (a streamed body is never retried). */
 interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | AsyncIterable<Uint8Array> | undefined;
 }
 
 // Keys per-credential state without keeping anything that could be reversed to the
@@ -215,7 +216,28 @@ export class ZulipConnection {
     params?: WireParams,
     options: SendOptions = {},
   ): Promise<SendResult<T>> {
-    const prepared = this.buildRequest(method, path, params);
+    return this.send<T>(routeName, method, path, this.buildRequest(method, path, params), options);
+  }
+
+  /**
+   * Sends a streamed body (an upload: see multipart.ts) to `path`, once: its stream is read as the
+   * connection takes it, so it is never retried. Otherwise like {@link request}: one deadline,
+   * every failure classified. A stream that throws ends the call with a NetworkError.
+   */
+  async upload<T>(routeName: string, method: Method, path: string, streamed: StreamedBody, options: SendOptions = {}): Promise<SendResult<T>> {
+    const prepared = this.buildRequest(method, path, undefined);
+    prepared.headers['content-type'] = streamed.contentType;
+    prepared.body = streamed.body;
+    return this.send<T>(routeName, method, path, prepared, { ...options, retry: false });
+  }
+
+  private async send<T>(
+    routeName: string,
+    method: Method,
+    path: string,
+    prepared: PreparedRequest,
+    options: SendOptions,
+  ): Promise<SendResult<T>> {
     const policy = method === 'GET' && options.retry !== false ? this.retryPolicy() : undefined;
     const deadline = new Deadline(this.callDeadlineMs(routeName, options), options.signal);
     const observed = this.options.onCall?.(routeName, method);

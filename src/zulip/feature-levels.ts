@@ -126,4 +126,15 @@ export const featureLevels = {
   mutedUsers: 48,
   /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
   getUserStatus: 262,
+  // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+  /** Zulip 3.0 (1): `GET /user_uploads/{realm_id_str}/{filename}` (a temporary URL of an uploaded file). */
+  fileTemporaryUrl: 1,
+  /** Zulip 7.0 (160): `POST /jwt/fetch_api_key`. */
+  jwtFetchApiKey: 160,
+  /** Zulip 9.0 (272): `url` in the `POST /user_uploads` answer (only `uri` before). */
+  uploadUrlField: 272,
+  /** Zulip 10.0 (285): `filename` in the `POST /user_uploads` answer. */
+  uploadFilenameField: 285,
+  /** Zulip 12.0 (479): `GET /thumbnail/status/{realm_id_str}/{filename}`. */
+  thumbnailStatus: 479,
 } as const;

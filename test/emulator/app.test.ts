@@ -14,6 +14,7 @@ import { caughtError } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 import { until } from '../helpers/ws-client.js';
 import { json, raw } from '../../src/zulip/params.js';
+import { fetch as undiciFetch, FormData as UndiciFormData } from 'undici';
 
 /** A full garbage collection now (V8's gc, exposed at run time). */
 function collectGarbage(): void {
@@ -173,5 +174,48 @@ describe('fault injection', () => {
       await server.close();
       await e.close();
     }
+  });
+});
+
+describe('body encodings', () => {
+  // Zulip (Django) reads a multipart body's fields as parameters on every method, not only on
+  // uploads: a client that sends every request as FormData works against it.
+  it('reads multipart/form-data fields as parameters on POST, PATCH and DELETE, over a real socket', async () => {
+    const e = createEmulator();
+    const server = await e.listen();
+    try {
+      const hamlet = demoUser('hamlet');
+      const authorization = `Basic ${Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64')}`;
+      const send = async (method: string, path: string, fields: Record<string, string>) => {
+        const form = new UndiciFormData();
+        for (const [k, v] of Object.entries(fields)) form.append(k, v);
+        const response = await undiciFetch(`${server.url}/api/v1/${path}`, { method, headers: { authorization }, body: form });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const added = await send('POST', 'users/me/alert_words', { alert_words: JSON.stringify(['multipart', 'form']) });
+      expect(added).toMatchObject({ status: 200, body: { result: 'success', alert_words: ['multipart', 'form'] } });
+      expect(added.body.ignored_parameters_unsupported).toBeUndefined();
+      const removed = await send('DELETE', 'users/me/alert_words', { alert_words: JSON.stringify(['form']) });
+      expect(removed).toMatchObject({ status: 200, body: { alert_words: ['multipart'] } });
+      const renamed = await send('PATCH', 'settings', { full_name: 'Hamlet of Denmark' });
+      expect(renamed.status).toBe(200);
+      expect(e.store.userByEmail(hamlet.email)!.full_name).toBe('Hamlet of Denmark');
+      const unknown = await send('PATCH', 'settings', { no_such_setting: 'x' });
+      expect(unknown.body.ignored_parameters_unsupported).toEqual(['no_such_setting']);
+    } finally {
+      await server.close();
+      await e.close();
+    }
+  });
+
+  it('refuses a malformed multipart body with BAD_REQUEST', async () => {
+    const hamlet = demoUser('hamlet');
+    const response = await emulator.fetch(new Request('http://emulator.test/api/v1/users/me/alert_words', {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64')}`, 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'not multipart at all',
+    }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
   });
 });

@@ -2,10 +2,11 @@
  * The emulator's login endpoint, driven through src/zulip/routes/authentication.ts without
  * credentials: the initial and the changed password, and Zulip's refusals.
  */
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { initialPassword } from '../../src/emulator/routes/settings.js';
 import { raw } from '../../src/zulip/params.js';
-import { fetchApiKey } from '../../src/zulip/routes/authentication.js';
+import { fetchApiKey, jwtFetchApiKey } from '../../src/zulip/routes/authentication.js';
 import { updateSettings } from '../../src/zulip/routes/settings.js';
 import { caughtApiError, expectValidResponse, setupEmulator } from '../helpers/emulator.js';
 
@@ -49,5 +50,30 @@ describe('POST /fetch_api_key', () => {
     const t = setupEmulator();
     const e = await caughtApiError(t.connect(undefined).request('fetch-api-key', 'POST', 'fetch_api_key', { username: raw(HAMLET) }));
     expect({ code: e.code, message: e.message }).toEqual({ code: 'REQUEST_VARIABLE_MISSING', message: "Missing 'password' argument" });
+  });
+});
+
+describe('POST /jwt/fetch_api_key', () => {
+  const sign = (claims: object, key: string) => {
+    const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+    return `${unsigned}.${createHmac('sha256', key).update(unsigned).digest('base64url')}`;
+  };
+
+  it('answers the API key of the account the token\u2019s email claim names, and Zulip\u2019s refusals', async () => {
+    const t = setupEmulator({ settings: { jwtAuthKey: 'k' } });
+    const anonymous = t.connect(undefined);
+    const body = await jwtFetchApiKey(anonymous, { token: sign({ email: HAMLET }, 'k') });
+    expect(body.user_id).toBe(t.userId('hamlet'));
+    expect((await caughtApiError(jwtFetchApiKey(anonymous, { token: sign({ email: HAMLET }, 'other') }))).message).toBe('Bad JSON web token');
+    expect((await caughtApiError(jwtFetchApiKey(anonymous, { token: 'not.a.jwt' }))).message).toBe('Bad JSON web token');
+    expect((await caughtApiError(jwtFetchApiKey(anonymous, { token: sign({}, 'k') }))).message).toBe('No email specified in JSON web token claims');
+    const unknown = await caughtApiError(jwtFetchApiKey(anonymous, { token: sign({ email: 'x@example.com' }, 'k') }));
+    expect([unknown.code, unknown.httpStatus]).toEqual(['AUTHENTICATION_FAILED', 401]);
+  });
+
+  it('answers "Invalid subdomain" without a key for the organization', async () => {
+    const t = setupEmulator();
+    expect((await caughtApiError(jwtFetchApiKey(t.connect(undefined), { token: 'a.b.c' }))).message).toBe('Invalid subdomain');
   });
 });

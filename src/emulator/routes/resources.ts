@@ -30,6 +30,8 @@ import * as linkifiers from './linkifiers.js';
 import * as realmDomains from './realm-domains.js';
 import * as playgrounds from './playgrounds.js';
 import * as savedSnippets from './saved-snippets.js';
+// Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+import * as uploads from './uploads.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -59,4 +61,6 @@ export const stateModules: ResourceModule[] = [
   alertWords,
   mutedUsers,
   userStatus,
+  // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+  uploads,
 ];

@@ -11,6 +11,7 @@
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { GatewayErrorCode } from '../errors.js';
+import { isMultipartRequest } from './uploads.js';
 
 /** A Content-Length node would accept: one non-negative integer. */
 const DECLARED_LENGTH = /^\d+$/;
@@ -24,6 +25,8 @@ function tooLarge(): Error {
 export function limitRequestBody(maxBytes: number): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      // An upload's fields are bounded by its parser, its file by the chat server's limit (uploads.ts).
+      if (isMultipartRequest(request)) return;
       const declared = request.headers.get('content-length');
       if (declared !== null && DECLARED_LENGTH.test(declared)) {
         if (Number(declared) > maxBytes) throw tooLarge();

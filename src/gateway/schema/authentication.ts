@@ -2,17 +2,21 @@
  * Login: the `fetchApiKey` mutation trades a username and password for an API key
  * (https://zulip.com/api/fetch-api-key). It runs without credentials: it always calls the server
  * anonymously, whatever Authorization the request carries, and plugins/credentials.ts lets it
- * through when that Authorization is unusable. The password is never part of an error message, and
- * logs never carry variables (observability/logger.ts also redacts any `password` field).
+ * through when that Authorization is unusable. `jwtFetchApiKey` does the same for a JSON Web Token
+ * (https://zulip.com/api/jwt-fetch-api-key). The password and the token are never part of an error
+ * message, and logs never carry variables (observability/logger.ts also redacts any `password` or
+ * `token` field).
  */
 import type { ApiKeyResult } from '../../zulip/model/authentication.js';
-import { fetchApiKey } from '../../zulip/routes/authentication.js';
+import { featureLevels } from '../../zulip/feature-levels.js';
+import { fetchApiKey, jwtFetchApiKey } from '../../zulip/routes/authentication.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
+import { requireFeatureLevel } from '../feature-level.js';
 import { reaches } from '../zulip-operations.js';
 
 /** Root mutation fields that need no credentials (plugins/credentials.ts reads this list). */
-export const ANONYMOUS_MUTATIONS: ReadonlySet<string> = new Set(['fetchApiKey']);
+export const ANONYMOUS_MUTATIONS: ReadonlySet<string> = new Set(['fetchApiKey', 'jwtFetchApiKey']);
 
 const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implement({
   description: 'An API key and the account it belongs to. Send it as `Authorization: Basic base64(email:apiKey)`.',
@@ -43,6 +47,25 @@ builder.mutationField('fetchApiKey', (t) =>
       if (args.username.trim() === '') throw badInput('username must not be empty');
       if (args.password === '') throw badInput('password must not be empty');
       return fetchApiKey(ctx.anonymousConnection, { username: args.username, password: args.password });
+    },
+  }),
+);
+
+builder.mutationField('jwtFetchApiKey', (t) =>
+  t.field({
+    extensions: reaches('jwt-fetch-api-key'),
+    type: ApiKeyPayloadRef,
+    description:
+      'Logs in with a JSON Web Token signed with the organization\u2019s key (its `email` claim names the account), and ' +
+      'answers the API key. Needs no credentials. An unknown account is UNAUTHENTICATED (upstreamCode ' +
+      'AUTHENTICATION_FAILED); a token the server cannot verify, BAD_REQUEST. Feature level 160.',
+    args: {
+      token: t.arg.string({ required: true, description: 'The JSON Web Token; never logged nor echoed in an error.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      if (args.token.trim() === '') throw badInput('token must not be empty');
+      await requireFeatureLevel(ctx, featureLevels.jwtFetchApiKey, 'JWT login');
+      return jwtFetchApiKey(ctx.anonymousConnection, { token: args.token });
     },
   }),
 );

@@ -1,12 +1,17 @@
 /**
  * Custom emoji: the `CustomEmoji` type and the `customEmoji` query over `GET /realm/emoji`
- * (https://zulip.com/api/get-custom-emoji). Image paths are made absolute against the server URL.
+ * (https://zulip.com/api/get-custom-emoji), `uploadCustomEmoji` (a GraphQL multipart request
+ * streamed like `uploadFile`, https://zulip.com/api/upload-custom-emoji) and
+ * `deactivateCustomEmoji` (https://zulip.com/api/deactivate-custom-emoji). Image paths are made
+ * absolute against the server URL.
  */
 import type { RealmEmoji } from '../../zulip/model/emoji.js';
-import { getCustomEmoji } from '../../zulip/routes/emoji.js';
+import { deactivateCustomEmoji, getCustomEmoji, uploadCustomEmoji } from '../../zulip/routes/emoji.js';
 import { builder } from '../builder.js';
-import { isNotFound } from '../errors.js';
+import type { Context } from '../context.js';
+import { badInput, isNotFound } from '../errors.js';
 import { asNode, fromList } from './node.js';
+import { sendBounded } from '../upload.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -67,6 +72,62 @@ builder.queryField('customEmoji', (t) =>
       return Object.values(emoji)
         .filter((e) => args.includeDeactivated || !e.deactivated)
         .sort((a, b) => Number(a.id) - Number(b.id));
+    },
+  }),
+);
+
+/**
+ * Zulip's default `MAX_EMOJI_FILE_SIZE_MIB`: servers do not report theirs, so an image over it is
+ * refused here only as the server itself would refuse it.
+ */
+export const MAX_EMOJI_FILE_BYTES = 5 * 1024 * 1024;
+
+/** The emoji named `name` after a change, active first (one `GET /realm/emoji`). */
+async function emojiNamed(ctx: Context, name: string): Promise<RealmEmoji | null> {
+  const { emoji } = await getCustomEmoji(ctx.connection);
+  const named = Object.values(emoji).filter((e) => e.name === name);
+  return named.find((e) => !e.deactivated) ?? named.sort((a, b) => Number(b.id) - Number(a.id))[0] ?? null;
+}
+
+function checkedName(name: string): string {
+  const normalized = name.trim().replace(/ /g, '_');
+  if (normalized === '') throw badInput('name must not be empty', { argument: 'name' });
+  return normalized;
+}
+
+builder.mutationField('uploadCustomEmoji', (t) =>
+  t.field({
+    extensions: reaches('upload-custom-emoji'),
+    type: CustomEmojiRef,
+    nullable: true,
+    description:
+      'Adds a custom emoji from one image, sent as a GraphQL multipart request like `uploadFile` and streamed the ' +
+      'same way, bounded by Zulip\u2019s emoji limit (5 MiB: UPLOAD_TOO_LARGE). Answers the new emoji. Two upstream requests.',
+    args: {
+      name: t.arg.string({ required: true, description: 'The name users write between colons: lowercase letters, digits, `-` and `_` (spaces become `_`).' }),
+      file: t.arg({ type: 'Upload', required: true, description: 'The image, the file part of the request mapped to this variable.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const name = checkedName(args.name);
+      await sendBounded(args.file, MAX_EMOJI_FILE_BYTES, (file) => uploadCustomEmoji(ctx.connection, name, file));
+      return emojiNamed(ctx, name);
+    },
+  }),
+);
+
+builder.mutationField('deactivateCustomEmoji', (t) =>
+  t.field({
+    extensions: reaches('deactivate-custom-emoji'),
+    type: CustomEmojiRef,
+    nullable: true,
+    description:
+      'Deactivates a custom emoji (old messages still show it): an administrator, or the emoji\u2019s author. Answers ' +
+      'the emoji, now deactivated. Two upstream requests.',
+    args: { name: t.arg.string({ required: true, description: 'The emoji\u2019s name.' }) },
+    resolve: async (_root, args, ctx) => {
+      const name = checkedName(args.name);
+      await deactivateCustomEmoji(ctx.connection, { emojiName: name });
+      return emojiNamed(ctx, name);
     },
   }),
 );

@@ -34,6 +34,8 @@ import './saved-snippets.js';
 import './alert-words.js';
 import './muted-users.js';
 import './user-status.js';
+// Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+import './uploads.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

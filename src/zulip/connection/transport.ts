@@ -1,4 +1,6 @@
 /** How a connection family talks HTTP: a caller's fetch, or undici's request API over our own Agent. */
+import { Readable } from 'node:stream';
+import { ReadableStream } from 'node:stream/web';
 import { Agent, request as undiciRequest } from 'undici';
 import type { Deadline } from './deadline.js';
 
@@ -17,7 +19,8 @@ export interface UpstreamResponse {
 export interface RequestInitLite {
   method: Method;
   headers: Record<string, string>;
-  body: string | undefined;
+  /** A form body, or a streamed one (uploads: read once, as the connection takes it). */
+  body: string | AsyncIterable<Uint8Array> | undefined;
   /** Ends the attempt: the call's deadline or the caller's signal. */
   deadline: Deadline;
 }
@@ -31,7 +34,11 @@ export interface Transport {
 export function createTransport(fetch: FetchLike | undefined): Transport {
   if (fetch) {
     return {
-      call: (url, { method, headers, body, deadline }) => fetch(url, { method, headers, body, signal: deadline.signal }),
+      call: (url, { method, headers, body, deadline }) =>
+        typeof body === 'object'
+          ? // A stream goes as a ReadableStream, which fetch sends only half-duplex.
+            fetch(url, { method, headers, body: ReadableStream.from(body) as unknown as BodyInit, signal: deadline.signal, duplex: 'half' } as RequestInit)
+          : fetch(url, { method, headers, body, signal: deadline.signal }),
     };
   }
   // Headers/body timeouts are off: a long-poll parks for about a minute, and each
@@ -43,7 +50,7 @@ export function createTransport(fetch: FetchLike | undefined): Transport {
     const { statusCode, headers, body } = await undiciRequest(url, {
       method: init.method,
       headers: init.headers,
-      body: init.body,
+      body: typeof init.body === 'object' ? Readable.from(init.body, { objectMode: false }) : init.body,
       // An EventEmitter, which undici accepts as a signal: an AbortSignal with undici's listener on
       // it goes through EventTarget's machinery on every call (README, Performance).
       signal: init.deadline.emitter,

@@ -5,7 +5,7 @@
  */
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import * as authentication from '../generated/authentication.js';
-import type { FetchApiKeyParams } from '../generated/authentication.js';
+import type { FetchApiKeyParams, JwtFetchApiKeyParams } from '../generated/authentication.js';
 import type { ApiKeyResult } from '../model/authentication.js';
 import { callOperation } from '../operation.js';
 
@@ -16,3 +16,11 @@ import { callOperation } from '../operation.js';
  */
 export const fetchApiKey = (c: ZulipConnection, p: FetchApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyResult>> =>
   callOperation(c, authentication.fetchApiKey, p, call);
+
+/**
+ * The API key of the account a JSON Web Token names (its `email` claim), signed with the key the
+ * server holds for the organization; 401 AUTHENTICATION_FAILED for an unknown account. Feature
+ * level 160. The token is a body parameter, like the password. https://zulip.com/api/jwt-fetch-api-key
+ */
+export const jwtFetchApiKey = (c: ZulipConnection, p: JwtFetchApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyResult>> =>
+  callOperation(c, authentication.jwtFetchApiKey, p, call);

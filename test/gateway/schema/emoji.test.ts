@@ -1,7 +1,8 @@
 /** Custom emoji end to end: the `customEmoji` query, its author link, its filter and its errors. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
-import { createHarness } from '../../helpers/harness.js';
+import { createHarness, setupHarness } from '../../helpers/harness.js';
+import { postMultipart, testBytes } from '../../helpers/uploads.js';
 
 describe('customEmoji', () => {
   const h = createHarness();
@@ -39,5 +40,37 @@ describe('customEmoji', () => {
   it('answers UNAUTHENTICATED without credentials', async () => {
     const { errors } = await h.gql('{ customEmoji { zulipId } }', {}, { as: null });
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('uploadCustomEmoji and deactivateCustomEmoji', () => {
+  const UPLOAD_EMOJI = 'mutation($name: String!, $file: Upload!) { uploadCustomEmoji(name: $name, file: $file) { zulipId name deactivated authorId } }';
+  const DEACTIVATE = 'mutation($name: String!) { deactivateCustomEmoji(name: $name) { zulipId deactivated } }';
+
+  it('streams the image, answers the new emoji; only an administrator or the author deactivates it', async () => {
+    const h = setupHarness();
+    await h.ready;
+    h.resetUpstreamRequests();
+    const added = await postMultipart(h.url, UPLOAD_EMOJI, { bytes: testBytes(2000), name: 'wave.png', type: 'image/png' }, { as: demoUser('hamlet'), variables: { name: 'big wave' } });
+    expect(added.errors).toBeUndefined();
+    expect(added.data!.uploadCustomEmoji).toMatchObject({ name: 'big_wave', deactivated: false, authorId: h.userId('hamlet') });
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST realm/emoji/big_wave', 'GET realm/emoji']);
+    const refused = await h.gql(DEACTIVATE, { name: 'big_wave' }, { as: demoUser('cordelia').email });
+    expect(refused.errors?.[0]).toMatchObject({ message: 'Must be an organization administrator or emoji author', extensions: { code: 'BAD_REQUEST' } });
+    const done = await h.gql(DEACTIVATE, { name: 'big_wave' }, { as: demoUser('hamlet').email });
+    expect(done.data?.deactivateCustomEmoji).toMatchObject({ deactivated: true });
+    const again = await h.gql(DEACTIVATE, { name: 'big_wave' }, { as: demoUser('iago').email });
+    expect(again.errors?.[0]?.message).toBe("Emoji 'big_wave' does not exist");
+  });
+
+  it('refuses an image over 5 MiB with UPLOAD_TOO_LARGE and an empty name, before any upstream call', async () => {
+    const h = setupHarness();
+    await h.ready;
+    h.resetUpstreamRequests();
+    const big = await postMultipart(h.url, UPLOAD_EMOJI, { bytes: testBytes(6 * 1024 * 1024), name: 'big.png' }, { as: demoUser('hamlet'), variables: { name: 'big' } });
+    expect(big.errors?.[0]?.extensions).toMatchObject({ code: 'UPLOAD_TOO_LARGE', maxBytes: 5 * 1024 * 1024 });
+    const empty = await postMultipart(h.url, UPLOAD_EMOJI, { bytes: testBytes(10), name: 'x.png' }, { as: demoUser('hamlet'), variables: { name: ' ' } });
+    expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamRequests).toEqual([]);
   });
 });
