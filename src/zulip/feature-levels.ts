@@ -126,4 +126,11 @@ export const featureLevels = {
   mutedUsers: 48,
   /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
   getUserStatus: 262,
+  // issue 17, users group (api-users): accounts, custom profile fields, groups, API keys, exports.
+  /** Zulip 4.0 (36): `POST /users` needs the `can_create_users` permission (any administrator before). */
+  createUserPermission: 36,
+  /** Zulip 11.0 (407): `POST /users/{user_id}/status` (an administrator changes another user's status). */
+  updateStatusForUser: 407,
+  /** Zulip 12.0 (473): bots with an administrator role may use `POST /users/{user_id}/status` too. */
+  updateStatusForUserBots: 473,
 } as const;
