@@ -133,4 +133,12 @@ export const featureLevels = {
   updateStatusForUser: 407,
   /** Zulip 12.0 (473): bots with an administrator role may use `POST /users/{user_id}/status` too. */
   updateStatusForUserBots: 473,
+  /** Zulip 6.0 (146): `display_in_profile_summary` of custom profile fields. */
+  customProfileFieldSummary: 146,
+  /** Zulip 8.0 (244): `required` custom profile fields. */
+  requiredCustomProfileFields: 244,
+  /** Zulip 10.0 (296): `editable_by_user` of custom profile fields. */
+  customProfileFieldEditableByUser: 296,
+  /** Zulip 12.0 (455): `use_for_user_matching` of custom profile fields. */
+  customProfileFieldUserMatching: 455,
 } as const;

@@ -33,6 +33,8 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   createUser: ['realm_user'],
   reactivateUser: ['realm_user'],
   deactivateOwnUser: ['realm_user'],
+  updateProfileData: ['realm_user'],
+  removeProfileData: ['realm_user'],
 };
 
 /** The event types an operation's writes cause (empty for queries and other mutations). */

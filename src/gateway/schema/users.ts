@@ -52,7 +52,7 @@ interface ProfileDataEntry extends ProfileFieldValue {
   field_id: number;
 }
 
-const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
+export const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
   description: "A user's value for one custom profile field of the organization.",
   fields: (t) => ({
     fieldId: t.field({ type: 'Long', description: 'ID of the custom profile field.', resolve: (e) => e.field_id }),
@@ -173,7 +173,7 @@ function primeUsers(ctx: Context, users: User[]): void {
 }
 
 /** Re-reads one user after a change, so the mutation returns what the server now holds. */
-async function freshUser(ctx: Context, userId: number): Promise<User> {
+export async function freshUser(ctx: Context, userId: number): Promise<User> {
   const { user } = await getUser(ctx.connection, { userId, clientGravatar: false, includeCustomProfileFields: true });
   primeUsers(ctx, [user]);
   return user;
