@@ -35,6 +35,7 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   deactivateOwnUser: ['realm_user'],
   updateProfileData: ['realm_user'],
   removeProfileData: ['realm_user'],
+  deactivateUserGroup: ['user_group'],
 };
 
 /** The event types an operation's writes cause (empty for queries and other mutations). */
