@@ -143,6 +143,8 @@ export const featureLevels = {
   customProfileFieldUserMatching: 455,
   /** Zulip 6.0 (127): `GET /user_groups/{id}/members`, `/members/{user_id}` and `/subgroups`. */
   userGroupMembershipQueries: 127,
+  /** Zulip 12.0 (463): `GET /bots/{bot_id}/api_key`. */
+  getBotApiKey: 463,
   /** Zulip 10.0 (290): `POST /user_groups/{user_group_id}/deactivate`. */
   deactivateUserGroup: 290,
   /** Zulip 10.0 (298): a group in use answers CANNOT_DEACTIVATE_GROUP_IN_USE (BAD_REQUEST before). */

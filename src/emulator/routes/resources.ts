@@ -32,6 +32,7 @@ import * as playgrounds from './playgrounds.js';
 import * as savedSnippets from './saved-snippets.js';
 // issue 17, users group (api-users).
 import * as customProfileFields from './custom-profile-fields.js';
+import * as bots from './bots.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -63,4 +64,5 @@ export const stateModules: ResourceModule[] = [
   userStatus,
   // issue 17, users group (api-users).
   customProfileFields,
+  bots,
 ];

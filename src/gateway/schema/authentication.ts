@@ -4,9 +4,11 @@
  * anonymously, whatever Authorization the request carries, and plugins/credentials.ts lets it
  * through when that Authorization is unusable. The password is never part of an error message, and
  * logs never carry variables (observability/logger.ts also redacts any `password` field).
+ * `regenerateApiKey` replaces the caller's key (https://zulip.com/api/regenerate-api-key): the new
+ * key is the payload, and like every key it never reaches a log, a metric or an error.
  */
 import type { ApiKeyResult } from '../../zulip/model/authentication.js';
-import { fetchApiKey } from '../../zulip/routes/authentication.js';
+import { fetchApiKey, regenerateApiKey } from '../../zulip/routes/authentication.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
 import { reaches } from '../zulip-operations.js';
@@ -44,5 +46,23 @@ builder.mutationField('fetchApiKey', (t) =>
       if (args.password === '') throw badInput('password must not be empty');
       return fetchApiKey(ctx.anonymousConnection, { username: args.username, password: args.password });
     },
+  }),
+);
+
+const RegenerateApiKeyPayloadRef = builder.objectRef<{ api_key: string }>('RegenerateApiKeyPayload').implement({
+  description: 'The caller\u2019s new API key. The old one stopped working: send this one from now on.',
+  fields: (t) => ({
+    apiKey: t.exposeString('api_key', { description: 'The new API key: a secret, to be stored like a password.' }),
+  }),
+});
+
+builder.mutationField('regenerateApiKey', (t) =>
+  t.field({
+    extensions: reaches('regenerate-api-key'),
+    type: RegenerateApiKeyPayloadRef,
+    description:
+      'Replaces the caller\u2019s API key with a new one and answers it; the old key stops working at once (so does this ' +
+      'request\u2019s credential for any later request). Bots cannot (BAD_REQUEST).',
+    resolve: (_root, _args, ctx) => regenerateApiKey(ctx.connection),
   }),
 );

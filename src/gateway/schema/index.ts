@@ -35,6 +35,7 @@ import './muted-users.js';
 import './user-status.js';
 // issue 17, users group (api-users).
 import './custom-profile-fields.js';
+import './bots.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

@@ -6,7 +6,7 @@
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import * as authentication from '../generated/authentication.js';
 import type { FetchApiKeyParams } from '../generated/authentication.js';
-import type { ApiKeyResult } from '../model/authentication.js';
+import type { ApiKeyOnlyResult, ApiKeyResult } from '../model/authentication.js';
 import { callOperation } from '../operation.js';
 
 /**
@@ -16,3 +16,10 @@ import { callOperation } from '../operation.js';
  */
 export const fetchApiKey = (c: ZulipConnection, p: FetchApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyResult>> =>
   callOperation(c, authentication.fetchApiKey, p, call);
+
+/**
+ * Replaces the caller's API key with a new one (humans only) and answers it: the old key stops
+ * working at once. https://zulip.com/api/regenerate-api-key
+ */
+export const regenerateApiKey = (c: ZulipConnection, call?: SendOptions): Promise<SendResult<ApiKeyOnlyResult>> =>
+  callOperation(c, authentication.regenerateApiKey, {}, call);
