@@ -46,6 +46,8 @@ export interface User {
   email_address_visibility: number;
   /** Organization permission needed (with the owner role) to change another user's email. */
   can_change_user_emails: boolean;
+  /** Server permission to create accounts through `POST /users` (https://zulip.com/api/create-user). */
+  can_create_users?: boolean;
   is_billing_admin: boolean;
   presence_enabled: boolean;
   settings: UserSettings;
@@ -248,6 +250,8 @@ export interface CustomProfileField {
   order: number;
   required: boolean;
   display_in_profile_summary: boolean;
+  /** Whether users may change their own value (feature level 296); administrators always may. */
+  editable_by_user?: boolean;
 }
 
 /**

@@ -65,6 +65,8 @@ export function seedDemo(nowMs: number): Store {
   ).user_id;
   store.users.get(ids.hamlet!)!.profile_data = { '1': { value: 'Prince of Denmark', rendered_value: '<p>Prince of Denmark</p>' } };
   store.users.get(ids.iago!)!.timezone = 'Europe/Rome';
+  // The server-level permission of https://zulip.com/api/create-user, granted by a management command.
+  store.users.get(ids.desdemona!)!.can_create_users = true;
 
   const humans = ['desdemona', 'iago', 'shiva', 'hamlet', 'cordelia', 'othello'].map((l) => ids[l]!);
   const admins = store.systemGroupId('role:administrators');

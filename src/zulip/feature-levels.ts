@@ -137,4 +137,27 @@ export const featureLevels = {
   uploadFilenameField: 285,
   /** Zulip 12.0 (479): `GET /thumbnail/status/{realm_id_str}/{filename}`. */
   thumbnailStatus: 479,
+  // issue 17, users group (api-users): accounts, custom profile fields, groups, API keys, exports.
+  /** Zulip 4.0 (36): `POST /users` needs the `can_create_users` permission (any administrator before). */
+  createUserPermission: 36,
+  /** Zulip 11.0 (407): `POST /users/{user_id}/status` (an administrator changes another user's status). */
+  updateStatusForUser: 407,
+  /** Zulip 12.0 (473): bots with an administrator role may use `POST /users/{user_id}/status` too. */
+  updateStatusForUserBots: 473,
+  /** Zulip 6.0 (146): `display_in_profile_summary` of custom profile fields. */
+  customProfileFieldSummary: 146,
+  /** Zulip 8.0 (244): `required` custom profile fields. */
+  requiredCustomProfileFields: 244,
+  /** Zulip 10.0 (296): `editable_by_user` of custom profile fields. */
+  customProfileFieldEditableByUser: 296,
+  /** Zulip 12.0 (455): `use_for_user_matching` of custom profile fields. */
+  customProfileFieldUserMatching: 455,
+  /** Zulip 6.0 (127): `GET /user_groups/{id}/members`, `/members/{user_id}` and `/subgroups`. */
+  userGroupMembershipQueries: 127,
+  /** Zulip 12.0 (463): `GET /bots/{bot_id}/api_key`. */
+  getBotApiKey: 463,
+  /** Zulip 10.0 (290): `POST /user_groups/{user_group_id}/deactivate`. */
+  deactivateUserGroup: 290,
+  /** Zulip 10.0 (298): a group in use answers CANNOT_DEACTIVATE_GROUP_IN_USE (BAD_REQUEST before). */
+  groupInUseCode: 298,
 } as const;

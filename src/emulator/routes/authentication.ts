@@ -3,12 +3,14 @@
  * with a token signed by the organization's key (settings.jwtAuthKey), and `POST /fetch_api_key`
  * (https://zulip.com/api/fetch-api-key), checked
  * against the password `PATCH /settings` sets or the account's initial one (routes/settings.ts).
- * Zulip's api_fetch_api_key answers a deactivated account and a wrong password differently.
+ * Zulip's api_fetch_api_key answers a deactivated account and a wrong password differently. And
+ * `POST /users/me/api_key/regenerate` (https://zulip.com/api/regenerate-api-key).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest, userDeactivated } from '../errors.js';
+import { newApiKey } from './bots.js';
 import { passwordOf } from './settings.js';
 
 function fetchApiKey({ params, store }: RouteContext) {
@@ -57,7 +59,15 @@ function verifiedClaims(token: string, key: string): Record<string, unknown> | n
   }
 }
 
+/** https://zulip.com/api/regenerate-api-key: humans only (human_users_only); the old key stops working. */
+function regenerateApiKey(ctx: RouteContext) {
+  if (ctx.user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
+  ctx.user.api_key = newApiKey();
+  return { api_key: ctx.user.api_key };
+}
+
 export const routes: Route[] = [
   { method: 'POST', path: '/fetch_api_key', auth: false, handler: fetchApiKey },
   { method: 'POST', path: '/jwt/fetch_api_key', auth: false, handler: jwtFetchApiKey },
+  { method: 'POST', path: '/users/me/api_key/regenerate', handler: regenerateApiKey },
 ];

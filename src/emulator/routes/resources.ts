@@ -32,6 +32,9 @@ import * as playgrounds from './playgrounds.js';
 import * as savedSnippets from './saved-snippets.js';
 // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
 import * as uploads from './uploads.js';
+// issue 17, users group (api-users).
+import * as customProfileFields from './custom-profile-fields.js';
+import * as bots from './bots.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -63,4 +66,7 @@ export const stateModules: ResourceModule[] = [
   userStatus,
   // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
   uploads,
+  // issue 17, users group (api-users).
+  customProfileFields,
+  bots,
 ];

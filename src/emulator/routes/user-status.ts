@@ -1,6 +1,7 @@
 /**
  * User status: `GET /users/{user_id}/status` (https://zulip.com/api/get-user-status, feature
- * level 262) and `POST /users/me/status` (https://zulip.com/api/update-status), with the
+ * level 262), `POST /users/me/status` (https://zulip.com/api/update-status) and
+ * `POST /users/{user_id}/status` (https://zulip.com/api/update-status-for-user, feature level 407), with the
  * `user_status` event (https://zulip.com/api/get-events#user_status) sent to every active user.
  *
  * As in Zulip (zerver/views/presence.py): the text is trimmed and at most 60 characters; a call
@@ -10,9 +11,9 @@
 import type { UserStatus } from '../../zulip/model/user-status.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, insufficientPermission } from '../errors.js';
 import { checkNewEmoji, checkReactionType, emojiByName } from './reactions.js';
-import { noSuchUser } from './users/read.js';
+import { accessUser, noSuchUser } from './users/read.js';
 import { activeUserIds } from './users/update.js';
 
 const MAX_STATUS_TEXT_LENGTH = 60;
@@ -38,6 +39,22 @@ function readEmoji(ctx: RouteContext): { name: string; code: string; type: strin
 
 /** https://zulip.com/api/update-status */
 function update(ctx: RouteContext): Record<string, unknown> {
+  return changeStatus(ctx, ctx.user.user_id);
+}
+
+/**
+ * https://zulip.com/api/update-status-for-user (feature level 407): Zulip's access_user_by_id with
+ * `for_admin` (administrators; a bot's owner), refused to bots before feature level 473.
+ */
+function updateForUser(ctx: RouteContext): Record<string, unknown> {
+  if (ctx.settings.featureLevel < featureLevels.updateStatusForUser) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
+  if (ctx.user.is_bot && ctx.settings.featureLevel < featureLevels.updateStatusForUserBots) throw insufficientPermission();
+  const target = accessUser(ctx, String(ctx.pathInt('user_id')), { allowDeactivated: false, allowBots: true, forAdmin: true });
+  return changeStatus(ctx, target.user_id);
+}
+
+/** The status change of update-status, for the user `uid`. */
+function changeStatus(ctx: RouteContext, uid: number): Record<string, unknown> {
   const away = ctx.params.optBool('away');
   const text = ctx.params.optStr('status_text')?.trim();
   if (text !== undefined && text.length > MAX_STATUS_TEXT_LENGTH) {
@@ -45,7 +62,6 @@ function update(ctx: RouteContext): Record<string, unknown> {
   }
   const emoji = readEmoji(ctx);
   if (away === undefined && text === undefined && emoji === undefined) throw badRequest('Client did not pass any new values.');
-  const uid = ctx.user.user_id;
   const status: UserStatus = { ...ctx.store.userStatus.get(uid) };
   const event: Record<string, unknown> & { type: string } = { type: 'user_status', user_id: uid };
   if (away !== undefined) {
@@ -81,4 +97,5 @@ function get(ctx: RouteContext): Record<string, unknown> {
 export const routes: Route[] = [
   { method: 'GET', path: '/users/:user_id/status', handler: get },
   { method: 'POST', path: '/users/me/status', handler: update },
+  { method: 'POST', path: '/users/:user_id/status', handler: updateForUser },
 ];

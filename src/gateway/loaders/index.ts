@@ -58,6 +58,11 @@ export interface Loaders {
   user(id: number): User | Promise<User>;
   /** A channel by ID, the same way (`channels`). */
   channel(id: number): Channel | Promise<Channel>;
+  /**
+   * The caller's live directory when this request may answer from it (ready, not fenced by a
+   * write), else undefined: for fields that answer from it with no call, or with one call without it.
+   */
+  directory(): Directory | undefined;
 }
 
 /** Error for a key the server did not return: the record does not exist or the caller cannot see it. */
@@ -157,6 +162,7 @@ export function createLoaders(connection: ZulipConnection, server: UpstreamServe
     channels,
     user: (id) => now(userCache, users, id, () => directory()?.userById(id)),
     channel: (id) => now(channelCache, channels, id, () => directory()?.channelById(id)),
+    directory,
     userGroups: new DataLoader(async (ids) => {
       const groupsPerRequest = async (missing: readonly number[]) => byIds(missing, await allUserGroups());
       return found(ids, await fromDirectory(ids, directory()?.userGroupsById(ids), groupsPerRequest), 'user group');

@@ -29,6 +29,13 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   updateMessageFlags: ['update_message_flags'],
   updateMessageFlagsForNarrow: ['update_message_flags'],
   setTopicVisibility: ['user_topic'],
+  // issue 17, users group (api-users).
+  createUser: ['realm_user'],
+  reactivateUser: ['realm_user'],
+  deactivateOwnUser: ['realm_user'],
+  updateProfileData: ['realm_user'],
+  removeProfileData: ['realm_user'],
+  deactivateUserGroup: ['user_group'],
 };
 
 /** The event types an operation's writes cause (empty for queries and other mutations). */

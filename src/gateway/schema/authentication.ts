@@ -5,11 +5,13 @@
  * through when that Authorization is unusable. `jwtFetchApiKey` does the same for a JSON Web Token
  * (https://zulip.com/api/jwt-fetch-api-key). The password and the token are never part of an error
  * message, and logs never carry variables (observability/logger.ts also redacts any `password` or
- * `token` field).
+ * `token` field). `regenerateApiKey` replaces the caller's key
+ * (https://zulip.com/api/regenerate-api-key): the new key is the payload, and like every key it never
+ * reaches a log, a metric or an error.
  */
 import type { ApiKeyResult } from '../../zulip/model/authentication.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
-import { fetchApiKey, jwtFetchApiKey } from '../../zulip/routes/authentication.js';
+import { fetchApiKey, jwtFetchApiKey, regenerateApiKey } from '../../zulip/routes/authentication.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
@@ -67,5 +69,23 @@ builder.mutationField('jwtFetchApiKey', (t) =>
       await requireFeatureLevel(ctx, featureLevels.jwtFetchApiKey, 'JWT login');
       return jwtFetchApiKey(ctx.anonymousConnection, { token: args.token });
     },
+  }),
+);
+
+const RegenerateApiKeyPayloadRef = builder.objectRef<{ api_key: string }>('RegenerateApiKeyPayload').implement({
+  description: 'The caller\u2019s new API key. The old one stopped working: send this one from now on.',
+  fields: (t) => ({
+    apiKey: t.exposeString('api_key', { description: 'The new API key: a secret, to be stored like a password.' }),
+  }),
+});
+
+builder.mutationField('regenerateApiKey', (t) =>
+  t.field({
+    extensions: reaches('regenerate-api-key'),
+    type: RegenerateApiKeyPayloadRef,
+    description:
+      'Replaces the caller\u2019s API key with a new one and answers it; the old key stops working at once (so does this ' +
+      'request\u2019s credential for any later request). Bots cannot (BAD_REQUEST).',
+    resolve: (_root, _args, ctx) => regenerateApiKey(ctx.connection),
   }),
 );

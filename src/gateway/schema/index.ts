@@ -36,6 +36,9 @@ import './muted-users.js';
 import './user-status.js';
 // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
 import './uploads.js';
+// issue 17, users group (api-users).
+import './custom-profile-fields.js';
+import './bots.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

@@ -1,11 +1,16 @@
 /**
  * User groups: the `UserGroup` type (backed by the wire group of `GET /user_groups`), the
- * `userGroups` / `userGroup` queries and the `createUserGroup`, `updateUserGroup` and
- * `updateUserGroupMembers` mutations. https://zulip.com/api/get-user-groups
+ * `userGroups` / `userGroup` / `userGroupMembers` / `userGroupSubgroups` / `isUserGroupMember`
+ * queries and the `createUserGroup`, `updateUserGroup`, `updateUserGroupMembers` and
+ * `deactivateUserGroup` mutations. https://zulip.com/api/get-user-groups
  */
 import type { GroupSettingValue, UserGroup, UserGroupSettingName } from '../../zulip/model/user-groups.js';
 import {
   createUserGroup,
+  deactivateUserGroup,
+  getIsUserGroupMember,
+  getUserGroupMembers,
+  getUserGroupSubgroups,
   getUserGroups,
   updateUserGroup,
   updateUserGroupMembers,
@@ -334,6 +339,151 @@ builder.mutationField('updateUserGroupMembers', (t) =>
           ...(deleteSubgroups && { delete: deleteSubgroups }),
         });
       }
+      return freshGroup(ctx, args.groupId);
+    },
+  }),
+);
+
+// ---- membership queries and deactivation ---------------------------------------------------------
+
+/**
+ * What the caller's live directory can answer exactly about a group's membership: the group and
+ * its subgroups at any depth (with `direct`, only the group), when the directory is ready and the
+ * caller is a human member (guests and bots get the server's refusal), the group is known, none of
+ * the groups is deactivated (the server's answer for those is its own), and every member is a user
+ * the directory holds. Otherwise undefined: ask the server.
+ */
+function liveMembership(ctx: Context, groupId: number, direct: boolean): { members: number[]; subgroups: number[] } | undefined {
+  const directory = ctx.loaders.directory();
+  const groups = directory?.allUserGroups();
+  const self = directory?.selfId;
+  if (!directory || !groups || self === undefined) return undefined;
+  const [caller] = directory.usersById([self]) ?? [];
+  if (!caller || caller.is_bot || caller.role === 600) return undefined;
+  const byId = new Map(groups.map((g) => [g.id, g]));
+  const closure: UserGroup[] = [];
+  const seen = new Set<number>();
+  let pending = [groupId];
+  while (pending.length > 0) {
+    const next: number[] = [];
+    for (const id of pending) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const group = byId.get(id);
+      if (!group || group.deactivated) return undefined;
+      closure.push(group);
+      if (!direct) next.push(...group.direct_subgroup_ids);
+    }
+    pending = next;
+  }
+  const ids = [...new Set(closure.flatMap((g) => g.members))];
+  const users = directory.usersById(ids);
+  if (!users || users.some((u) => u === undefined)) return undefined;
+  const members = ids.filter((_, i) => users[i]!.is_active).sort((a, b) => a - b);
+  const subgroups = direct ? [...closure[0]!.direct_subgroup_ids] : closure.slice(1).map((g) => g.id);
+  return { members, subgroups: subgroups.sort((a, b) => a - b) };
+}
+
+const requireMembershipQueries = (ctx: Context) =>
+  requireFeatureLevel(ctx, featureLevels.userGroupMembershipQueries, 'Reading a user group\u2019s members or subgroups');
+
+interface MemberList {
+  groupId: number;
+  userIds: number[];
+}
+
+const UserGroupMembersRef = builder.objectRef<MemberList>('UserGroupMembers').implement({
+  description: 'The members of a user group (active users only).',
+  fields: (t) => ({
+    groupId: t.field({ type: 'Long', description: 'The group.', resolve: (m) => m.groupId }),
+    group: t.field({ type: UserGroupRef, description: 'The group (through the group loader).', resolve: (m, _args, ctx) => ctx.loaders.userGroups.load(m.groupId) }),
+    userIds: t.field({ type: ['Long'], description: 'The members\u2019 user IDs, ascending.', resolve: (m) => m.userIds }),
+    users: t.field({ type: [UserRef], description: 'The members (users the caller cannot see are left out).', resolve: (m, _args, ctx) => loadUsers(ctx, m.userIds) }),
+  }),
+});
+
+interface SubgroupList {
+  groupId: number;
+  subgroupIds: number[];
+}
+
+const UserGroupSubgroupsRef = builder.objectRef<SubgroupList>('UserGroupSubgroups').implement({
+  description: 'The subgroups of a user group.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'Long', description: 'The group.', resolve: (m) => m.groupId }),
+    group: t.field({ type: UserGroupRef, description: 'The group (through the group loader).', resolve: (m, _args, ctx) => ctx.loaders.userGroups.load(m.groupId) }),
+    subgroupIds: t.field({ type: ['Long'], description: 'The subgroups\u2019 IDs, ascending.', resolve: (m) => m.subgroupIds }),
+    subgroups: t.field({ type: [UserGroupRef], description: 'The subgroups (through the group loader).', resolve: (m, _args, ctx) => loadUserGroups(ctx, m.subgroupIds) }),
+  }),
+});
+
+const COST = 'From the caller\u2019s live directory when it is ready (no upstream call), else one call.';
+
+builder.queryFields((t) => ({
+  userGroupMembers: t.field({
+    extensions: reaches('get-user-group-members'),
+    type: UserGroupMembersRef,
+    description: `The members of a user group, through its subgroups unless directOnly. ${COST} Feature level ${featureLevels.userGroupMembershipQueries}; an unknown group is BAD_REQUEST.`,
+    args: {
+      groupId: t.arg({ type: 'Long', required: true, description: 'The group.' }),
+      directOnly: t.arg.boolean({ required: false, defaultValue: false, description: 'Only direct members.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await requireMembershipQueries(ctx);
+      const direct = args.directOnly ?? false;
+      const live = liveMembership(ctx, args.groupId, direct);
+      const userIds = live?.members ?? (await getUserGroupMembers(ctx.connection, { userGroupId: args.groupId, directMemberOnly: direct })).members;
+      return { groupId: args.groupId, userIds };
+    },
+  }),
+  userGroupSubgroups: t.field({
+    extensions: reaches('get-user-group-subgroups'),
+    type: UserGroupSubgroupsRef,
+    description: `The subgroups of a user group, at any depth unless directOnly. ${COST} Feature level ${featureLevels.userGroupMembershipQueries}.`,
+    args: {
+      groupId: t.arg({ type: 'Long', required: true, description: 'The group.' }),
+      directOnly: t.arg.boolean({ required: false, defaultValue: false, description: 'Only direct subgroups.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await requireMembershipQueries(ctx);
+      const direct = args.directOnly ?? false;
+      const live = liveMembership(ctx, args.groupId, direct);
+      const subgroupIds = live?.subgroups ?? (await getUserGroupSubgroups(ctx.connection, { userGroupId: args.groupId, directSubgroupOnly: direct })).subgroups;
+      return { groupId: args.groupId, subgroupIds };
+    },
+  }),
+  isUserGroupMember: t.boolean({
+    extensions: reaches('get-is-user-group-member'),
+    description: `Whether a user is a member of a user group, through its subgroups unless directOnly. ${COST} Feature level ${featureLevels.userGroupMembershipQueries}; an unknown or deactivated user is BAD_REQUEST.`,
+    args: {
+      groupId: t.arg({ type: 'Long', required: true, description: 'The group.' }),
+      userId: t.arg({ type: 'Long', required: true, description: 'The user.' }),
+      directOnly: t.arg.boolean({ required: false, defaultValue: false, description: 'Only direct membership counts.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await requireMembershipQueries(ctx);
+      const direct = args.directOnly ?? false;
+      const live = liveMembership(ctx, args.groupId, direct);
+      const [target] = ctx.loaders.directory()?.usersById([args.userId]) ?? [];
+      if (live && target?.is_active) return live.members.includes(args.userId);
+      const { is_user_group_member } = await getIsUserGroupMember(ctx.connection, { userGroupId: args.groupId, userId: args.userId, directMemberOnly: direct });
+      return is_user_group_member;
+    },
+  }),
+}));
+
+builder.mutationField('deactivateUserGroup', (t) =>
+  t.field({
+    extensions: reaches('deactivate-user-group'),
+    type: UserGroupRef,
+    description:
+      `Deactivates a user group (those who can manage it; feature level ${featureLevels.deactivateUserGroup}). Returns the group. ` +
+      'A group still used by a setting or as a subgroup is refused with CANNOT_DEACTIVATE_GROUP_IN_USE and `objections` ' +
+      `(BAD_REQUEST before feature level ${featureLevels.groupInUseCode}); system groups with BAD_REQUEST "Insufficient permission".`,
+    args: { groupId: t.arg({ type: 'Long', required: true, description: 'The group to deactivate.' }) },
+    resolve: async (_root, args, ctx) => {
+      await requireFeatureLevel(ctx, featureLevels.deactivateUserGroup, 'Deactivating a user group');
+      await deactivateUserGroup(ctx.connection, { userGroupId: args.groupId });
       return freshGroup(ctx, args.groupId);
     },
   }),

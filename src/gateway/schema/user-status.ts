@@ -1,12 +1,13 @@
 /**
  * User status: a short text and an emoji a user shows beside their name. The `userStatus` query
- * (feature level 262) and the `updateStatus` mutation (the caller's own).
+ * (feature level 262), the `updateStatus` mutation (the caller's own) and `updateStatusForUser`
+ * (an administrator changes another user's, feature level 407).
  * https://zulip.com/api/get-user-status
  */
 import type { UserStatus } from '../../zulip/model/user-status.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { getOwnUser } from '../../zulip/routes/users.js';
-import { getUserStatus, updateStatus } from '../../zulip/routes/user-status.js';
+import { getUserStatus, updateStatus, updateStatusForUser } from '../../zulip/routes/user-status.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
@@ -72,6 +73,33 @@ const UpdateStatusPayloadRef = builder.objectRef<object>('UpdateStatusPayload').
   }),
 });
 
+interface StatusArgs {
+  text?: string | null;
+  emojiName?: string | null;
+  emojiCode?: string | null;
+  reactionType?: string | null;
+  away?: boolean | null;
+}
+
+/** The wire change of a status mutation, refused with BAD_USER_INPUT before any call when Zulip would refuse it. */
+function statusChange(args: StatusArgs, field: string) {
+  const text = args.text?.trim();
+  if (text !== undefined && text.length > MAX_STATUS_TEXT_LENGTH) {
+    throw badInput(`text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters).`, { argument: 'text', maxLength: MAX_STATUS_TEXT_LENGTH });
+  }
+  if (args.emojiName == null && (args.emojiCode != null || args.reactionType != null)) {
+    throw badInput('emojiCode and reactionType need emojiName.', { argument: 'emojiName' });
+  }
+  if (text === undefined && args.emojiName == null && args.away == null) throw badInput(`${field}: give at least one value.`);
+  return {
+    ...(text !== undefined && { statusText: text }),
+    ...(args.emojiName != null && { emojiName: args.emojiName }),
+    ...(args.emojiCode != null && { emojiCode: args.emojiCode }),
+    ...(args.reactionType != null && { reactionType: args.reactionType }),
+    ...(args.away != null && { away: args.away }),
+  };
+}
+
 builder.mutationField('updateStatus', (t) =>
   t.field({
     extensions: reaches('update-status'),
@@ -87,22 +115,44 @@ builder.mutationField('updateStatus', (t) =>
       away: t.arg.boolean({ required: false, description: 'Deprecated: the legacy "away" flag.' }),
     },
     resolve: async (_root, args, ctx) => {
-      const text = args.text?.trim();
-      if (text !== undefined && text.length > MAX_STATUS_TEXT_LENGTH) {
-        throw badInput(`text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters).`, { argument: 'text', maxLength: MAX_STATUS_TEXT_LENGTH });
-      }
-      if (args.emojiName == null && (args.emojiCode != null || args.reactionType != null)) {
-        throw badInput('emojiCode and reactionType need emojiName.', { argument: 'emojiName' });
-      }
-      if (text === undefined && args.emojiName == null && args.away == null) throw badInput('updateStatus: give at least one value.');
-      await updateStatus(ctx.connection, {
-        ...(text !== undefined && { statusText: text }),
-        ...(args.emojiName != null && { emojiName: args.emojiName }),
-        ...(args.emojiCode != null && { emojiCode: args.emojiCode }),
-        ...(args.reactionType != null && { reactionType: args.reactionType }),
-        ...(args.away != null && { away: args.away }),
-      });
+      await updateStatus(ctx.connection, statusChange(args, 'updateStatus'));
       return {};
+    },
+  }),
+);
+
+const UpdateStatusForUserPayloadRef = builder.objectRef<{ userId: number }>('UpdateStatusForUserPayload').implement({
+  description: 'Another user\u2019s status was changed.',
+  fields: (t) => ({
+    userId: t.field({ type: 'Long', description: 'The user whose status changed.', resolve: (p) => p.userId }),
+    status: t.field({
+      type: UserStatusRef,
+      description: 'The user\u2019s status as the server now holds it (one more call, only when selected).',
+      resolve: (p, _args, ctx) => statusOf(ctx, p.userId),
+    }),
+  }),
+});
+
+builder.mutationField('updateStatusForUser', (t) =>
+  t.field({
+    extensions: reaches('update-status-for-user'),
+    type: UpdateStatusForUserPayloadRef,
+    description:
+      `Changes another user\u2019s status (administrators; feature level ${featureLevels.updateStatusForUser}, bots with an ` +
+      `administrator role from ${featureLevels.updateStatusForUserBots}), with the rules of updateStatus. Others get BAD_REQUEST ` +
+      '"Insufficient permission".',
+    args: {
+      userId: t.arg({ type: 'Long', required: true, description: 'The user whose status to change.' }),
+      text: t.arg.string({ required: false, description: `The status text (trimmed; at most ${MAX_STATUS_TEXT_LENGTH} characters); empty clears it.` }),
+      emojiName: t.arg.string({ required: false, description: 'The emoji\u2019s name; empty clears the emoji.' }),
+      emojiCode: t.arg.string({ required: false, description: 'The emoji\u2019s code (default: looked up from the name).' }),
+      reactionType: t.arg.string({ required: false, description: 'The emoji\u2019s namespace (default: from the name).' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const change = statusChange(args, 'updateStatusForUser');
+      await requireFeatureLevel(ctx, featureLevels.updateStatusForUser, 'Changing another user\u2019s status');
+      await updateStatusForUser(ctx.connection, { userId: args.userId, ...change });
+      return { userId: args.userId };
     },
   }),
 );

@@ -1,15 +1,19 @@
 /**
  * Users: the `User` type (backed by the wire user of `GET /users`), the caller's own `Me`, the
- * `users` / `user` / `userByEmail` / `me` queries and the administrative `updateUser` and
- * `deactivateUser` mutations. https://zulip.com/api/get-users
+ * `users` / `user` / `userByEmail` / `me` queries, the administrative `createUser`, `updateUser`,
+ * `deactivateUser` and `reactivateUser` mutations, and `deactivateOwnUser`.
+ * https://zulip.com/api/get-users
  */
 import type { OwnUser, ProfileFieldValue, User, UserRole } from '../../zulip/model/users.js';
 import {
+  createUser,
+  deactivateOwnUser,
   deactivateUser,
   getOwnUser,
   getUser,
   getUserByEmail,
   getUsers,
+  reactivateUser,
   updateUser,
   updateUserByEmail,
   type UserChanges,
@@ -50,7 +54,7 @@ interface ProfileDataEntry extends ProfileFieldValue {
   field_id: number;
 }
 
-const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
+export const ProfileDataEntryRef = builder.objectRef<ProfileDataEntry>('ProfileDataEntry').implement({
   description: "A user's value for one custom profile field of the organization.",
   fields: (t) => ({
     fieldId: t.field({ type: 'Long', description: 'ID of the custom profile field.', resolve: (e) => e.field_id }),
@@ -184,7 +188,7 @@ function primeUsers(ctx: Context, users: User[]): void {
 }
 
 /** Re-reads one user after a change, so the mutation returns what the server now holds. */
-async function freshUser(ctx: Context, userId: number): Promise<User> {
+export async function freshUser(ctx: Context, userId: number): Promise<User> {
   const { user } = await getUser(ctx.connection, { userId, clientGravatar: false, includeCustomProfileFields: true });
   primeUsers(ctx, [user]);
   return user;
@@ -366,6 +370,85 @@ builder.mutationField('deactivateUser', (t) =>
         ...(args.notificationComment != null && { deactivationNotificationComment: args.notificationComment }),
       });
       return freshUser(ctx, userId);
+    },
+  }),
+);
+
+// ---- account lifecycle ---------------------------------------------------------------------------
+
+const CreateUserPayloadRef = builder.objectRef<{ userId: number }>('CreateUserPayload').implement({
+  description: 'A user account that was created.',
+  fields: (t) => ({
+    userId: t.field({ type: 'Long', description: 'The new user\u2019s ID.', resolve: (p) => p.userId }),
+    user: t.field({
+      type: UserRef,
+      description: 'The new user as the server now holds it (one more call, only when selected).',
+      resolve: (p, _args, ctx) => freshUser(ctx, p.userId),
+    }),
+  }),
+});
+
+/** Zulip's full-name limits (check_full_name), checked before the call so that bad input costs nothing upstream. */
+const MAX_FULL_NAME_LENGTH = 100;
+const MIN_FULL_NAME_LENGTH = 2;
+
+builder.mutationField('createUser', (t) =>
+  t.field({
+    extensions: reaches('create-user'),
+    type: CreateUserPayloadRef,
+    description:
+      'Creates a user account with a password. The caller needs the server-level `can_create_users` permission ' +
+      `(any administrator before feature level ${featureLevels.createUserPermission}): else UNAUTHORIZED_PRINCIPAL (not an ` +
+      'administrator) or BAD_REQUEST. An email in use, a weak password or a bad name are BAD_REQUEST.',
+    args: {
+      email: t.arg.string({ required: true, description: 'The new user\u2019s email address.' }),
+      password: t.arg.string({ required: true, description: 'The new user\u2019s password; never logged nor echoed in an error.' }),
+      fullName: t.arg.string({ required: true, description: `The new user\u2019s full name (${MIN_FULL_NAME_LENGTH} to ${MAX_FULL_NAME_LENGTH} characters).` }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const email = args.email.trim();
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw badInput('email is not an email address.', { argument: 'email' });
+      if (args.password === '') throw badInput('password must not be empty.', { argument: 'password' });
+      const fullName = args.fullName.trim();
+      if (fullName.length < MIN_FULL_NAME_LENGTH || fullName.length > MAX_FULL_NAME_LENGTH) {
+        throw badInput(`fullName must have ${MIN_FULL_NAME_LENGTH} to ${MAX_FULL_NAME_LENGTH} characters.`, { argument: 'fullName' });
+      }
+      const { user_id } = await createUser(ctx.connection, { email, password: args.password, fullName });
+      return { userId: user_id };
+    },
+  }),
+);
+
+const DeactivateOwnUserPayloadRef = builder.objectRef<object>('DeactivateOwnUserPayload').implement({
+  description: 'The caller\u2019s account was deactivated: its credentials no longer work.',
+  fields: (t) => ({ ok: t.boolean({ description: 'Always true.', resolve: () => true }) }),
+});
+
+builder.mutationField('deactivateOwnUser', (t) =>
+  t.field({
+    extensions: reaches('deactivate-own-user'),
+    type: DeactivateOwnUserPayloadRef,
+    description:
+      'Deactivates the caller\u2019s own account (and their bots). The only owner or the only user cannot: ' +
+      'CANNOT_DEACTIVATE_LAST_USER, with `entity` and `is_last_owner` in the extensions.',
+    resolve: async (_root, _args, ctx) => {
+      await deactivateOwnUser(ctx.connection);
+      return {};
+    },
+  }),
+);
+
+builder.mutationField('reactivateUser', (t) =>
+  t.field({
+    extensions: reaches('reactivate-user'),
+    type: UserRef,
+    description:
+      'Reactivates a deactivated user (administrators; a bot\u2019s owner for the bot). Returns the user. ' +
+      'Others get BAD_REQUEST "Insufficient permission"; an unknown user is BAD_REQUEST "No such user".',
+    args: { userId: t.arg({ type: 'Long', required: true, description: 'The user to reactivate.' }) },
+    resolve: async (_root, args, ctx) => {
+      await reactivateUser(ctx.connection, { userId: args.userId });
+      return freshUser(ctx, args.userId);
     },
   }),
 );

@@ -7,3 +7,11 @@ export interface ApiKeyResult {
   /** New in feature level 171. */
   user_id?: number;
 }
+
+/**
+ * `POST /users/me/api_key/regenerate`, `GET /bots/{bot_id}/api_key` and
+ * `POST /bots/{bot_id}/api_key/regenerate` success body: the (new) key, a secret.
+ */
+export interface ApiKeyOnlyResult {
+  api_key: string;
+}

@@ -87,3 +87,8 @@ export interface ProfileDataUpdate {
   /** New value; an empty string or null clears the field. */
   value: string | null;
 }
+
+/** `POST /users` success body: the new account's ID (feature level 30). */
+export interface CreateUserResult {
+  user_id: number;
+}

@@ -6,7 +6,7 @@
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import * as authentication from '../generated/authentication.js';
 import type { FetchApiKeyParams, JwtFetchApiKeyParams } from '../generated/authentication.js';
-import type { ApiKeyResult } from '../model/authentication.js';
+import type { ApiKeyOnlyResult, ApiKeyResult } from '../model/authentication.js';
 import { callOperation } from '../operation.js';
 
 /**
@@ -24,3 +24,10 @@ export const fetchApiKey = (c: ZulipConnection, p: FetchApiKeyParams, call?: Sen
  */
 export const jwtFetchApiKey = (c: ZulipConnection, p: JwtFetchApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyResult>> =>
   callOperation(c, authentication.jwtFetchApiKey, p, call);
+
+/**
+ * Replaces the caller's API key with a new one (humans only) and answers it: the old key stops
+ * working at once. https://zulip.com/api/regenerate-api-key
+ */
+export const regenerateApiKey = (c: ZulipConnection, call?: SendOptions): Promise<SendResult<ApiKeyOnlyResult>> =>
+  callOperation(c, authentication.regenerateApiKey, {}, call);

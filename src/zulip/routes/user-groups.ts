@@ -1,4 +1,4 @@
-/** Bindings for user groups: listing, creation, membership and subgroups. */
+/** Bindings for user groups: listing, creation, membership, subgroups and deactivation. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type {
   CreateUserGroupResult,
@@ -9,6 +9,8 @@ import type {
   GroupSettingValue,
   GroupSettingValueUpdate,
 } from '../model/user-groups.js';
+import * as ops from '../generated/user-groups.js';
+import { callOperation } from '../operation.js';
 import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUserGroupsOptions {
@@ -251,3 +253,11 @@ export function getIsUserGroupMember(
     call,
   );
 }
+
+/**
+ * Deactivates a group (feature level 290; those who can manage it). A group still used by a
+ * setting or as a subgroup is refused with CANNOT_DEACTIVATE_GROUP_IN_USE (feature level 298) and
+ * its `objections`. https://zulip.com/api/deactivate-user-group
+ */
+export const deactivateUserGroup = (c: ZulipConnection, p: ops.DeactivateUserGroupParams, call?: SendOptions): Promise<object> =>
+  callOperation(c, ops.deactivateUserGroup, p, call);

@@ -4,7 +4,7 @@
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as userStatus from '../generated/user-status.js';
-import type { GetUserStatusParams, UpdateStatusParams } from '../generated/user-status.js';
+import type { GetUserStatusParams, UpdateStatusForUserParams, UpdateStatusParams } from '../generated/user-status.js';
 import type { GetUserStatusResult } from '../model/user-status.js';
 import { callOperation } from '../operation.js';
 
@@ -23,3 +23,10 @@ export const getUserStatus = (c: ZulipConnection, p: GetUserStatusParams, call?:
  */
 export const updateStatus = (c: ZulipConnection, p: UpdateStatusParams, call?: SendOptions): Promise<object> =>
   callOperation(c, userStatus.updateStatus, p, call);
+
+/**
+ * Changes another user's status (administrators; feature level 407, administrator bots from 473),
+ * with the same rules as {@link updateStatus}. https://zulip.com/api/update-status-for-user
+ */
+export const updateStatusForUser = (c: ZulipConnection, p: UpdateStatusForUserParams, call?: SendOptions): Promise<object> =>
+  callOperation(c, userStatus.updateStatusForUser, p, call);

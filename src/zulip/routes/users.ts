@@ -1,6 +1,8 @@
-/** Bindings for users: listing, lookup, administrative update and deactivation. */
+/** Bindings for users: listing, lookup, creation, administrative update, deactivation and reactivation. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
-import type { GetUserResult, GetUsersResult, OwnUser, ProfileDataUpdate, UserRole } from '../model/users.js';
+import * as ops from '../generated/users.js';
+import type { CreateUserResult, GetUserResult, GetUsersResult, OwnUser, ProfileDataUpdate, UserRole } from '../model/users.js';
+import { callOperation } from '../operation.js';
 import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUsersOptions {
@@ -166,3 +168,22 @@ export function deactivateUser(
     call,
   );
 }
+
+/**
+ * Creates an account with a password (the caller needs the `can_create_users` permission; any
+ * administrator before feature level 36). The password travels in the body only.
+ * https://zulip.com/api/create-user
+ */
+export const createUser = (c: ZulipConnection, p: ops.CreateUserParams, call?: SendOptions): Promise<CreateUserResult> =>
+  callOperation(c, ops.createUser, p, call);
+
+/**
+ * Deactivates the caller's own account; the only owner or the only user cannot
+ * (CANNOT_DEACTIVATE_LAST_USER). https://zulip.com/api/deactivate-own-user
+ */
+export const deactivateOwnUser = (c: ZulipConnection, call?: SendOptions): Promise<object> =>
+  callOperation(c, ops.deactivateOwnUser, {}, call);
+
+/** Reactivates a deactivated user (administrators only). https://zulip.com/api/reactivate-user */
+export const reactivateUser = (c: ZulipConnection, p: ops.ReactivateUserParams, call?: SendOptions): Promise<object> =>
+  callOperation(c, ops.reactivateUser, p, call);

@@ -64,9 +64,10 @@ describe('redaction', () => {
   it('redacts Authorization, API keys and connection params wherever they are logged', () => {
     const destination = memoryDestination();
     const log = createLogger({ level: 'info', destination });
-    log.info({ headers: { authorization: 'Basic c2VjcmV0', cookie: 'sid=1' }, credentials: { email: 'a@b', apiKey: 'k1' }, upstream: { apiKey: 'k2' }, connectionParams: { authorization: 'x' }, variables: { password: 'pw1' }, password: 'pw2' }, 'x');
+    log.info({ headers: { authorization: 'Basic c2VjcmV0', cookie: 'sid=1' }, credentials: { email: 'a@b', apiKey: 'k1' }, upstream: { apiKey: 'k2' }, connectionParams: { authorization: 'x' }, variables: { password: 'pw1' }, password: 'pw2', api_key: 'k3' }, 'x');
     const text = JSON.stringify(destination.lines);
-    for (const secret of ['c2VjcmV0', 'sid=1', 'k1', 'k2', 'pw1', 'pw2']) expect(text).not.toContain(secret);
+    // k3: a regenerated or bot API key (regenerateApiKey, botApiKey) as Zulip's responses name it.
+    for (const secret of ['c2VjcmV0', 'sid=1', 'k1', 'k2', 'k3', 'pw1', 'pw2']) expect(text).not.toContain(secret);
     expect(destination.lines[0]).toMatchObject({ headers: { authorization: '[redacted]' }, credentials: '[redacted]', upstream: { apiKey: '[redacted]' } });
   });
 

@@ -52,3 +52,40 @@ describe('user status', () => {
     expect(calls(h)).toEqual(['GET server_settings']);
   });
 });
+
+describe('update status for user', () => {
+  const FL = 407;
+
+  it('lets an administrator change another user\u2019s status in one call, the status only when selected', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: FL } });
+    const hamlet = h.userId('hamlet');
+    const done = await h.gql('mutation ($id: Long!) { updateStatusForUser(userId: $id, text: "In a meeting") { userId } }', { id: hamlet }, { as: demoUser('iago').email });
+    expect(done.data).toEqual({ updateStatusForUser: { userId: hamlet } });
+    expect(calls(h).filter((c) => c !== 'GET server_settings')).toEqual([`POST users/${hamlet}/status`]);
+    h.resetUpstreamRequests();
+    const read = await h.gql<{ updateStatusForUser: { status: { text: string } } }>(
+      'mutation ($id: Long!) { updateStatusForUser(userId: $id, emojiName: "smile") { status { text emojiName } } }',
+      { id: hamlet },
+      { as: demoUser('iago').email },
+    );
+    expect(read.data?.updateStatusForUser.status).toEqual({ text: 'In a meeting', emojiName: 'smile' });
+    expect(calls(h)).toEqual([`POST users/${hamlet}/status`, `GET users/${hamlet}/status`]);
+  });
+
+  it('refuses bad input before any call and passes on Insufficient permission', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: FL } });
+    const hamlet = h.userId('hamlet');
+    const empty = await h.gql('mutation ($id: Long!) { updateStatusForUser(userId: $id) { userId } }', { id: hamlet }, { as: demoUser('iago').email });
+    expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(calls(h)).toEqual([]);
+    const member = await h.gql('mutation ($id: Long!) { updateStatusForUser(userId: $id, text: "x") { userId } }', { id: hamlet }, { as: demoUser('othello').email });
+    expect(member.errors?.[0]).toMatchObject({ message: 'Insufficient permission', extensions: { code: 'BAD_REQUEST', route: 'update-status-for-user' } });
+  });
+
+  it('answers UNSUPPORTED_BY_SERVER below feature level 407', async () => {
+    const h = setupHarness({ emulatorSettings: { featureLevel: FL - 1 } });
+    const { errors } = await h.gql('mutation ($id: Long!) { updateStatusForUser(userId: $id, text: "x") { userId } }', { id: h.userId('hamlet') }, { as: demoUser('iago').email });
+    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: FL, featureLevel: FL - 1 });
+    expect(calls(h)).toEqual(['GET server_settings']);
+  });
+});

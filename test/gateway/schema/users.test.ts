@@ -256,3 +256,70 @@ describe('events after a change made through the gateway', () => {
     expect(await poll(polonius, poloniusQueue)).toEqual([deactivated(h.userId('hamlet')), deactivated(botId)]);
   });
 });
+
+describe('account lifecycle mutations', () => {
+  const calls = (h: ReturnType<typeof setupHarness>) => h.upstreamRequests.map((r) => `${r.method} ${r.path}`);
+
+  it('createUser creates an account in one call, the user only when selected', async () => {
+    const h = setupHarness();
+    const created = await h.gql<{ createUser: { userId: number } }>(
+      'mutation { createUser(email: "newbie@zulip.example.com", password: "correct horse", fullName: "New User") { userId } }',
+      {},
+      { as: EMAIL('desdemona') },
+    );
+    expect(created.errors).toBeUndefined();
+    const userId = created.data!.createUser.userId;
+    expect(h.emulator.store.users.get(userId)?.full_name).toBe('New User');
+    expect(calls(h)).toEqual(['POST users']);
+    h.resetUpstreamRequests();
+    const selected = await h.gql<{ createUser: { user: { zulipId: number; fullName: string; isActive: boolean } } }>(
+      'mutation { createUser(email: "second@zulip.example.com", password: "correct horse", fullName: "Second") { user { zulipId fullName isActive } } }',
+      {},
+      { as: EMAIL('desdemona') },
+    );
+    expect(selected.data?.createUser.user).toMatchObject({ fullName: 'Second', isActive: true });
+    expect(calls(h).filter((c) => c !== 'GET server_settings')).toEqual(['POST users', `GET users/${selected.data!.createUser.user.zulipId}`]);
+  });
+
+  it('createUser refuses bad input before any call, and passes on the server\u2019s codes without the password', async () => {
+    const h = setupHarness();
+    for (const [args, argument] of [
+      ['email: "nope", password: "correct horse", fullName: "New User"', 'email'],
+      ['email: "a@zulip.example.com", password: "", fullName: "New User"', 'password'],
+      ['email: "a@zulip.example.com", password: "correct horse", fullName: " x "', 'fullName'],
+    ] as const) {
+      const { errors } = await h.gql(`mutation { createUser(${args}) { userId } }`, {}, { as: EMAIL('desdemona') });
+      expect(errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument });
+    }
+    expect(calls(h)).toEqual([]);
+    const admin = await h.gql('mutation { createUser(email: "a@zulip.example.com", password: "s3cret-pass", fullName: "New User") { userId } }', {}, { as: EMAIL('hamlet') });
+    expect(admin.errors?.[0]).toMatchObject({ message: 'Must be an organization administrator', extensions: { code: 'UNAUTHORIZED_PRINCIPAL', route: 'create-user' } });
+    const weak = await h.gql('mutation { createUser(email: "a@zulip.example.com", password: "abc", fullName: "New User") { userId } }', {}, { as: EMAIL('desdemona') });
+    expect(weak.errors?.[0]).toMatchObject({ message: 'The password is too weak.', extensions: { code: 'BAD_REQUEST' } });
+    expect(JSON.stringify([admin, weak])).not.toContain('s3cret-pass');
+  });
+
+  it('deactivateOwnUser deactivates the caller in one call; the only owner gets CANNOT_DEACTIVATE_LAST_USER', async () => {
+    const h = setupHarness();
+    const done = await h.gql('mutation { deactivateOwnUser { ok } }', {}, { as: EMAIL('othello') });
+    expect(done.data).toEqual({ deactivateOwnUser: { ok: true } });
+    expect(calls(h)).toEqual(['DELETE users/me']);
+    expect(h.emulator.store.users.get(h.userId('othello'))!.is_active).toBe(false);
+    const owner = await h.gql('mutation { deactivateOwnUser { ok } }', {}, { as: EMAIL('desdemona') });
+    expect(owner.errors?.[0]).toMatchObject({
+      message: 'Cannot deactivate the only organization owner',
+      extensions: { code: 'CANNOT_DEACTIVATE_LAST_USER', entity: 'organization owner', is_last_owner: true, route: 'deactivate-own-user' },
+    });
+  });
+
+  it('reactivateUser reactivates and returns the user; members get Insufficient permission', async () => {
+    const h = setupHarness();
+    const lear = h.userId('lear');
+    const refused = await h.gql('mutation ($id: Long!) { reactivateUser(userId: $id) { zulipId } }', { id: lear }, { as: EMAIL('hamlet') });
+    expect(refused.errors?.[0]).toMatchObject({ message: 'Insufficient permission', extensions: { code: 'BAD_REQUEST', route: 'reactivate-user' } });
+    h.resetUpstreamRequests();
+    const done = await h.gql('mutation ($id: Long!) { reactivateUser(userId: $id) { zulipId isActive } }', { id: lear }, { as: EMAIL('iago') });
+    expect(done.data).toEqual({ reactivateUser: { zulipId: lear, isActive: true } });
+    expect(calls(h)).toEqual([`POST users/${lear}/reactivate`, `GET users/${lear}`]);
+  });
+});

@@ -3,7 +3,8 @@
  * (https://zulip.com/api/get-user), `GET /users/{email}` (https://zulip.com/api/get-user-by-email),
  * `GET /users/me` (https://zulip.com/api/get-own-user), `PATCH /users/{user_id}` and
  * `PATCH /users/{email}` (https://zulip.com/api/update-user), `DELETE /users/{user_id}`
- * (https://zulip.com/api/deactivate-user), the `realm_user` events they cause and the
+ * (https://zulip.com/api/deactivate-user), `POST /users`, `DELETE /users/me` and
+ * `POST /users/{user_id}/reactivate` (lifecycle.ts), the `realm_user` events they cause and the
  * `realm_user` / `realm_bot` / `custom_profile_fields` register state.
  *
  * Visibility rules shared with other resources are exported: {@link canAccessUser} (guests with
@@ -11,6 +12,7 @@
  */
 import type { Route } from '../../context.js';
 import { deactivateUser } from './deactivate.js';
+import { createUser, deactivateOwnUser, reactivateUser } from './lifecycle.js';
 import { getOwnUser, getUser, getUsers } from './read.js';
 import { updateUser } from './update.js';
 
@@ -34,4 +36,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/users/:user', handler: getUser },
   { method: 'PATCH', path: '/users/:user', handler: updateUser },
   { method: 'DELETE', path: '/users/:user_id', handler: deactivateUser },
+  { method: 'POST', path: '/users', handler: createUser },
+  { method: 'DELETE', path: '/users/me', handler: deactivateOwnUser },
+  { method: 'POST', path: '/users/:user_id/reactivate', handler: reactivateUser },
 ];

@@ -15,6 +15,9 @@ export const FIELD_TYPE_NAMES: Record<number, string> = {
   8: 'PRONOUNS',
 };
 
+/** The users field type: its value is a list of user IDs. */
+export const USER_FIELD_TYPE = 6;
+
 /** Field types whose values are Markdown, so they carry `rendered_value`. */
 export const RENDERED_FIELD_TYPES = new Set([1, 2]);
 
@@ -23,7 +26,7 @@ export function customProfileFields(store: Store): CustomProfileField[] {
   let fields = store.customProfileFields;
   if (!fields) {
     const field = (id: number, name: string, type: number, hint: string): CustomProfileField => ({
-      id, name, type, hint, field_data: '', order: id, required: false, display_in_profile_summary: id <= 2,
+      id, name, type, hint, field_data: '', order: id, required: false, display_in_profile_summary: id <= 2, editable_by_user: true,
     });
     fields = [
       field(1, 'Biography', 2, 'What do you do?'),

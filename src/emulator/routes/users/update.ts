@@ -8,7 +8,7 @@ import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import { renderMarkdown } from '../../markdown.js';
 import { Role, ROLES, type SYSTEM_GROUPS, type Store, type User } from '../../store.js';
 import type { CustomProfileField } from '../../store.js';
-import { RENDERED_FIELD_TYPES, customProfileFields } from './profile-fields.js';
+import { RENDERED_FIELD_TYPES, USER_FIELD_TYPE, customProfileFields } from './profile-fields.js';
 import { usersWhoCanAccess } from './wire.js';
 import { ownerRequired, accessUser } from './read.js';
 
@@ -37,13 +37,18 @@ export interface ProfileChange {
   value: string | null;
 }
 
-export function readProfileData(ctx: RouteContext): ProfileChange[] | undefined {
-  const raw = ctx.params.optJson<unknown>('profile_data');
+/**
+ * The `profile_data` of update-user, or (`name` = `data`) the `data` of update-profile-data: a
+ * list of `{id, value}`, a value being text, or a list of user IDs for a users field (stored as
+ * its JSON text, as Zulip returns it).
+ */
+export function readProfileData(ctx: RouteContext, param = 'profile_data'): ProfileChange[] | undefined {
+  const raw = ctx.params.optJson<unknown>(param);
   if (raw === undefined) return undefined;
-  if (!Array.isArray(raw)) throw badRequest('profile_data is not a list');
+  if (!Array.isArray(raw)) throw badRequest(`${param} is not a list`);
   const fields = customProfileFields(ctx.store);
   return raw.map((entry: unknown, i) => {
-    const name = `profile_data[${i}]`;
+    const name = `${param}[${i}]`;
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw badRequest(`${name} is not a dict`);
     const { id, value, ...rest } = entry as Record<string, unknown>;
     const extra = Object.keys(rest)[0];
@@ -51,13 +56,23 @@ export function readProfileData(ctx: RouteContext): ProfileChange[] | undefined 
     if (id === undefined) throw badRequest(`${name} key is missing: id`);
     if (!('value' in (entry as object))) throw badRequest(`${name} key is missing: value`);
     if (!Number.isSafeInteger(id)) throw badRequest(`${name}["id"] is not an integer`);
-    if (value !== null && typeof value !== 'string') throw badRequest(`${name}["value"] is not a string`);
     const field = fields.find((f) => f.id === id);
+    if (Array.isArray(value) && field?.type === USER_FIELD_TYPE) return { field, value: checkUserIds(ctx, field, value) };
+    if (value !== null && typeof value !== 'string') throw badRequest(`${name}["value"] is not a string`);
     if (!field) throw badRequest(`Field id ${String(id)} not found.`);
     if (value === null || value === '') return { field, value: null };
     checkProfileValue(field, value);
     return { field, value };
   });
+}
+
+/** A users field's value: known user IDs, as the JSON text Zulip stores; an empty list clears it. */
+function checkUserIds(ctx: RouteContext, field: CustomProfileField, ids: unknown[]): string | null {
+  for (const id of ids) {
+    if (!Number.isSafeInteger(id)) throw badRequest(`${field.name} is not a list of integers`);
+    if (!ctx.store.users.has(id as number)) throw badRequest(`Invalid user ID: ${String(id)}`);
+  }
+  return ids.length === 0 ? null : JSON.stringify(ids);
 }
 
 /** The per-type checks of Zulip's validate_user_custom_profile_field, for the types the demo uses. */
@@ -71,6 +86,9 @@ export function checkProfileValue(field: CustomProfileField, value: string): voi
     throw badRequest(`${field.name} is not a date`);
   }
   if (field.type === 5 && !/^https?:\/\/\S+$/.test(value)) throw badRequest(`${field.name} is not a URL`);
+  if (field.type === 3 && !(value in (JSON.parse(field.field_data || '{}') as Record<string, unknown>))) {
+    throw badRequest(`'${value}' is not a valid choice for '${field.name}'.`);
+  }
 }
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
