@@ -33,6 +33,9 @@ import './saved-snippets.js';
 import './alert-words.js';
 import './muted-users.js';
 import './user-status.js';
+// Channels and subscriptions (issue 17, api-channels).
+import './channels/folders.js';
+import './channels/create.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

@@ -6,7 +6,7 @@
  * https://zulip.com/api/get-subscriptions, https://zulip.com/api/subscribe,
  * https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscription-settings
  */
-import type { Channel } from '../../zulip/model/channels.js';
+import type { Channel, GroupSettingValue } from '../../zulip/model/channels.js';
 import type { Subscription } from '../../zulip/model/subscriptions.js';
 import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
@@ -19,6 +19,7 @@ import {
   type SubscriptionSettingChange,
 } from '../../zulip/routes/subscriptions.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
@@ -329,6 +330,33 @@ const GROUP_ARGS = [
   ['canSubscribeGroup', featureLevels.canSubscribeGroup],
 ] as const;
 
+/** The permission arguments of a channel to create, as `GROUP_ARGS` names them. */
+export type ChannelGroupArgs = Partial<Record<(typeof GROUP_ARGS)[number][0], GroupSettingValueInputShape | null>>;
+
+/** The permission arguments of channels a mutation creates (subscribe, createChannel). */
+export function channelGroupArgs(t: { arg: ArgBuilder<typeof builder.$inferSchemaTypes> }, what: string) {
+  return Object.fromEntries(
+    GROUP_ARGS.map(([name, level]) => [
+      name,
+      t.arg({ type: GroupSettingValueInput, required: false, description: `${name} of ${what}${level ? ` (feature level ${level})` : ''}.` }),
+    ]),
+  ) as Record<(typeof GROUP_ARGS)[number][0], ReturnType<typeof t.arg>>;
+}
+
+/** The wire values of the permission arguments given, once the server is new enough for each. */
+export async function channelGroupSettings(ctx: Context, a: ChannelGroupArgs): Promise<Record<string, GroupSettingValue>> {
+  const groups: Record<string, GroupSettingValue> = {};
+  let needed = 0;
+  for (const [name, level] of GROUP_ARGS) {
+    const input = a[name];
+    if (input == null) continue;
+    groups[name] = toWireGroupSettingValue(input, name);
+    needed = Math.max(needed, level);
+  }
+  if (needed > 0) await requireFeatureLevel(ctx, needed, 'This channel setting');
+  return groups;
+}
+
 builder.mutationFields((t) => ({
   subscribe: t.field({
     extensions: reaches('subscribe'),
@@ -357,29 +385,12 @@ builder.mutationFields((t) => ({
         required: false,
         description: 'Retention of created channels (organization owners only).',
       }),
-      ...Object.fromEntries(
-        GROUP_ARGS.map(([name, level]) => [
-          name,
-          t.arg({
-            type: GroupSettingValueInput,
-            required: false,
-            description: `${name} of channels this call creates${level ? ` (feature level ${level})` : ''}.`,
-          }),
-        ]),
-      ) as Record<(typeof GROUP_ARGS)[number][0], ReturnType<typeof t.arg>>,
+      ...channelGroupArgs(t, 'channels this call creates'),
     },
     resolve: async (_root, args, ctx) => {
-      const a = args as typeof args & Partial<Record<(typeof GROUP_ARGS)[number][0], GroupSettingValueInputShape | null>>;
+      const a = args as typeof args & ChannelGroupArgs;
       const principals = await readPrincipals(ctx, a.principals, a.principalEmails);
-      const groups: Record<string, ReturnType<typeof toWireGroupSettingValue>> = {};
-      let needed = 0;
-      for (const [name, level] of GROUP_ARGS) {
-        const input = a[name];
-        if (input == null) continue;
-        groups[name] = toWireGroupSettingValue(input, name);
-        needed = Math.max(needed, level);
-      }
-      if (needed > 0) await requireFeatureLevel(ctx, needed, 'This channel setting');
+      const groups = await channelGroupSettings(ctx, a);
       const result = await subscribe(ctx.connection, {
         subscriptions: a.channels.map((c) => ({
           name: c.name,

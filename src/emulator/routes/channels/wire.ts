@@ -1,6 +1,8 @@
 /** Channels as the API sends them (`GET /streams`): Zulip's serializer, with its message statistics. */
 import type { Channel as WireChannel, GroupSettingValue as WireGroupSettingValue } from '../../../zulip/model/channels.js';
+import type { EmulatorSettings } from '../../context.js';
 import type { Channel, GroupSettingValue, Store } from '../../store.js';
+import { featureLevels } from '../../../zulip/feature-levels.js';
 
 // ---- serialization -----------------------------------------------------------------------------
 
@@ -34,6 +36,7 @@ export class ChannelSerializer {
   constructor(
     private readonly store: Store,
     private readonly nowSeconds: number,
+    private readonly featureLevel = 0,
   ) {}
 
   /** @param options.traffic false for newly created channels, whose traffic Zulip does not estimate. */
@@ -62,6 +65,7 @@ export class ChannelSerializer {
       can_send_message_group: copyGroupSetting(channel.can_send_message_group),
       can_subscribe_group: copyGroupSetting(channel.can_subscribe_group),
       stream_weekly_traffic: options.traffic === false ? null : this.weeklyTraffic(channel, stats),
+      ...(this.featureLevel >= featureLevels.channelFolders ? { folder_id: channel.folder_id ?? null } : {}),
     };
   }
 
@@ -115,6 +119,6 @@ function streamPostPolicy(store: Store, canSend: GroupSettingValue): number {
   return (group?.is_system_group && POST_POLICY_BY_GROUP[group.name]) || 1;
 }
 
-export function serializer(ctx: { store: Store; nowSeconds(): number }): ChannelSerializer {
-  return new ChannelSerializer(ctx.store, ctx.nowSeconds());
+export function serializer(ctx: { store: Store; nowSeconds(): number; settings?: EmulatorSettings }): ChannelSerializer {
+  return new ChannelSerializer(ctx.store, ctx.nowSeconds(), ctx.settings?.featureLevel);
 }

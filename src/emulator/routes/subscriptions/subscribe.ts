@@ -1,24 +1,22 @@
 /** `POST /users/me/subscriptions` (https://zulip.com/api/subscribe), creating the channels it names. */
 import { featureLevels } from '../../../zulip/feature-levels.js';
-import type { ChannelPermissionSetting } from '../../../zulip/model/channels.js';
 import type { RouteContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
-import { addChannel, subscribe as addSubscription } from '../../factory.js';
-import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type Subscription, type User } from '../../store.js';
+import { subscribe as addSubscription } from '../../factory.js';
+import type { Channel, Subscription, User } from '../../store.js';
 import {
-  checkCanMakeWebPublic,
   checkChannelName,
   checkDescription,
   metadataAudience,
-  notifyAccessChange,
+  checkNewChannelOptions,
+  newChannel,
+  readNewChannelOptions,
   notifyDefaultStreams,
-  parseChannelGroupSetting,
-  readRetentionDays,
-  serializer,
 } from '../channels/index.js';
 import { canAddSubscribers, canSubscribeSelf } from './permissions.js';
 import { COLOR, push, readPrincipals, usableChannel } from './principals.js';
-import { formerSubscription, serializeSubscription } from './wire.js';
+import { notifySubscribed } from './notify.js';
+import { formerSubscription } from './wire.js';
 
 // ---- POST /users/me/subscriptions -----------------------------------------------------------------
 
@@ -27,7 +25,6 @@ interface SubscriptionRequest {
   description?: string;
   color?: string;
 }
-
 
 function readSubscriptionRequests(ctx: RouteContext): SubscriptionRequest[] {
   const raw = ctx.params.json<unknown>('subscriptions');
@@ -51,14 +48,6 @@ function readSubscriptionRequests(ctx: RouteContext): SubscriptionRequest[] {
   });
 }
 
-function readGroupValues(ctx: RouteContext): Partial<Record<ChannelPermissionSetting, GroupSettingValue>> {
-  const values: Partial<Record<ChannelPermissionSetting, GroupSettingValue>> = {};
-  for (const setting of CHANNEL_PERMISSION_SETTINGS) {
-    const raw = ctx.params.optJson<unknown>(setting);
-    if (raw !== undefined && raw !== null) values[setting] = parseChannelGroupSetting(ctx.store, setting, raw);
-  }
-  return values;
-}
 
 export function subscribeHandler(ctx: RouteContext) {
   const { store, user, settings, params } = ctx;
@@ -67,12 +56,8 @@ export function subscribeHandler(ctx: RouteContext) {
   const principals = readPrincipals(ctx);
   const fatal = params.bool('authorization_errors_fatal', true);
   params.bool('announce', false); // accepted; the emulator has no notification bot
-  const inviteOnly = params.bool('invite_only', false);
-  const isWebPublic = params.bool('is_web_public', false);
-  const isDefault = params.bool('is_default_stream', false);
-  const history = params.optBool('history_public_to_subscribers');
-  const retention = readRetentionDays(params) ?? null;
-  const groups = readGroupValues(ctx);
+  const options = readNewChannelOptions(ctx);
+  const { isDefault } = options;
   const subscribingOthers = principals !== undefined && principals.some((p) => p.user_id !== user.user_id);
   const targets = subscribingOthers ? principals : [user];
 
@@ -90,13 +75,7 @@ export function subscribeHandler(ctx: RouteContext) {
     if (!channel) toCreate.push(request);
     else existing.push(channel);
   }
-  if (toCreate.length > 0) {
-    if (inviteOnly && isWebPublic) throw badRequest('Invalid parameters');
-    if (isDefault && !store.isAdmin(user)) throw badRequest('Insufficient permission');
-    if (inviteOnly && isDefault) throw badRequest('A default channel cannot be private.');
-    if (isWebPublic) checkCanMakeWebPublic(store, user);
-    if (retention !== null && user.role !== Role.OWNER) throw badRequest('Must be an organization owner');
-  }
+  if (toCreate.length > 0) checkNewChannelOptions(ctx, options);
   const unauthorized = existing.filter((c) => usableChannel(ctx, c) === undefined || !canSubscribeSelf(store, user, c));
   if (unauthorized.length > 0 && fatal) throw badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
   const authorized = existing.filter((c) => !unauthorized.includes(c));
@@ -104,7 +83,7 @@ export function subscribeHandler(ctx: RouteContext) {
 
   // Everything is valid: create, subscribe, then tell everyone concerned.
   const before = new Map(authorized.map((c) => [c.stream_id, new Set(metadataAudience(store, c))]));
-  const created = toCreate.map((request) => createChannel(ctx, request, { inviteOnly, isWebPublic, history, retention, groups }));
+  const created = toCreate.map((request) => newChannel(ctx, request, options));
   for (const c of created) before.set(c.stream_id, new Set());
   if (isDefault && created.length > 0) {
     for (const c of created) store.defaultChannelIds.add(c.stream_id);
@@ -139,67 +118,3 @@ export function subscribeHandler(ctx: RouteContext) {
   return body;
 }
 
-
-interface CreateOptions {
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  history: boolean | undefined;
-  retention: number | null;
-  groups: Partial<Record<ChannelPermissionSetting, GroupSettingValue>>;
-}
-
-/** A channel created by subscribing to a name that does not exist, with Zulip's defaults. */
-function createChannel(ctx: RouteContext, request: SubscriptionRequest, o: CreateOptions): Channel {
-  const { store, user } = ctx;
-  const nobody = store.systemGroupId('role:nobody');
-  return addChannel(
-    store,
-    {
-      name: request.name,
-      description: request.description ?? '',
-      date_created: ctx.nowSeconds(),
-      creator_id: user.user_id,
-      invite_only: o.inviteOnly,
-      is_web_public: o.isWebPublic,
-      // Public channels always share their history; private ones protect it unless asked.
-      history_public_to_subscribers: o.inviteOnly ? (o.history ?? false) : true,
-      message_retention_days: o.retention,
-      can_add_subscribers_group: o.groups.can_add_subscribers_group ?? nobody,
-      can_remove_subscribers_group: o.groups.can_remove_subscribers_group ?? store.systemGroupId('role:administrators'),
-      // By default the creator administers the channel.
-      can_administer_channel_group: o.groups.can_administer_channel_group ?? { direct_members: [user.user_id], direct_subgroups: [] },
-      can_send_message_group: o.groups.can_send_message_group ?? store.systemGroupId('role:everyone'),
-      can_subscribe_group: o.groups.can_subscribe_group ?? nobody,
-    },
-    ctx.clock.now(),
-  );
-}
-
-/**
- * Events of a subscribe: `stream` create to users who could not see a channel before (all of them
- * for a new channel), `subscription` add to each new subscriber with its full subscription
- * objects, and `peer_add` to the others who can see the channel.
- */
-function notifySubscribed(
-  ctx: RouteContext,
-  subscribed: Map<User, Channel[]>,
-  altered: Map<number, Set<number>>,
-  before: Map<number, Set<number>>,
-): void {
-  const { store } = ctx;
-  const kept = new Map<number, number[]>();
-  for (const [streamId, users] of altered) {
-    kept.set(streamId, notifyAccessChange(ctx, store.channels.get(streamId)!, before.get(streamId)!, users));
-  }
-  const s = serializer(ctx);
-  for (const [user, channels] of subscribed) {
-    const subscriptions = channels.map((c) =>
-      serializeSubscription(s, store, user, c, store.subscription(c.stream_id, user.user_id)!, { includeSubscribers: true, nullSettings: true }),
-    );
-    ctx.events.notify([user.user_id], { type: 'subscription', op: 'add', subscriptions });
-  }
-  for (const [streamId, users] of altered) {
-    const peers = kept.get(streamId)!.filter((id) => !users.has(id));
-    ctx.events.notify(peers, { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [...users].sort((a, b) => a - b) });
-  }
-}

@@ -1,7 +1,7 @@
 /** Subscriptions as the API sends them: the channel's fields and the user's settings. */
 import type { Subscription as WireSubscription } from '../../../zulip/model/subscriptions.js';
 import type { Channel, Store, Subscription, User } from '../../store.js';
-import type { ChannelSerializer } from '../channels/index.js';
+import type { ChannelSerializer } from '../channels/wire.js';
 
 /** The subscription the user once had to the channel (see {@link Store.formerSubscriptions}). */
 export function formerSubscription(store: Store, streamId: number, userId: number): Subscription | undefined {
