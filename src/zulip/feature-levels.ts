@@ -126,4 +126,9 @@ export const featureLevels = {
   mutedUsers: 48,
   /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
   getUserStatus: 262,
+  // Channels and subscriptions (issue 17, api-channels).
+  /** Zulip 3.0 (12): `GET /users/{user_id}/subscriptions/{stream_id}`. */
+  subscriptionStatus: 12,
+  /** Zulip 11.0 (440): `GET /users/{user_id}/channels`. */
+  userChannels: 440,
 } as const;

@@ -11,7 +11,9 @@ import type { Subscription } from '../../zulip/model/subscriptions.js';
 import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import {
+  getSubscribers,
   getSubscriptions,
+  getSubscriptionStatus,
   subscribe,
   unsubscribe,
   updateSubscriptionSettings,
@@ -123,6 +125,49 @@ builder.objectField(ChannelRef, 'subscription', (t) =>
     },
   }),
 );
+
+/** A channel's subscriber IDs, asked at most once per channel and request. */
+const subscriberLists = memoKey<Map<number, Promise<number[]>>>('channel subscribers');
+
+function channelSubscriberIds(ctx: Context, channelId: number): Promise<number[]> {
+  const lists = ctx.loaders.memo.value(subscriberLists, () => new Map<number, Promise<number[]>>());
+  const known = lists.get(channelId);
+  if (known) return known;
+  const list = getSubscribers(ctx.connection, { streamId: channelId }).then((r) => r.subscribers);
+  lists.set(channelId, list);
+  return list;
+}
+
+// The live directory keeps no subscriber lists (it registers without include_subscribers, so it
+// never holds an exact list for the caller): these fields always ask the server, once per channel.
+builder.objectFields(ChannelRef, (t) => ({
+  subscriberIds: t.field({
+    extensions: reaches('get-subscribers'),
+    type: ['Long'],
+    description:
+      'IDs of the channel\u2019s active subscribers (one upstream request per channel, shared with `subscribers`). ' +
+      'BAD_REQUEST when the caller cannot see the channel.',
+    resolve: (c, _args, ctx) => channelSubscriberIds(ctx, c.stream_id),
+  }),
+  subscribers: t.field({
+    extensions: reaches('get-subscribers'),
+    type: [UserRef],
+    description: 'The channel\u2019s active subscribers the caller can see, resolved through the user loader.',
+    resolve: async (c, _args, ctx) => loadUsers(ctx, await channelSubscriberIds(ctx, c.stream_id)),
+  }),
+  isSubscribed: t.boolean({
+    extensions: reaches('get-subscription-status'),
+    description:
+      'Whether a user is subscribed to the channel (feature level 12; one upstream request). BAD_REQUEST for an ' +
+      'unknown user or a channel the caller cannot see.',
+    args: { userId: t.arg({ type: 'Long', required: true, description: 'The user.' }) },
+    resolve: async (c, args, ctx) => {
+      if (args.userId <= 0) throw badInput('isSubscribed: userId must be a positive user ID', { argument: 'userId' });
+      await requireFeatureLevel(ctx, featureLevels.subscriptionStatus, 'Channel.isSubscribed');
+      return (await getSubscriptionStatus(ctx.connection, { userId: args.userId, streamId: c.stream_id })).is_subscribed;
+    },
+  }),
+}));
 
 /** One user's entry of a subscribe result. */
 interface SubscriptionChange {
