@@ -16,6 +16,7 @@ import {
   getSubscriptionStatus,
   subscribe,
   unsubscribe,
+  updateSubscriptionProperty,
   updateSubscriptionSettings,
   type Principals,
   type SubscriptionSettingChange,
@@ -489,6 +490,26 @@ builder.mutationFields((t) => ({
       } catch (error) {
         throw ChannelDoesNotExistError.from(error);
       }
+    },
+  }),
+  updateSubscriptionProperty: t.field({
+    extensions: reaches('update-subscription-property'),
+    type: SubscriptionRef,
+    nullable: true,
+    description:
+      "Changes exactly one personal setting of one of the caller's subscriptions (else BAD_USER_INPUT, before any " +
+      'upstream call), then returns the subscription as it now is (a second upstream request). BAD_REQUEST "Not ' +
+      'subscribed to channel ID \u2026" when the caller is not subscribed.',
+    args: {
+      change: t.arg({ type: SubscriptionSettingsInput, required: true, description: 'The channel and the one setting to change.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const given = SETTING_PROPERTIES.filter(([field]) => args.change[field] != null);
+      if (given.length !== 1) throw badInput('updateSubscriptionProperty: give exactly one setting.', { argument: 'change' });
+      const [field, property] = given[0]!;
+      await updateSubscriptionProperty(ctx.connection, { streamId: args.change.channelId, property, value: args.change[field]! });
+      const { subscriptions } = await getSubscriptions(ctx.connection);
+      return subscriptions.find((s) => s.stream_id === args.change.channelId) ?? null;
     },
   }),
   updateSubscriptionSettings: t.field({

@@ -10,7 +10,7 @@
 import type { Route } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { accessChannel, serializer } from '../channels/index.js';
-import { updateProperties } from './properties.js';
+import { updateProperties, updateProperty } from './properties.js';
 import { subscribeHandler } from './subscribe.js';
 import { unsubscribeHandler } from './unsubscribe.js';
 import { activeSubscriberIds, byName, serializeSubscription } from './wire.js';
@@ -42,6 +42,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/users/me/subscriptions', handler: subscribeHandler },
   { method: 'DELETE', path: '/users/me/subscriptions', handler: unsubscribeHandler },
   { method: 'POST', path: '/users/me/subscriptions/properties', handler: updateProperties },
+  { method: 'PATCH', path: '/users/me/subscriptions/:stream_id', handler: updateProperty },
   {
     method: 'GET',
     path: '/streams/:stream_id/members',

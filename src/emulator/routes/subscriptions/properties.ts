@@ -1,4 +1,7 @@
-/** `POST /users/me/subscriptions/properties` (https://zulip.com/api/update-subscription-settings). */
+/**
+ * `POST /users/me/subscriptions/properties` (https://zulip.com/api/update-subscription-settings) and
+ * `PATCH /users/me/subscriptions/{stream_id}` (https://zulip.com/api/update-subscription-property).
+ */
 import type { RouteContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import type { Channel, Subscription } from '../../store.js';
@@ -38,21 +41,44 @@ export function updateProperties(ctx: RouteContext) {
     const { stream_id: streamId, property, value } = entry as Record<string, unknown>;
     if (!Number.isSafeInteger(streamId)) throw badRequest(`subscription_data[${i}]["stream_id"] is not an integer`);
     if (typeof property !== 'string') throw badRequest(`subscription_data[${i}]["property"] is not a string`);
-    if (property === 'color') {
-      if (typeof value !== 'string' || !COLOR.test(value)) throw badRequest('color is not a valid hex color code');
-    } else if (BOOLEAN_PROPERTIES.has(property)) {
-      if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
-    } else {
-      throw badRequest(`Unknown subscription property: ${property}`);
-    }
-    return { streamId: streamId as number, property, value: value as boolean | string };
+    return { streamId: streamId as number, property, value: checkProperty(property, value) };
   });
-  for (const { streamId, property, value } of parsed) {
+  applyChanges(ctx, parsed);
+  return {};
+}
+
+/** Zulip's SubscriptionPropertyChangeRequest validation: a known property and a value of its type. */
+function checkProperty(property: string, value: unknown): boolean | string {
+  if (property === 'color') {
+    if (typeof value !== 'string' || !COLOR.test(value)) throw badRequest('color is not a valid hex color code');
+  } else if (BOOLEAN_PROPERTIES.has(property)) {
+    if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
+  } else {
+    throw badRequest(`Unknown subscription property: ${property}`);
+  }
+  return value;
+}
+
+function applyChanges(ctx: RouteContext, changes: { streamId: number; property: string; value: boolean | string }[]): void {
+  for (const { streamId, property, value } of changes) {
     const channel = accessChannel(ctx, streamId, 'content');
     const sub = ctx.store.subscription(channel.stream_id, ctx.user.user_id);
     if (!sub) throw badRequest(`Not subscribed to channel ID ${channel.stream_id}`);
     applyProperty(ctx, { channel, sub, property, value });
   }
+}
+
+/**
+ * `PATCH /users/me/subscriptions/{stream_id}` (https://zulip.com/api/update-subscription-property):
+ * one property of one subscription. `value` is read as Zulip's view does (`Json[bool] | str`, left to
+ * right): JSON `true`/`false` is a boolean, anything else the text itself.
+ */
+export function updateProperty(ctx: RouteContext) {
+  const streamId = ctx.pathInt('stream_id');
+  const property = ctx.params.str('property');
+  const raw = ctx.params.str('value');
+  const value = raw === 'true' ? true : raw === 'false' ? false : raw;
+  applyChanges(ctx, [{ streamId, property, value: checkProperty(property, value) }]);
   return {};
 }
 
