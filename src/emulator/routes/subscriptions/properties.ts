@@ -3,7 +3,7 @@
  * `PATCH /users/me/subscriptions/{stream_id}` (https://zulip.com/api/update-subscription-property).
  */
 import type { RouteContext } from '../../context.js';
-import { badRequest } from '../../errors.js';
+import { ApiError, badRequest } from '../../errors.js';
 import type { Channel, Subscription } from '../../store.js';
 import { accessChannel } from '../channels/index.js';
 import { COLOR } from './principals.js';
@@ -74,6 +74,8 @@ function applyChanges(ctx: RouteContext, changes: { streamId: number; property: 
  * right): JSON `true`/`false` is a boolean, anything else the text itself.
  */
 export function updateProperty(ctx: RouteContext) {
+  // Zulip's URL pattern takes digits only: `PATCH .../subscriptions/properties` is the POST-only route.
+  if (!/^\d+$/.test(ctx.path.stream_id ?? '')) throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405);
   const streamId = ctx.pathInt('stream_id');
   const property = ctx.params.str('property');
   const raw = ctx.params.str('value');
