@@ -73,6 +73,8 @@ export interface Channel {
   can_send_message_group: GroupSettingValue;
   can_subscribe_group: GroupSettingValue;
   recipient_id: number;
+  /** The channel folder it is in (feature level 389); absent or null when none. */
+  folder_id?: number | null;
 }
 
 /** Per-user settings of one channel subscription. */

@@ -29,6 +29,7 @@ import {
   type UserTopic,
 } from './records.js';
 import type { SavedSnippet } from '../zulip/model/saved-snippets.js';
+import type { ChannelFolder } from '../zulip/model/channels.js';
 
 export * from './records.js';
 
@@ -91,6 +92,9 @@ export class Store {
   playgrounds: CodePlayground[] = [];
   /** user_id → saved_snippet id → the user's saved snippet (https://zulip.com/api/get-saved-snippets). */
   savedSnippets = new Map<number, Map<number, SavedSnippet>>();
+  // Channels and subscriptions (issue 17, api-channels).
+  /** The organization's channel folders by id (routes/channels/folders.ts); `order` is kept at every level. */
+  channelFolders = new Map<number, ChannelFolder & { order: number }>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
   readonly memo = new Memo();
   /** user_id → alert words, oldest first (routes/alert-words.ts). */

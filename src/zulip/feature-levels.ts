@@ -160,4 +160,9 @@ export const featureLevels = {
   deactivateUserGroup: 290,
   /** Zulip 10.0 (298): a group in use answers CANNOT_DEACTIVATE_GROUP_IN_USE (BAD_REQUEST before). */
   groupInUseCode: 298,
+  // Channels and subscriptions (issue 17, api-channels).
+  /** Zulip 3.0 (12): `GET /users/{user_id}/subscriptions/{stream_id}`. */
+  subscriptionStatus: 12,
+  /** Zulip 11.0 (440): `GET /users/{user_id}/channels`. */
+  userChannels: 440,
 } as const;

@@ -11,7 +11,7 @@
 import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest, invalidChannelId } from '../errors.js';
 import type { Channel } from '../store.js';
-import { accessChannel, notifyDefaultStreams } from './channels.js';
+import { accessChannel, notifyDefaultStreams } from './channels/index.js';
 
 function requireAdministrator(ctx: RouteContext): void {
   if (!ctx.store.isAdmin(ctx.user)) throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400);

@@ -4,7 +4,7 @@
  */
 import type { ResourceModule } from '../context.js';
 import * as authentication from './authentication.js';
-import * as channels from './channels.js';
+import * as channels from './channels/index.js';
 import * as dev from './dev.js';
 import * as drafts from './drafts.js';
 import * as emoji from './emoji.js';
@@ -17,7 +17,7 @@ import * as reactions from './reactions.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as serverSettings from './server-settings.js';
 import * as settings from './settings.js';
-import * as subscriptions from './subscriptions.js';
+import * as subscriptions from './subscriptions/index.js';
 import * as typing from './typing.js';
 import * as userGroups from './user-groups.js';
 import * as userTopics from './user-topics.js';

@@ -12,7 +12,7 @@ import { badRequest, invalidChannelId } from '../errors.js';
 import { checkNoNullBytes } from '../http.js';
 import type { Queue } from '../queues.js';
 import type { Store, UserTopic } from '../store.js';
-import { accessChannel } from './channels.js';
+import { accessChannel } from './channels/index.js';
 
 function serialize(entry: UserTopic): WireUserTopic {
   return {

@@ -39,6 +39,9 @@ import './uploads.js';
 // issue 17, users group (api-users).
 import './custom-profile-fields.js';
 import './bots.js';
+// Channels and subscriptions (issue 17, api-channels).
+import './channels/folders.js';
+import './channels/create.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

@@ -6,19 +6,23 @@
  * https://zulip.com/api/get-subscriptions, https://zulip.com/api/subscribe,
  * https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscription-settings
  */
-import type { Channel } from '../../zulip/model/channels.js';
+import type { Channel, GroupSettingValue } from '../../zulip/model/channels.js';
 import type { Subscription } from '../../zulip/model/subscriptions.js';
 import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import {
+  getSubscribers,
   getSubscriptions,
+  getSubscriptionStatus,
   subscribe,
   unsubscribe,
+  updateSubscriptionProperty,
   updateSubscriptionSettings,
   type Principals,
   type SubscriptionSettingChange,
 } from '../../zulip/routes/subscriptions.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
@@ -125,6 +129,49 @@ builder.objectField(ChannelRef, 'subscription', (t) =>
     },
   }),
 );
+
+/** A channel's subscriber IDs, asked at most once per channel and request. */
+const subscriberLists = memoKey<Map<number, Promise<number[]>>>('channel subscribers');
+
+function channelSubscriberIds(ctx: Context, channelId: number): Promise<number[]> {
+  const lists = ctx.loaders.memo.value(subscriberLists, () => new Map<number, Promise<number[]>>());
+  const known = lists.get(channelId);
+  if (known) return known;
+  const list = getSubscribers(ctx.connection, { streamId: channelId }).then((r) => r.subscribers);
+  lists.set(channelId, list);
+  return list;
+}
+
+// The live directory keeps no subscriber lists (it registers without include_subscribers, so it
+// never holds an exact list for the caller): these fields always ask the server, once per channel.
+builder.objectFields(ChannelRef, (t) => ({
+  subscriberIds: t.field({
+    extensions: reaches('get-subscribers'),
+    type: ['Long'],
+    description:
+      'IDs of the channel\u2019s active subscribers (one upstream request per channel, shared with `subscribers`). ' +
+      'BAD_REQUEST when the caller cannot see the channel.',
+    resolve: (c, _args, ctx) => channelSubscriberIds(ctx, c.stream_id),
+  }),
+  subscribers: t.field({
+    extensions: reaches('get-subscribers'),
+    type: [UserRef],
+    description: 'The channel\u2019s active subscribers the caller can see, resolved through the user loader.',
+    resolve: async (c, _args, ctx) => loadUsers(ctx, await channelSubscriberIds(ctx, c.stream_id)),
+  }),
+  isSubscribed: t.boolean({
+    extensions: reaches('get-subscription-status'),
+    description:
+      'Whether a user is subscribed to the channel (feature level 12; one upstream request). BAD_REQUEST for an ' +
+      'unknown user or a channel the caller cannot see.',
+    args: { userId: t.arg({ type: 'Long', required: true, description: 'The user.' }) },
+    resolve: async (c, args, ctx) => {
+      if (args.userId <= 0) throw badInput('isSubscribed: userId must be a positive user ID', { argument: 'userId' });
+      await requireFeatureLevel(ctx, featureLevels.subscriptionStatus, 'Channel.isSubscribed');
+      return (await getSubscriptionStatus(ctx.connection, { userId: args.userId, streamId: c.stream_id })).is_subscribed;
+    },
+  }),
+}));
 
 /** One user's entry of a subscribe result. */
 interface SubscriptionChange {
@@ -332,6 +379,33 @@ const GROUP_ARGS = [
   ['canSubscribeGroup', featureLevels.canSubscribeGroup],
 ] as const;
 
+/** The permission arguments of a channel to create, as `GROUP_ARGS` names them. */
+export type ChannelGroupArgs = Partial<Record<(typeof GROUP_ARGS)[number][0], GroupSettingValueInputShape | null>>;
+
+/** The permission arguments of channels a mutation creates (subscribe, createChannel). */
+export function channelGroupArgs(t: { arg: ArgBuilder<typeof builder.$inferSchemaTypes> }, what: string) {
+  return Object.fromEntries(
+    GROUP_ARGS.map(([name, level]) => [
+      name,
+      t.arg({ type: GroupSettingValueInput, required: false, description: `${name} of ${what}${level ? ` (feature level ${level})` : ''}.` }),
+    ]),
+  ) as Record<(typeof GROUP_ARGS)[number][0], ReturnType<typeof t.arg>>;
+}
+
+/** The wire values of the permission arguments given, once the server is new enough for each. */
+export async function channelGroupSettings(ctx: Context, a: ChannelGroupArgs): Promise<Record<string, GroupSettingValue>> {
+  const groups: Record<string, GroupSettingValue> = {};
+  let needed = 0;
+  for (const [name, level] of GROUP_ARGS) {
+    const input = a[name];
+    if (input == null) continue;
+    groups[name] = toWireGroupSettingValue(input, name);
+    needed = Math.max(needed, level);
+  }
+  if (needed > 0) await requireFeatureLevel(ctx, needed, 'This channel setting');
+  return groups;
+}
+
 builder.mutationFields((t) => ({
   subscribe: t.field({
     extensions: reaches('subscribe'),
@@ -360,29 +434,12 @@ builder.mutationFields((t) => ({
         required: false,
         description: 'Retention of created channels (organization owners only).',
       }),
-      ...Object.fromEntries(
-        GROUP_ARGS.map(([name, level]) => [
-          name,
-          t.arg({
-            type: GroupSettingValueInput,
-            required: false,
-            description: `${name} of channels this call creates${level ? ` (feature level ${level})` : ''}.`,
-          }),
-        ]),
-      ) as Record<(typeof GROUP_ARGS)[number][0], ReturnType<typeof t.arg>>,
+      ...channelGroupArgs(t, 'channels this call creates'),
     },
     resolve: async (_root, args, ctx) => {
-      const a = args as typeof args & Partial<Record<(typeof GROUP_ARGS)[number][0], GroupSettingValueInputShape | null>>;
+      const a = args as typeof args & ChannelGroupArgs;
       const principals = await readPrincipals(ctx, a.principals, a.principalEmails);
-      const groups: Record<string, ReturnType<typeof toWireGroupSettingValue>> = {};
-      let needed = 0;
-      for (const [name, level] of GROUP_ARGS) {
-        const input = a[name];
-        if (input == null) continue;
-        groups[name] = toWireGroupSettingValue(input, name);
-        needed = Math.max(needed, level);
-      }
-      if (needed > 0) await requireFeatureLevel(ctx, needed, 'This channel setting');
+      const groups = await channelGroupSettings(ctx, a);
       const result = await subscribe(ctx.connection, {
         subscriptions: a.channels.map((c) => ({
           name: c.name,
@@ -436,6 +493,26 @@ builder.mutationFields((t) => ({
       } catch (error) {
         throw ChannelDoesNotExistError.from(error);
       }
+    },
+  }),
+  updateSubscriptionProperty: t.field({
+    extensions: reaches('update-subscription-property'),
+    type: SubscriptionRef,
+    nullable: true,
+    description:
+      "Changes exactly one personal setting of one of the caller's subscriptions (else BAD_USER_INPUT, before any " +
+      'upstream call), then returns the subscription as it now is (a second upstream request). BAD_REQUEST "Not ' +
+      'subscribed to channel ID \u2026" when the caller is not subscribed.',
+    args: {
+      change: t.arg({ type: SubscriptionSettingsInput, required: true, description: 'The channel and the one setting to change.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const given = SETTING_PROPERTIES.filter(([field]) => args.change[field] != null);
+      if (given.length !== 1) throw badInput('updateSubscriptionProperty: give exactly one setting.', { argument: 'change' });
+      const [field, property] = given[0]!;
+      await updateSubscriptionProperty(ctx.connection, { streamId: args.change.channelId, property, value: args.change[field]! });
+      const { subscriptions } = await getSubscriptions(ctx.connection);
+      return subscriptions.find((s) => s.stream_id === args.change.channelId) ?? null;
     },
   }),
   updateSubscriptionSettings: t.field({

@@ -61,6 +61,8 @@ export interface Channel {
   stream_weekly_traffic: number | null;
   /** Present only when include_default is true. */
   is_default?: boolean;
+  /** The channel folder it is in; null when none. New in feature level 389 (absent before). */
+  folder_id?: number | null;
 }
 
 /** `GET /streams` success body. */
@@ -95,4 +97,45 @@ export interface GetStreamIdResult {
 export interface GetStreamEmailAddressResult {
   /** The address; mail sent to it is posted to the channel. */
   email: string;
+}
+
+// ---- channel creation, topic deletion and channel folders (issue 17) ----
+
+/** `POST /channels/create` success body (feature level 417). */
+export interface CreateChannelResult {
+  /** The new channel's ID. */
+  id: number;
+}
+
+/** `POST /streams/{stream_id}/delete_topic` success body. */
+export interface DeleteTopicResult {
+  /** False when the server stopped before deleting every message (repeat the request); absent before feature level 211. */
+  complete?: boolean;
+}
+
+/** A channel folder (feature level 389). https://zulip.com/api/get-channel-folders */
+export interface ChannelFolder {
+  id: number;
+  name: string;
+  /** Markdown. */
+  description: string;
+  /** HTML. */
+  rendered_description: string;
+  /** Null when not recorded. */
+  creator_id: number | null;
+  /** UNIX seconds, UTC; null when not recorded. */
+  date_created: number | null;
+  is_archived: boolean;
+  /** Display position, 0-based. New in feature level 414 (absent before). */
+  order?: number;
+}
+
+/** `GET /channel_folders` success body. */
+export interface GetChannelFoldersResult {
+  channel_folders: ChannelFolder[];
+}
+
+/** `POST /channel_folders/create` success body. */
+export interface CreateChannelFolderResult {
+  channel_folder_id: number;
 }

@@ -8,6 +8,10 @@ import type {
   GetStreamTopicsResult,
   GroupSettingValueUpdate,
   MessageRetentionDaysParam,
+  CreateChannelResult,
+  CreateChannelFolderResult,
+  DeleteTopicResult,
+  GetChannelFoldersResult,
 } from '../model/channels.js';
 import * as channels from '../generated/channels.js';
 import type { GetStreamEmailAddressParams, GetStreamIdParams } from '../generated/channels.js';
@@ -199,3 +203,53 @@ export const getStreamEmailAddress = (
   p: GetStreamEmailAddressParams,
   call?: SendOptions,
 ): Promise<SendResult<GetStreamEmailAddressResult>> => callOperation(c, channels.getStreamEmailAddress, p, call);
+
+// ---- channel creation, topic deletion and channel folders (issue 17) ----
+
+/**
+ * Creates a channel and subscribes `subscribers` to it (feature level 417).
+ * https://zulip.com/api/create-channel
+ */
+export const createChannel = (c: ZulipConnection, p: channels.CreateChannelParams, call?: SendOptions): Promise<SendResult<CreateChannelResult>> =>
+  callOperation(c, channels.createChannel, p, call);
+
+/**
+ * Deletes every message of a topic the caller can see (organization administrators).
+ * https://zulip.com/api/delete-topic
+ */
+export const deleteTopic = (c: ZulipConnection, p: channels.DeleteTopicParams, call?: SendOptions): Promise<SendResult<DeleteTopicResult>> =>
+  callOperation(c, channels.deleteTopic, p, call);
+
+/**
+ * The organization's channel folders, by `order` (feature level 389).
+ * https://zulip.com/api/get-channel-folders
+ */
+export const getChannelFolders = (
+  c: ZulipConnection,
+  p: channels.GetChannelFoldersParams = {},
+  call?: SendOptions,
+): Promise<SendResult<GetChannelFoldersResult>> => callOperation(c, channels.getChannelFolders, p, call);
+
+/**
+ * Creates a channel folder (organization administrators; feature level 389).
+ * https://zulip.com/api/create-channel-folder
+ */
+export const createChannelFolder = (
+  c: ZulipConnection,
+  p: channels.CreateChannelFolderParams,
+  call?: SendOptions,
+): Promise<SendResult<CreateChannelFolderResult>> => callOperation(c, channels.createChannelFolder, p, call);
+
+/**
+ * Renames, describes, archives or unarchives a channel folder (organization administrators; feature level 389).
+ * https://zulip.com/api/update-channel-folder
+ */
+export const updateChannelFolder = (c: ZulipConnection, p: channels.UpdateChannelFolderParams, call?: SendOptions): Promise<SendResult<object>> =>
+  callOperation(c, channels.updateChannelFolder, p, call);
+
+/**
+ * Reorders every channel folder of the organization (organization administrators; feature level 414).
+ * https://zulip.com/api/patch-channel-folders
+ */
+export const patchChannelFolders = (c: ZulipConnection, p: channels.PatchChannelFoldersParams, call?: SendOptions): Promise<SendResult<object>> =>
+  callOperation(c, channels.patchChannelFolders, p, call);

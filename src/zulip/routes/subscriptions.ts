@@ -11,6 +11,8 @@ import type {
   UnsubscribeResult,
 } from '../model/subscriptions.js';
 import { json } from '../params.js';
+import * as subscriptionOps from '../generated/subscriptions.js';
+import { callOperation } from '../operation.js';
 import { channelPermissionParams } from './channels.js';
 
 /** User IDs (preferred; feature level 9) or API email addresses; never a mix. */
@@ -177,3 +179,13 @@ export function getSubscriptionStatus(
     call,
   );
 }
+
+/**
+ * Changes one personal setting of one of the caller's subscriptions.
+ * https://zulip.com/api/update-subscription-property
+ */
+export const updateSubscriptionProperty = (
+  c: ZulipConnection,
+  p: subscriptionOps.UpdateSubscriptionPropertyParams,
+  call?: SendOptions,
+): Promise<SendResult<object>> => callOperation(c, subscriptionOps.updateSubscriptionProperty, p, call);

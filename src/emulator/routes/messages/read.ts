@@ -11,7 +11,7 @@
  */
 import type { RouteContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
-import { accessChannel } from '../channels.js';
+import { accessChannel } from '../channels/index.js';
 import { notifyFlags } from './flags.js';
 
 /** https://zulip.com/api/mark-all-as-read */

@@ -1,0 +1,57 @@
+/**
+ * Channels and topics: `GET /streams` (https://zulip.com/api/get-streams), `GET /streams/{id}`
+ * (https://zulip.com/api/get-stream-by-id), `PATCH /streams/{id}` (https://zulip.com/api/update-stream),
+ * `DELETE /streams/{id}` (https://zulip.com/api/archive-stream) and
+ * `GET /users/me/{stream_id}/topics` (https://zulip.com/api/get-stream-topics), `POST
+ * /streams/{id}/delete_topic` (https://zulip.com/api/delete-topic), `POST /channels/create`
+ * (https://zulip.com/api/create-channel) and the channel folders (folders.ts), plus the `stream`,
+ * `default_streams` and `channel_folders` parts of the register state.
+ *
+ * Also the channel rules subscriptions and user topics share: the wire serializer, who can see or
+ * administer a channel, channel-name and group-setting validation, and the `stream` events.
+ */
+import type { Route, StateContext } from '../../context.js';
+import { accessChannel } from './access.js';
+import { createChannel } from './create.js';
+import { deleteTopic } from './delete-topic.js';
+import { folderRoutes, folderState } from './folders.js';
+import { initialState as channelState } from './state.js';
+import { getStreamEmailAddress, getStreamId, getStreams, getStreamTopics } from './read.js';
+import { archiveStream, updateStream } from './update.js';
+import { serializer } from './wire.js';
+
+export { accessChannel, canAdminister, hasContentAccess, metadataAudience, nonGuestUserIds } from './access.js';
+export { defaultStreamsPayload, notifyAccessChange, notifyDefaultStreams, streamDeleteEvent } from './events.js';
+export {
+  checkCanMakeWebPublic,
+  checkChannelName,
+  checkDescription,
+  parseChannelGroupSetting,
+  readRetentionDays,
+} from './rules.js';
+export { visibleChannels } from './state.js';
+export { ChannelSerializer, serializer } from './wire.js';
+export { checkNewChannelOptions, newChannel, readNewChannelOptions, type CreateOptions, type NewChannelRequest } from './create.js';
+
+export const routes: Route[] = [
+  { method: 'GET', path: '/streams', handler: getStreams },
+  {
+    method: 'GET',
+    path: '/streams/:stream_id',
+    handler: (ctx) => ({ stream: serializer(ctx).channel(accessChannel(ctx, ctx.pathInt('stream_id'), 'metadata')) }),
+  },
+  { method: 'PATCH', path: '/streams/:stream_id', handler: updateStream },
+  { method: 'DELETE', path: '/streams/:stream_id', handler: archiveStream },
+  { method: 'GET', path: '/users/me/:stream_id/topics', handler: getStreamTopics },
+  { method: 'GET', path: '/get_stream_id', handler: getStreamId },
+  { method: 'GET', path: '/streams/:stream_id/email_address', handler: getStreamEmailAddress },
+  // Channels and subscriptions (issue 17, api-channels).
+  { method: 'POST', path: '/streams/:stream_id/delete_topic', handler: deleteTopic },
+  { method: 'POST', path: '/channels/create', handler: createChannel },
+  ...folderRoutes,
+];
+
+/** The `stream`, `default_streams` and `channel_folders` parts of the register state. */
+export function initialState(ctx: StateContext): Record<string, unknown> {
+  return { ...channelState(ctx), ...folderState(ctx) };
+}
