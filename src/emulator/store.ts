@@ -29,6 +29,7 @@ import {
   type UserTopic,
 } from './records.js';
 import type { SavedSnippet } from '../zulip/model/saved-snippets.js';
+import type { Reminder } from '../zulip/model/reminders.js';
 
 export * from './records.js';
 
@@ -99,6 +100,8 @@ export class Store {
   mutedUsers = new Map<number, Map<number, number>>();
   /** user_id → status as `GET /users/{user_id}/status` returns it (routes/user-status.ts); absent: none set. */
   userStatus = new Map<number, UserStatus>();
+  /** reminder_id → a user's pending message reminder, with its owner (routes/reminders.ts). */
+  reminders = new Map<number, Reminder & { sender_id: number }>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

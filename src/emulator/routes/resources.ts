@@ -30,6 +30,8 @@ import * as linkifiers from './linkifiers.js';
 import * as realmDomains from './realm-domains.js';
 import * as playgrounds from './playgrounds.js';
 import * as savedSnippets from './saved-snippets.js';
+// issue 17 (api-messages, second round).
+import * as reminders from './reminders.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -59,4 +61,6 @@ export const stateModules: ResourceModule[] = [
   alertWords,
   mutedUsers,
   userStatus,
+  // issue 17 (api-messages, second round).
+  reminders,
 ];
