@@ -149,4 +149,6 @@ export const featureLevels = {
   clientDevices: 468,
   /** Zulip 12.0 (470): `POST /remove_client_device`. */
   removeClientDevice: 470,
+  /** Zulip 4.0 (43): `GET /users/{user_id}/presence` takes a user ID (an email before). */
+  presenceByUserId: 43,
 } as const;
