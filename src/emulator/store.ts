@@ -102,6 +102,8 @@ export class Store {
   userStatus = new Map<number, UserStatus>();
   /** reminder_id → a user's pending message reminder, with its owner (routes/reminders.ts). */
   reminders = new Map<number, Reminder & { sender_id: number }>();
+  /** user_id → `${kind}:${token}` → a registered push token (routes/mobile.ts; deprecated endpoints). */
+  pushTokens = new Map<number, Map<string, { kind: 'apns' | 'fcm'; token: string; appid?: string }>>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

@@ -32,6 +32,7 @@ import * as playgrounds from './playgrounds.js';
 import * as savedSnippets from './saved-snippets.js';
 // issue 17 (api-messages, second round).
 import * as reminders from './reminders.js';
+import * as mobile from './mobile.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -63,4 +64,5 @@ export const stateModules: ResourceModule[] = [
   userStatus,
   // issue 17 (api-messages, second round).
   reminders,
+  mobile,
 ];

@@ -35,6 +35,7 @@ import './muted-users.js';
 import './user-status.js';
 // issue 17 (api-messages, second round).
 import './reminders.js';
+import './mobile.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
