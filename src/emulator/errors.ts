@@ -60,3 +60,11 @@ export function invalidMessage(): ApiError {
 export function insufficientPermission(): ApiError {
   return new ApiError('BAD_REQUEST', 'Insufficient permission', 400);
 }
+
+/**
+ * An endpoint a server below `level` does not have answers 404 "Not Found" there (Zulip's URL
+ * router), so the emulator set to an older feature level does the same.
+ */
+export function requireFeatureLevel(settings: { featureLevel: number }, level: number): void {
+  if (settings.featureLevel < level) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
+}

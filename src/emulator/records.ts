@@ -199,6 +199,8 @@ export interface RealmSettings {
   can_delete_any_message_group?: GroupSettingValue;
   /** @default role:everyone */
   can_delete_own_message_group?: GroupSettingValue;
+  /** Whether members may see who read a message (https://zulip.com/api/get-read-receipts). @default true */
+  enable_read_receipts?: boolean;
 }
 
 /** Call providers the emulator can create calls for, by Zulip's `realm_available_video_chat_providers` keys. */

@@ -30,6 +30,7 @@ import {
 } from './records.js';
 import type { SavedSnippet } from '../zulip/model/saved-snippets.js';
 import type { ChannelFolder } from '../zulip/model/channels.js';
+import type { Reminder } from '../zulip/model/reminders.js';
 
 export * from './records.js';
 
@@ -108,6 +109,10 @@ export class Store {
   uploadedFiles = new Map<string, { bytes: Uint8Array; content_type: string }>();
   /** token → the file a temporary URL serves, until when (UNIX ms). */
   uploadTokens = new Map<string, { path_id: string; expires_ms: number }>();
+  /** reminder_id → a user's pending message reminder, with its owner (routes/reminders.ts). */
+  reminders = new Map<number, Reminder & { sender_id: number }>();
+  /** user_id → `${kind}:${token}` → a registered push token (routes/mobile.ts; deprecated endpoints). */
+  pushTokens = new Map<number, Map<string, { kind: 'apns' | 'fcm'; token: string; appid?: string }>>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

@@ -165,4 +165,29 @@ export const featureLevels = {
   subscriptionStatus: 12,
   /** Zulip 11.0 (440): `GET /users/{user_id}/channels`. */
   userChannels: 440,
+  // issue 17 (api-messages, second round): message extras, reminders, mobile push.
+  /** Zulip 6.0 (137): `GET /messages/{message_id}/read_receipts`. */
+  readReceipts: 137,
+  /** Zulip 8.0 (217): `POST /mobile_push/test_notification`. */
+  testNotify: 217,
+  /** Zulip 10.0 (351): `POST /messages/{message_id}/typing` (typing while editing a message). */
+  editTyping: 351,
+  /** Zulip 11.0 (381): `POST /reminders` (message reminders). */
+  messageReminders: 381,
+  /** Zulip 11.0 (382): `POST /messages/{message_id}/report`. */
+  reportMessage: 382,
+  /** Zulip 11.0 (399): `GET /reminders` and `DELETE /reminders/{reminder_id}`. */
+  listReminders: 399,
+  /** Zulip 11.0 (406): `POST /mobile_push/register` (end-to-end encrypted push registration). */
+  registerPushDevice: 406,
+  /** Zulip 11.0 (415): `note` on `POST /reminders`. */
+  reminderNote: 415,
+  /** Zulip 11.0 (420): `POST /mobile_push/e2ee/test_notification`. */
+  e2eeTestNotify: 420,
+  /** Zulip 12.0 (468): `POST /register_client_device`, and `device_id` on the push endpoints. */
+  clientDevices: 468,
+  /** Zulip 12.0 (470): `POST /remove_client_device`. */
+  removeClientDevice: 470,
+  /** Zulip 4.0 (43): `GET /users/{user_id}/presence` takes a user ID (an email before). */
+  presenceByUserId: 43,
 } as const;

@@ -81,6 +81,22 @@ describe('POST /register', () => {
     expect(validateResponse({ method: 'post', path: '/register' }, 200, body, { allowExtra: newer })).toEqual({ valid: true, errors: '' });
   });
 
+  it('gives client_capabilities keys left out Zulip\u2019s default (false), and requires notification_settings_null as Zulip does', async () => {
+    const { as, channelId } = setup();
+    // Zulip's ClientCapabilities (zerver/lib/events.py, read by zerver/views/events_register.py):
+    // every key but notification_settings_null is optional and defaults to false.
+    const minimal = await registerQueue(as('iago'), { eventTypes: ['typing'], clientCapabilities: { notification_settings_null: true } });
+    const full = await registerQueue(as('iago'), { eventTypes: ['typing'], clientCapabilities: { notification_settings_null: true, stream_typing_notifications: true } });
+    await setTypingStatus(as('hamlet'), { op: 'start', type: 'channel', streamId: channelId('general'), topic: 't' });
+    const poll = async (queueId: string) => (await getEvents(as('iago'), { queueId, lastEventId: -1, dontBlock: true })).events.map((e) => e.type);
+    expect(await poll(minimal.queue_id!)).toEqual([]);
+    expect(await poll(full.queue_id!)).toEqual(['typing']);
+    // The one required key: Zulip still refuses an object without it (kept required for old clients).
+    const e = await caughtApiError(registerQueue(as('iago'), { clientCapabilities: { bulk_message_deletion: true } as never }));
+    expect([e.code, e.httpStatus]).toEqual(['BAD_REQUEST', 400]);
+    expect(e.message).toContain('notification_settings_null');
+  });
+
   it('rejects narrows with operators a queue cannot filter by', async () => {
     const { as } = setup();
     for (const narrow of [[['search', 'x']], [['foo', 'x']], [{ operator: 'topic', operand: 'x', negated: true }]] as const) {

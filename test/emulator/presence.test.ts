@@ -86,8 +86,12 @@ describe('POST /users/me/presence', () => {
   it('returns no presence data with ping_only', async () => {
     const { as, user, store } = setup();
     const body = await updatePresence(as('shiva'), { status: 'active', pingOnly: true });
-    expect(body).toEqual({ result: 'success', msg: '' });
+    // The API spec: presence_last_update_id is -1 when no id was sent and no data returned.
+    expect(body).toEqual({ result: 'success', msg: '', presence_last_update_id: -1 });
     expect(store.presence.has(user('shiva').user_id)).toBe(true);
+    // With an id sent, a ping answers no less than it.
+    const withId = await updatePresence(as('shiva'), { status: 'active', pingOnly: true, lastUpdateId: 5 });
+    expect(withId).toEqual({ result: 'success', msg: '', presence_last_update_id: 5 });
   });
 
   it('answers -1 when no id was sent and there is no data (history_limit_days 0)', async () => {
@@ -284,10 +288,12 @@ describe('presence events and register state', () => {
 });
 
 describe('POST /users/me/presence ping_only', () => {
-  it('answers an empty success, as zerver/views/presence.py does, and still records the presence', async () => {
+  it('answers no presence data but presence_last_update_id, as the API spec says (issue 17), and still records the presence', async () => {
     const t = setupEmulator();
+    // Zulip's view answers a bare success; the spec (https://zulip.com/api/update-presence) wins:
+    // no data returned, so the id is the one sent (never less), or -1 when none was sent.
     const body = await updatePresence(t.as('shiva'), { status: 'active', pingOnly: true, lastUpdateId: 7 });
-    expect(body).toEqual({ result: 'success', msg: '' });
+    expect(body).toEqual({ result: 'success', msg: '', presence_last_update_id: 7 });
     expect(t.store.presence.has(t.user('shiva').user_id)).toBe(true);
   });
 });

@@ -5,7 +5,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RawEvent } from '../../src/zulip/model/events.js';
 import { getEvents, registerQueue } from '../../src/zulip/routes/events.js';
-import { setTypingStatus } from '../../src/zulip/routes/typing.js';
+import { setTypingStatus, setTypingStatusForMessageEdit } from '../../src/zulip/routes/typing.js';
+import { sendMessage } from '../../src/zulip/routes/messages.js';
+import { ManualClock } from '../../src/emulator/clock.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 import { json, raw, type WireParams } from '../../src/zulip/params.js';
@@ -177,5 +179,58 @@ describe('channel typing', () => {
     user('hamlet').settings.send_stream_typing_notifications = false;
     const e = await caughtApiError(setTypingStatus(as('hamlet'), { op: 'start', type: 'channel', streamId: channel('general').stream_id, topic: 't' }));
     expect(e.message).toBe('User has disabled typing notifications for channel messages');
+  });
+});
+
+describe('POST /messages/{message_id}/typing (editing a message, feature level 351)', () => {
+  function setup(featureLevel?: number) {
+    const t = setupEmulator({ clock: new ManualClock(Date.UTC(2026, 0, 1)), eventTypes: ['typing_edit_message'], ...(featureLevel ? { settings: { featureLevel } } : {}) });
+    const post = async (params: Parameters<typeof sendMessage>[1]) => (await sendMessage(t.as('hamlet'), params)).id;
+    return { ...t, post };
+  }
+
+  it('tells the channel\u2019s subscribers with typing notifications on, the sender included', async () => {
+    const t = setup();
+    const general = t.channelId('general');
+    const id = await t.post({ type: 'stream', to: general, topic: 'plans', content: 'draft' });
+    const [hamlet, iago, cordelia] = await Promise.all(['hamlet', 'iago', 'cordelia'].map((who) => t.listen(who)));
+    t.user('cordelia').settings.receives_typing_notifications = false;
+    expect(await setTypingStatusForMessageEdit(t.as('hamlet'), { messageId: id, op: 'start' })).toMatchObject({ result: 'success' });
+    const event = { type: 'typing_edit_message', op: 'start', sender_id: t.userId('hamlet'), message_id: id, recipient: { type: 'channel', channel_id: general, topic: 'plans' } };
+    expect((await hamlet!()).map(({ id: _id, ...e }) => e)).toEqual([event]);
+    expect((await iago!()).map(({ id: _id, ...e }) => e)).toEqual([event]);
+    expect(await cordelia!()).toEqual([]);
+  });
+
+  it('tells a direct conversation\u2019s participants, listing them', async () => {
+    const t = setup();
+    const id = await t.post({ type: 'direct', to: [t.userId('iago')], content: 'draft' });
+    const [iago, cordelia] = await Promise.all(['iago', 'cordelia'].map((who) => t.listen(who)));
+    await setTypingStatusForMessageEdit(t.as('hamlet'), { messageId: id, op: 'stop' });
+    const [event] = await iago!();
+    expect(event).toMatchObject({ type: 'typing_edit_message', op: 'stop', message_id: id, recipient: { type: 'direct' } });
+    expect((event!.recipient as { user_ids: number[] }).user_ids.sort()).toEqual([t.userId('hamlet'), t.userId('iago')].sort());
+    expect(await cordelia!()).toEqual([]);
+  });
+
+  it('refuses whoever may not edit the message now, a bad op, and answers 404 below feature level 351', async () => {
+    const t = setup();
+    const id = await t.post({ type: 'stream', to: t.channelId('general'), topic: 'plans', content: 'draft' });
+    const other = await caughtApiError(setTypingStatusForMessageEdit(t.as('iago'), { messageId: id, op: 'start' }));
+    expect([other.code, other.message]).toEqual(['BAD_REQUEST', "You don't have permission to edit this message"]);
+    const op = await caughtApiError(setTypingStatusForMessageEdit(t.as('hamlet'), { messageId: id, op: 'begin' as 'start' }));
+    expect(op.message).toBe('Invalid op');
+    t.user('hamlet').settings.send_stream_typing_notifications = false;
+    const off = await caughtApiError(setTypingStatusForMessageEdit(t.as('hamlet'), { messageId: id, op: 'start' }));
+    expect(off.message).toBe('User has disabled typing notifications for channel messages');
+    delete t.user('hamlet').settings.send_stream_typing_notifications;
+    // No grace period, unlike the edit itself.
+    t.clock.advance((t.store.realm.settings.message_content_edit_limit_seconds! + 1) * 1000);
+    const late = await caughtApiError(setTypingStatusForMessageEdit(t.as('hamlet'), { messageId: id, op: 'start' }));
+    expect(late.message).toBe('The time limit for editing this message has past');
+    const old = setup(350);
+    const oldId = await old.post({ type: 'stream', to: old.channelId('general'), topic: 'plans', content: 'draft' });
+    const missing = await caughtApiError(setTypingStatusForMessageEdit(old.as('hamlet'), { messageId: oldId, op: 'start' }));
+    expect([missing.httpStatus, missing.message]).toEqual([404, 'Not Found']);
   });
 });

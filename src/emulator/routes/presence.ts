@@ -173,10 +173,12 @@ function updatePresence(ctx: RouteContext): Record<string, unknown> {
   params.bool('new_user_input', false);
   if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);
   if (presenceEnabled(ctx.user)) recordPresence(ctx, ctx.user, status);
-  // Zulip's update_active_status_backend (zerver/views/presence.py) answers a ping with an empty
-  // success, anything else with get_presence_response's three keys (zerver/lib/presence.py); the
-  // zephyr_mirror_active flag of mirroring realms is gone from current servers.
-  if (pingOnly) return {};
+  // A ping returns no presence data, but still its `presence_last_update_id`: the API spec
+  // (https://zulip.com/api/update-presence) makes it -1 when no id was sent and no data returned,
+  // and never less than the id sent. Anything else gets get_presence_response's three keys
+  // (zerver/lib/presence.py); the zephyr_mirror_active flag of mirroring realms is gone from
+  // current servers.
+  if (pingOnly) return { presence_last_update_id: lastUpdateId ?? -1 };
   const result = realmPresences(ctx.store, ctx.user, ctx.nowSeconds(), { slim, lastUpdateId, historyLimitDays });
   return {
     presence_last_update_id: result.lastUpdateId,

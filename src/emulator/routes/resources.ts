@@ -35,6 +35,9 @@ import * as uploads from './uploads.js';
 // issue 17, users group (api-users).
 import * as customProfileFields from './custom-profile-fields.js';
 import * as bots from './bots.js';
+// issue 17 (api-messages, second round).
+import * as reminders from './reminders.js';
+import * as mobile from './mobile.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -69,4 +72,7 @@ export const stateModules: ResourceModule[] = [
   // issue 17, users group (api-users).
   customProfileFields,
   bots,
+  // issue 17 (api-messages, second round).
+  reminders,
+  mobile,
 ];

@@ -4,12 +4,16 @@
  * zerver/actions/typing.py). Events go only to users with receives_typing_notifications on: for a
  * direct conversation to every participant (the sender included), for a channel topic to the
  * channel's other subscribers. Queues without the stream_typing_notifications capability drop
- * channel typing events (queues.ts).
+ * channel typing events (queues.ts). `POST /messages/{message_id}/typing` and its
+ * `typing_edit_message` event say someone is editing a message.
  */
+import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
-import { badRequest, invalidChannelId } from '../errors.js';
+import { badRequest, invalidChannelId, requireFeatureLevel } from '../errors.js';
 import { checkNoNullBytes } from '../http.js';
 import type { Channel, User } from '../store.js';
+import { accessMessage } from './messages/access.js';
+import { checkCanEditContent } from './messages/edit.js';
 
 const OPS = new Set(['start', 'stop']);
 const TYPES = new Set(['direct', 'stream', 'channel']);
@@ -99,4 +103,39 @@ function setTypingStatus(ctx: RouteContext): Record<string, never> {
   return {};
 }
 
-export const routes: Route[] = [{ method: 'POST', path: '/typing', handler: setTypingStatus }];
+/**
+ * `POST /messages/{message_id}/typing` (https://zulip.com/api/set-typing-status-for-message-edit,
+ * feature level 351): as Zulip's send_message_edit_notification_backend (zerver/views/typing.py),
+ * only someone who may edit the message's content now (no grace period) can say they are editing
+ * it. The `typing_edit_message` event goes to the channel's active subscribers, or to the
+ * conversation's participants, who have typing notifications on (zerver/actions/typing.py).
+ */
+function setTypingStatusForMessageEdit(ctx: RouteContext): Record<string, never> {
+  requireFeatureLevel(ctx.settings, featureLevels.editTyping);
+  const { params, store, user } = ctx;
+  const messageId = ctx.pathInt('message_id');
+  const op = params.str('op');
+  if (!OPS.has(op)) throw badRequest('Invalid op');
+  const message = accessMessage(store, user, messageId);
+  checkCanEditContent(store, user, message, ctx.nowSeconds(), 0);
+  const base = { type: 'typing_edit_message', op, sender_id: user.user_id, message_id: message.id };
+  if (message.type === 'stream') {
+    if (user.settings.send_stream_typing_notifications === false) {
+      throw badRequest('User has disabled typing notifications for channel messages');
+    }
+    const audience = store.subscriberIds(message.stream_id!).filter((id) => receivesTyping(store.users.get(id)!));
+    ctx.events.notify(audience, { ...base, recipient: { type: 'channel', channel_id: message.stream_id!, topic: message.topic } });
+    return {};
+  }
+  if (user.settings.send_private_typing_notifications === false) {
+    throw badRequest('User has disabled typing notifications for direct messages');
+  }
+  const audience = message.dm_user_ids!.filter((id) => receivesTyping(store.users.get(id)!));
+  ctx.events.notify(audience, { ...base, recipient: { type: 'direct', user_ids: audience } });
+  return {};
+}
+
+export const routes: Route[] = [
+  { method: 'POST', path: '/typing', handler: setTypingStatus },
+  { method: 'POST', path: '/messages/:message_id/typing', handler: setTypingStatusForMessageEdit },
+];

@@ -42,6 +42,9 @@ import './bots.js';
 // Channels and subscriptions (issue 17, api-channels).
 import './channels/folders.js';
 import './channels/create.js';
+// issue 17 (api-messages, second round).
+import './reminders.js';
+import './mobile.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

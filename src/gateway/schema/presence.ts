@@ -1,6 +1,8 @@
 /**
  * Presence: the `Presence` type, the `presences` / `presence(userId)` queries and the
  * `reportPresence` mutation. https://zulip.com/api/update-presence, https://zulip.com/api/get-presence
+ * Also the per-client (legacy) format as Zulip's read endpoints give it: `realmPresence`
+ * (https://zulip.com/api/get-presence) and `userPresence` (https://zulip.com/api/get-user-presence).
  *
  * Everything uses the modern format (active and idle timestamps per user ID). Reading it without
  * reporting the caller's own presence is only possible through the `presence` initial state of
@@ -11,10 +13,11 @@
  */
 import type { ModernPresence, LegacyPresence, PresenceStatus } from '../../zulip/model/presence.js';
 import { isModernPresence } from '../../zulip/model/presence.js';
-import { updatePresence } from '../../zulip/routes/presence.js';
+import { getPresence, getUserPresence, updatePresence } from '../../zulip/routes/presence.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { fetchInitialState } from './settings.js';
@@ -162,8 +165,7 @@ const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceReport').im
       nullable: true,
       description:
         'Pass it as lastUpdateId next time to get only what changed; -1 when no lastUpdateId was sent and no ' +
-        'data came back; null with pingOnly (the server answers a ping with no data) and from servers before ' +
-        'feature level 263.',
+        'data came back (a ping included); null from servers that leave it out (before feature level 263).',
       resolve: (r) => r.presence_last_update_id,
     }),
     serverTimestamp: t.float({
@@ -219,3 +221,105 @@ builder.mutationField('reportPresence', (t) =>
     },
   }),
 );
+
+// ---- per-client presence (get-presence, get-user-presence) --------------------------------------------
+
+/** One client's (or the aggregated) report, as the legacy format gives it. */
+interface ClientPresenceShape {
+  client: string;
+  status: string;
+  timestamp: number;
+  pushable?: boolean;
+}
+
+/** A user's legacy entry: `aggregated` plus one key per client; the user as far as the request named them. */
+interface PresenceByClientShape {
+  email: string | null;
+  userId: number | null;
+  entries: Record<string, { status: string; timestamp: number; client?: string; pushable?: boolean }>;
+}
+
+const ClientPresenceRef = builder.objectRef<ClientPresenceShape>('ClientPresence').implement({
+  description: 'What one client of a user last reported (or the summary over all of them).',
+  fields: (t) => ({
+    client: t.exposeString('client', { description: 'The client’s name (`website`, `ZulipMobile`...); `aggregated` for the summary.' }),
+    status: t.exposeString('status', { description: '`active` or `idle`; the summary of `userPresence` may say `offline`.' }),
+    timestamp: t.field({ type: 'Long', description: 'When it was reported, in UNIX seconds.', resolve: (c) => c.timestamp }),
+    pushable: t.boolean({ nullable: true, description: 'Whether the client took push notifications (always false since feature level 178); null for the summary.', resolve: (c) => c.pushable ?? null }),
+  }),
+});
+
+const toClients = (entry: PresenceByClientShape['entries']): ClientPresenceShape[] =>
+  Object.entries(entry)
+    .filter(([name]) => name !== 'aggregated')
+    .map(([name, c]) => ({ client: c.client ?? name, status: c.status, timestamp: c.timestamp, ...(c.pushable !== undefined && { pushable: c.pushable }) }));
+
+const PresenceByClientRef = builder.objectRef<PresenceByClientShape>('PresenceByClient').implement({
+  description: 'A user’s presence per client, in the format of Zulip’s read endpoints (for timestamps per user ID, see `presences`).',
+  fields: (t) => ({
+    email: t.string({ nullable: true, description: 'The user’s API email (null when the user was asked for by ID).', resolve: (p) => p.email }),
+    userId: t.field({ type: 'Long', nullable: true, description: 'The user ID (null when the server gave only the email).', resolve: (p) => p.userId }),
+    user: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'The user, when the ID is known; null otherwise or if the caller cannot see them.',
+      resolve: (p, _args, ctx) => (p.userId == null ? null : ctx.loaders.user(p.userId)),
+    }),
+    aggregated: t.field({
+      type: ClientPresenceRef,
+      nullable: true,
+      description: 'The summary over the user’s clients.',
+      resolve: (p) => {
+        const a = p.entries.aggregated;
+        return a ? { client: a.client ?? 'aggregated', status: a.status, timestamp: a.timestamp } : null;
+      },
+    }),
+    clients: t.field({ type: [ClientPresenceRef], description: 'One entry per client that reported.', resolve: (p) => toClients(p.entries) }),
+  }),
+});
+
+const RealmPresenceRef = builder.objectRef<{ serverTimestamp: number; presences: PresenceByClientShape[] }>('RealmPresence').implement({
+  description: 'Everyone’s presence per client, as `GET /realm/presence` gives it.',
+  fields: (t) => ({
+    serverTimestamp: t.float({ description: 'Server time of the answer, in UNIX seconds.', resolve: (r) => r.serverTimestamp }),
+    presences: t.field({ type: [PresenceByClientRef], description: 'One entry per user, by API email.', resolve: (r) => r.presences }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  realmPresence: t.field({
+    extensions: reaches('get-presence'),
+    type: RealmPresenceRef,
+    description:
+      'Everyone’s presence per client, by API email, without reporting the caller’s own (one upstream call). ' +
+      'The modern per-user form is `presences`.',
+    resolve: async (_root, _args, ctx) => {
+      const result = await getPresence(ctx.connection);
+      const presences = Object.entries(result.presences)
+        .map(([email, entries]) => ({ email, userId: null, entries }))
+        .sort((a, b) => a.email.localeCompare(b.email));
+      return { serverTimestamp: result.server_timestamp, presences };
+    },
+  }),
+  userPresence: t.field({
+    extensions: reaches('get-user-presence'),
+    type: PresenceByClientRef,
+    description:
+      'One user’s presence per client (one upstream call). Give `userId` (feature level 43) or `email`. Fails ' +
+      'with BAD_REQUEST: "No such user", "No presence data for ...", "Presence is not supported for bot users.".',
+    args: {
+      userId: t.arg({ type: 'Long', required: false, description: 'The user, by ID.' }),
+      email: t.arg.string({ required: false, description: 'The user, by API email.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      if ((args.userId == null) === (args.email == null)) throw badInput('userPresence: give exactly one of `userId` or `email`.');
+      if (args.userId != null && args.userId <= 0) throw badInput('userPresence: `userId` must be a positive user ID.', { argument: 'userId' });
+      if (args.email != null && args.email.trim() === '') throw badInput('userPresence: `email` must not be blank.', { argument: 'email' });
+      if (args.userId != null) await requireFeatureLevel(ctx, featureLevels.presenceByUserId, 'Presence by user ID');
+      const { presence } = await getUserPresence(ctx.connection, { userIdOrEmail: args.userId ?? args.email! });
+      // The gateway never asks for slim_presence here, so the entry is the legacy one.
+      const entries = presence as PresenceByClientShape['entries'];
+      return { email: args.email ?? null, userId: args.userId ?? null, entries };
+    },
+  }),
+}));

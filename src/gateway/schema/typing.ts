@@ -6,9 +6,11 @@
  * `server_typing_started_wait_period_milliseconds` while it goes on, stopTyping after
  * `server_typing_stopped_wait_period_milliseconds` of inactivity or when the draft is abandoned.
  * The server keeps no state; it fans the notification out to the recipients' event queues.
+ * `startTypingMessageEdit` / `stopTypingMessageEdit` do the same for editing a sent message
+ * (https://zulip.com/api/set-typing-status-for-message-edit, feature level 351).
  */
 import type { TypingOp } from '../../zulip/model/typing.js';
-import { setTypingStatus } from '../../zulip/routes/typing.js';
+import { setTypingStatus, setTypingStatusForMessageEdit } from '../../zulip/routes/typing.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
@@ -87,3 +89,32 @@ builder.mutationField('stopTyping', (t) =>
     resolve: (_root, args, ctx) => sendTyping(ctx, 'stop', args.to),
   }),
 );
+
+async function sendEditTyping(ctx: Context, op: TypingOp, messageId: number): Promise<boolean> {
+  if (messageId <= 0) throw badInput('`messageId` must be a positive message ID.', { argument: 'messageId' });
+  await requireFeatureLevel(ctx, featureLevels.editTyping, 'Typing notifications for message edits');
+  await setTypingStatusForMessageEdit(ctx.connection, { messageId, op });
+  return true;
+}
+
+const editDescription = (what: string) =>
+  `Tells the message’s readers (the channel’s subscribers, or the conversation’s participants, with ` +
+  `typing notifications on) that the caller ${what}. Always true. Only someone who may edit the message’s ` +
+  `content now may call it; refusals come from the server as BAD_REQUEST ("You don't have permission to edit this ` +
+  `message", "The time limit for editing this message has past", "Invalid message(s)"). Needs feature level ` +
+  `${featureLevels.editTyping} (UNSUPPORTED_BY_SERVER below).`;
+
+builder.mutationFields((t) => ({
+  startTypingMessageEdit: t.boolean({
+    extensions: reaches('set-typing-status-for-message-edit'),
+    description: editDescription('started editing the message (repeat while editing goes on)'),
+    args: { messageId: t.arg({ type: 'Long', required: true, description: 'The message being edited.' }) },
+    resolve: (_root, args, ctx) => sendEditTyping(ctx, 'start', args.messageId),
+  }),
+  stopTypingMessageEdit: t.boolean({
+    extensions: reaches('set-typing-status-for-message-edit'),
+    description: editDescription('stopped editing the message'),
+    args: { messageId: t.arg({ type: 'Long', required: true, description: 'The message that was being edited.' }) },
+    resolve: (_root, args, ctx) => sendEditTyping(ctx, 'stop', args.messageId),
+  }),
+}));

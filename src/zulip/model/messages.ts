@@ -237,3 +237,48 @@ export interface RenderMessageResult {
   /** The HTML the server would store for a message with this content. */
   rendered: string;
 }
+
+// ---- issue 17 (api-messages): edit history, read receipts, narrow matches, reports ----
+
+/**
+ * One snapshot of a message's edit history (https://zulip.com/api/get-message-history): the
+ * message as it was right after an edit, with the `prev_*` fields of what that edit changed. The
+ * oldest snapshot is the message as sent and has only `topic`, `content`, `rendered_content`,
+ * `timestamp` and `user_id`.
+ */
+export interface MessageSnapshot {
+  topic: string;
+  /** Topic moves only: the topic before. */
+  prev_topic?: string;
+  /** Channel moves only: the channel after (feature level 118) and before. */
+  stream?: number;
+  prev_stream?: number;
+  content: string;
+  rendered_content: string;
+  /** Content edits only. */
+  prev_content?: string;
+  prev_rendered_content?: string;
+  /** Content edits only: an HTML diff between this version and the previous one. */
+  content_html_diff?: string;
+  /** Null only for edits predating March 2017. */
+  user_id: number | null;
+  /** UNIX seconds. */
+  timestamp: number;
+}
+
+/** `GET /messages/{message_id}/history` success body, oldest snapshot first. */
+export interface GetMessageHistoryResult {
+  message_history: MessageSnapshot[];
+}
+
+/** `GET /messages/{message_id}/read_receipts` success body (https://zulip.com/api/get-read-receipts). */
+export interface GetReadReceiptsResult {
+  /** Users who read the message (sender, muted and muting users, and those who hide receipts left out). */
+  user_ids: number[];
+}
+
+/** `GET /messages/matches_narrow` success body (https://zulip.com/api/check-messages-match-narrow). */
+export interface CheckMessagesMatchNarrowResult {
+  /** Keyed by the message ID (as text) of each requested message that matches; search hits highlighted. */
+  messages: Record<string, { match_content: string; match_subject: string }>;
+}

@@ -8,7 +8,10 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type {
   Anchor,
+  CheckMessagesMatchNarrowResult,
   FlagOp,
+  GetMessageHistoryResult,
+  GetReadReceiptsResult,
   GetMessageResult,
   GetMessagesResult,
   MarkAllAsReadResult,
@@ -313,3 +316,29 @@ export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMes
 /** Renders Markdown as the server would for a message, without sending it. https://zulip.com/api/render-message */
 export const renderMessage = (connection: ZulipConnection, params: ops.RenderMessageParams, call?: SendOptions): Promise<RenderMessageResult> =>
   callOperation(connection, ops.renderMessage, params, call);
+
+// issue 17 (api-messages): edit history, read receipts, narrow matches, reports.
+
+/** The message's edit history, oldest snapshot first. https://zulip.com/api/get-message-history */
+export const getMessageHistory = (connection: ZulipConnection, params: ops.GetMessageHistoryParams, call?: SendOptions): Promise<GetMessageHistoryResult> =>
+  callOperation(connection, ops.getMessageHistory, params, call);
+
+/** Who has read the message (feature level 137). https://zulip.com/api/get-read-receipts */
+export const getReadReceipts = (connection: ZulipConnection, params: ops.GetReadReceiptsParams, call?: SendOptions): Promise<GetReadReceiptsResult> =>
+  callOperation(connection, ops.getReadReceipts, params, call);
+
+/**
+ * Which of the given messages match a narrow, with search hits highlighted. The narrow takes either
+ * term form, as `GET /messages` does (the generated type names only the object form).
+ * https://zulip.com/api/check-messages-match-narrow
+ */
+export const checkMessagesMatchNarrow = (
+  connection: ZulipConnection,
+  params: { readonly msgIds: readonly number[]; readonly narrow: readonly NarrowTerm[] },
+  call?: SendOptions,
+): Promise<CheckMessagesMatchNarrowResult> =>
+  callOperation(connection, ops.checkMessagesMatchNarrow, params as ops.CheckMessagesMatchNarrowParams, call);
+
+/** Reports a message to the organization's moderators (feature level 382). https://zulip.com/api/report-message */
+export const reportMessage = (connection: ZulipConnection, params: ops.ReportMessageParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.reportMessage, params, call);

@@ -2,6 +2,8 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { TypingOp, TypingType } from '../model/typing.js';
 import { json, raw } from '../params.js';
+import * as ops from '../generated/typing.js';
+import { callOperation } from '../operation.js';
 
 export interface SetTypingStatusOptions {
   /** Started or stopped composing. */
@@ -39,3 +41,14 @@ export function setTypingStatus(
     call,
   );
 }
+
+/**
+ * Tells the message's readers the caller started or stopped editing it (feature level 351); only
+ * someone who may edit its content may say so.
+ * https://zulip.com/api/set-typing-status-for-message-edit
+ */
+export const setTypingStatusForMessageEdit = (
+  connection: ZulipConnection,
+  params: ops.SetTypingStatusForMessageEditParams,
+  call?: SendOptions,
+): Promise<object> => callOperation(connection, ops.setTypingStatusForMessageEdit, params, call);

@@ -128,9 +128,9 @@ describe('reportPresence mutation', () => {
       {},
       { as: demoUser('shiva').email },
     );
-    // Zulip answers a ping with an empty success ({} only): no presence_last_update_id either.
+    // A ping returns no data; its presence_last_update_id is -1 when no id was sent (the API spec).
     expect(errors).toBeUndefined();
-    expect(data!.reportPresence).toEqual({ presenceLastUpdateId: null, serverTimestamp: null, presences: [] });
+    expect(data!.reportPresence).toEqual({ presenceLastUpdateId: -1, serverTimestamp: null, presences: [] });
     expect(store.presence.has(userId('shiva'))).toBe(true);
     const none = await h.gql<{ reportPresence: { presences: unknown[] } }>(
       'mutation { reportPresence(status: ACTIVE, historyLimitDays: 0) { presences { userId } } }',
@@ -170,6 +170,55 @@ describe('reportPresence mutation', () => {
     const { h, calls } = harness();
     const { errors } = await h.gql('mutation { reportPresence(status: BUSY) { presenceLastUpdateId } }', {}, { as: HAMLET });
     expect(errors?.[0]?.message).toMatch(/BUSY/);
+    expect(calls()).toEqual([]);
+  });
+});
+
+describe('realmPresence and userPresence (per client)', () => {
+  interface ByClient {
+    email: string | null;
+    userId: number | null;
+    user: { zulipId: number } | null;
+    aggregated: { client: string; status: string; timestamp: number } | null;
+    clients: { client: string; status: string; timestamp: number }[];
+  }
+  const FIELDS = 'email userId user { zulipId } aggregated { client status timestamp } clients { client status timestamp }';
+
+  it('realmPresence lists everyone by email in one call, without reporting the caller', async () => {
+    const { h, store, userId, calls } = harness();
+    const before = store.presence.get(userId('hamlet'))?.idle_timestamp;
+    const { data, errors } = await h.gql<{ realmPresence: { serverTimestamp: number; presences: ByClient[] } }>(`{ realmPresence { serverTimestamp presences { ${FIELDS} } } }`, {}, { as: HAMLET });
+    expect(errors).toBeUndefined();
+    const iago = data!.realmPresence.presences.find((p) => p.email === demoUser('iago').email)!;
+    const record = store.presence.get(userId('iago'))!;
+    expect(iago).toMatchObject({ userId: null, user: null, aggregated: { status: 'active', timestamp: record.active_timestamp } });
+    expect(iago.clients).toEqual([expect.objectContaining({ client: 'website', status: 'active' })]);
+    expect(data!.realmPresence.serverTimestamp).toBeGreaterThan(0);
+    expect(calls()).toEqual(['GET realm/presence']);
+    expect(store.presence.get(userId('hamlet'))?.idle_timestamp).toBe(before);
+  });
+
+  it('userPresence by ID links the user; by email gives the email; errors keep their code', async () => {
+    const { h, userId, calls } = harness();
+    const byId = await h.gql<{ userPresence: ByClient }>(`query ($id: Long) { userPresence(userId: $id) { ${FIELDS} } }`, { id: userId('iago') }, { as: HAMLET });
+    expect(byId.errors).toBeUndefined();
+    expect(byId.data!.userPresence).toMatchObject({ userId: userId('iago'), user: { zulipId: userId('iago') }, email: null, aggregated: { client: 'aggregated' } });
+    expect(byId.data!.userPresence.clients.map((c) => c.client)).toEqual(['website']);
+    expect(calls().filter((c) => c.includes('/presence'))).toEqual([`GET users/${userId('iago')}/presence`]);
+    h.resetUpstreamRequests();
+    const byEmail = await h.gql<{ userPresence: ByClient }>(`query ($e: String) { userPresence(email: $e) { ${FIELDS} } }`, { e: demoUser('iago').email }, { as: HAMLET });
+    expect(byEmail.data!.userPresence).toMatchObject({ email: demoUser('iago').email, userId: null, user: null });
+    expect(calls()).toEqual([`GET users/${encodeURIComponent(demoUser('iago').email)}/presence`]);
+    const unknown = await h.gql(`query { userPresence(userId: 99999) { email } }`, {}, { as: HAMLET });
+    expect(unknown.errors?.[0]).toMatchObject({ message: 'No such user', extensions: { code: 'BAD_REQUEST', route: 'get-user-presence' } });
+  });
+
+  it('userPresence refuses both or neither of userId and email before any call', async () => {
+    const { h, calls } = harness();
+    for (const args of ['', '(userId: 1, email: "a@b.c")', '(userId: 0)', '(email: " ")']) {
+      const { errors } = await h.gql(`query { userPresence${args} { email } }`, {}, { as: HAMLET });
+      expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
     expect(calls()).toEqual([]);
   });
 });

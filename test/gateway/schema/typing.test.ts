@@ -16,11 +16,11 @@ import { basicAuth, setupHarness, type Harness } from '../../helpers/harness.js'
 const HAMLET = demoUser('hamlet').email;
 
 /** A queue of `login` in the emulator, and what it received so far (ids dropped). */
-async function watch(emulator: Emulator, login: string) {
+async function watch(emulator: Emulator, login: string, eventTypes = ['typing']) {
   const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
   const conn = new ZulipConnection({ baseUrl: 'http://emulator.test', credentials: { email: demoUser(login).email, apiKey: demoUser(login).apiKey }, fetch });
   const { queue_id } = await registerQueue(conn, {
-    eventTypes: ['typing'],
+    eventTypes,
     clientCapabilities: { notification_settings_null: true, stream_typing_notifications: true },
   });
   return async () => (await getEvents(conn, { queueId: queue_id!, lastEventId: -1, dontBlock: true })).events.map(({ id: _id, ...e }) => e as Omit<RawEvent, 'id'>);
@@ -149,5 +149,52 @@ describe('typing input', () => {
       expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
     expect(h.upstreamRequests).toEqual([]);
+  });
+});
+
+describe('startTypingMessageEdit / stopTypingMessageEdit', () => {
+  const EDIT = 'mutation ($id: Long!) { startTypingMessageEdit(messageId: $id) }';
+  async function sent(h: Harness) {
+    const { data } = await h.gql<{ sendMessage: { id: number } }>(
+      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "plans", content: "draft") { id } }',
+      { c: h.channelId('general') },
+      { as: HAMLET },
+    );
+    h.resetUpstreamRequests();
+    return data!.sendMessage.id;
+  }
+
+  it('tells the channel in one call, as a typing_edit_message event', async () => {
+    const h = harness();
+    const id = await sent(h);
+    const iago = await watch(h.emulator, 'iago', ['typing_edit_message']);
+    const { data, errors } = await h.gql(EDIT, { id }, { as: HAMLET });
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({ startTypingMessageEdit: true });
+    expect(await iago()).toEqual([
+      { type: 'typing_edit_message', op: 'start', sender_id: h.userId('hamlet'), message_id: id, recipient: { type: 'channel', channel_id: h.channelId('general'), topic: 'plans' } },
+    ]);
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET server_settings', `POST messages/${id}/typing`]);
+    const stop = await h.gql('mutation ($id: Long!) { stopTypingMessageEdit(messageId: $id) }', { id }, { as: HAMLET });
+    expect(stop.data).toEqual({ stopTypingMessageEdit: true });
+    expect((await iago()).map((e) => e.op)).toEqual(['start', 'stop']);
+  });
+
+  it('maps the server\u2019s refusal, refuses a bad ID before any call, and is UNSUPPORTED_BY_SERVER below 351', async () => {
+    const h = harness();
+    const id = await sent(h);
+    const other = await h.gql(EDIT, { id }, { as: demoUser('iago').email });
+    expect(other.errors?.[0]).toMatchObject({
+      message: "You don't have permission to edit this message",
+      extensions: { code: 'BAD_REQUEST', route: 'set-typing-status-for-message-edit' },
+    });
+    h.resetUpstreamRequests();
+    const bad = await h.gql(EDIT, { id: 0 }, { as: HAMLET });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'messageId' });
+    expect(h.upstreamRequests).toEqual([]);
+    const old = harness(350);
+    const refused = await old.gql(EDIT, { id: 1 }, { as: HAMLET });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 351, featureLevel: 350 });
+    expect(old.upstreamRequests.map((r) => r.path)).toEqual(['server_settings']);
   });
 });

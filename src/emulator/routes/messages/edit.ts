@@ -6,7 +6,7 @@ import type { RouteContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { applyMentionFlags } from '../../factory.js';
 import { renderMarkdown, type Rendered } from '../../markdown.js';
-import type { Attachment, EditHistoryEntry } from '../../store.js';
+import type { Attachment, EditHistoryEntry, Message, Store, User } from '../../store.js';
 import { accessMessage, messageListeners } from './access.js';
 import {
   EDIT_LIMIT_BUFFER_SECONDS,
@@ -18,6 +18,20 @@ import {
   serializeAttachment,
 } from './rules.js';
 import { type MovePlan, timeLimitCheck, topicMessageIds, resolveKind, notifyUpdate, sendMoveNotifications } from './move.js';
+
+/**
+ * Zulip's validate_user_can_edit_message: editing is on, the caller sent the message, and the time
+ * limit (plus `bufferSeconds` of grace) has not passed.
+ */
+export function checkCanEditContent(store: Store, user: User, message: Message, now: number, bufferSeconds: number): void {
+  const realm = store.realm.settings;
+  if (!realm.allow_message_editing) throw badRequest('Your organization has turned off message editing');
+  if (message.sender_id !== user.user_id) throw badRequest("You don't have permission to edit this message");
+  const limit = realm.message_content_edit_limit_seconds;
+  if (limit !== null && now - message.timestamp > limit + bufferSeconds) {
+    throw badRequest('The time limit for editing this message has past');
+  }
+}
 
 export function updateMessage(ctx: RouteContext): Record<string, unknown> {
   const { params: p, store, user, settings } = ctx;
@@ -61,14 +75,7 @@ export function updateMessage(ctx: RouteContext): Record<string, unknown> {
   if (!contentChanged && !topicChanged && !streamChanged) throw badRequest('Nothing to change');
 
   // Content: only the sender, while editing is on and within the time limit.
-  if (contentChanged) {
-    if (!realm.allow_message_editing) throw badRequest('Your organization has turned off message editing');
-    if (message.sender_id !== user.user_id) throw badRequest("You don't have permission to edit this message");
-    const limit = realm.message_content_edit_limit_seconds;
-    if (limit !== null && now - message.timestamp > limit + EDIT_LIMIT_BUFFER_SECONDS) {
-      throw badRequest('The time limit for editing this message has past');
-    }
-  }
+  if (contentChanged) checkCanEditContent(store, user, message, now, EDIT_LIMIT_BUFFER_SECONDS);
 
   // Moves: who may, to where, and which messages.
   let move: MovePlan | undefined;

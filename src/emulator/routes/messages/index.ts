@@ -3,7 +3,8 @@
  * (https://zulip.com/api/get-message), `POST /messages` (https://zulip.com/api/send-message),
  * `PATCH /messages/{id}` (https://zulip.com/api/update-message), `POST /messages/flags`
  * (https://zulip.com/api/update-message-flags) and `POST /messages/flags/narrow`
- * (https://zulip.com/api/update-message-flags-for-narrow), with the events a Zulip server sends
+ * (https://zulip.com/api/update-message-flags-for-narrow), the edit history, read receipts,
+ * reports and narrow checks (history.ts, receipts.ts, report.ts, matches.ts), with the events a Zulip server sends
  * for them (`message`, `update_message`, `delete_message`, `update_message_flags`;
  * https://zulip.com/api/get-events) and the `unread_msgs` / `starred_messages` register state.
  *
@@ -19,6 +20,10 @@ import { sendMessage } from './send.js';
 import { deleteMessage } from './delete.js';
 import { renderMessage } from './render.js';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead } from './read.js';
+import { getMessageHistory } from './history.js';
+import { getReadReceipts } from './receipts.js';
+import { reportMessage } from './report.js';
+import { checkMessagesMatchNarrow } from './matches.js';
 
 export { accessMessage, messageListeners, notifyNewMessage } from './access.js';
 export { MAX_MESSAGES_PER_FETCH, NOTIFICATION_BOT_EMAIL } from './rules.js';
@@ -38,4 +43,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/mark_all_as_read', handler: markAllAsRead },
   { method: 'POST', path: '/mark_stream_as_read', handler: markStreamAsRead },
   { method: 'POST', path: '/mark_topic_as_read', handler: markTopicAsRead },
+  { method: 'GET', path: '/messages/:message_id/history', handler: getMessageHistory },
+  { method: 'GET', path: '/messages/:message_id/read_receipts', handler: getReadReceipts },
+  { method: 'POST', path: '/messages/:message_id/report', handler: reportMessage },
+  { method: 'GET', path: '/messages/matches_narrow', handler: checkMessagesMatchNarrow },
 ];

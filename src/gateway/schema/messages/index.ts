@@ -19,12 +19,16 @@
  *
  * One file per concern: enums.ts, narrow.ts (NarrowInput and its encoding), cursor.ts (cursors and
  * anchors), message.ts (the Message type), pagination.ts (the connection), queries.ts, payloads.ts
- * mutations.ts, read.ts (bulk mark-as-read), delete.ts and render.ts. Importing this file registers them all.
+ * mutations.ts, read.ts (bulk mark-as-read), delete.ts, history.ts (edit history, read receipts), report.ts,
+ * matches.ts (check messages against a narrow) and render.ts. Importing this file registers them all.
  */
 import './queries.js';
 import './mutations.js';
 import './read.js';
 import './delete.js';
+import './history.js';
+import './report.js';
+import './matches.js';
 import './render.js';
 
 export * from './enums.js';
