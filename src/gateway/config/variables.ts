@@ -55,6 +55,8 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'LIVE_DIRECTORY', default: 'on', meaning: 'Keep users, channels and groups current from the event queue instead of fetching them per request (on/off).' },
   { name: 'LIVE_DIRECTORY_IDLE_MS', default: '300000', meaning: 'A credential\'s directory (and its event queue) is dropped after this long without requests.' },
   { name: 'LIVE_DIRECTORY_MAX_BYTES', default: '536870912', meaning: 'Estimated memory cap of all directories; the least recently used are dropped above it.' },
+  { name: 'LIVE_CACHE', default: 'on', meaning: 'Keep the message windows queries fetched (GET /messages) current from the same event queue, so a repeated query costs no upstream call (on/off). Needs LIVE_DIRECTORY.' },
+  { name: 'LIVE_CACHE_MAX_BYTES', default: '67108864', meaning: 'Estimated memory cap of all cached message windows; the least recently used are dropped above it.' },
   { name: 'USER_IDS_BATCH_THRESHOLD', default: '5', meaning: 'Below Zulip feature level 384 (no user_ids filter), batches of at most this many users are fetched one by one, larger ones as the whole user list.' },
 ];
 
