@@ -202,12 +202,16 @@ export class LiveDirectories {
 
   /**
    * The message cache's answer to a `messages` page of this request's credential, or a miss to
-   * store the fetched page into; undefined when the cache is off or cannot serve the request.
+   * store the fetched page into; undefined when the cache is off or cannot serve the request (its
+   * credential's directory not followed yet, or not ready).
    */
   cachedMessages(connection: ZulipConnection, query: CacheQuery): CacheLookup | undefined {
     if (!this.messages || this.closed || !connection.credentials) return undefined;
-    const directory = this.forRequest(connection);
-    return this.messages.lookup(sessionKey(connection), directory, query);
+    const key = sessionKey(connection);
+    // Only a session a directory lookup started: a page alone never registers a queue (the first
+    // lookup of a sender or channel does, and the next page is then cached).
+    const directory = this.entries.get(key)?.release ? this.forRequest(connection) : undefined;
+    return this.messages.lookup(key, directory, query);
   }
 
   /** A message write as `connection` begins: its cached windows are not read until its event came (see MessageCache.fence). */
