@@ -88,6 +88,16 @@ describe('message cache', () => {
     expect(read(page([]), { ...NEWEST, numBefore: 9 }).hit).toBe(false);
   });
 
+  it('answers the very page it fetched when the server said older messages exist, until one below the window is deleted', () => {
+    const { cache, read } = setup();
+    // The dashboard's shape: exactly num_before messages, and found_oldest false.
+    const fetched = page([message(5), message(6), message(7), message(8)], { found_oldest: false });
+    read(fetched);
+    expect(read(page([])).result).toEqual(fetched);
+    cache.applyEvents('k', [{ id: 1, type: 'delete_message', message_ids: [2], message_type: 'stream' }]);
+    expect(read(page([])).hit).toBe(false); // message 2 may have been the older one
+  });
+
   it('appends matching new messages, applies reactions, flags and deletions, and drops windows for edits', () => {
     const { cache, read, drops, changes } = setup();
     read(page([message(2), message(3)]));

@@ -44,6 +44,12 @@ export class MessageWindow {
     messages: readonly Message[],
     private readonly from: number,
     private readonly to: number,
+    /**
+     * Whether a matching message is known to exist below `from` (the server said `found_oldest:
+     * false`) / above `to`; forgotten when a message beyond the range is deleted (it may have been that one).
+     */
+    private olderBeyond: boolean,
+    private newerBeyond: boolean,
   ) {
     this.messages = messages;
     for (const message of messages) this.account(message);
@@ -62,7 +68,7 @@ export class MessageWindow {
     const after = messages.filter((m) => m.id > anchor);
     const from = result.found_oldest ? 0 : (before[0]?.id ?? anchor);
     const to = result.found_newest ? Number.POSITIVE_INFINITY : (after.at(-1)?.id ?? anchor);
-    return new MessageWindow(messages, from, to);
+    return new MessageWindow(messages, from, to, from > 0, to !== Number.POSITIVE_INFINITY);
   }
 
   get size(): number {
@@ -90,14 +96,14 @@ export class MessageWindow {
     let foundOldest: boolean;
     let first: number;
     if (anchor <= 0) (foundOldest = true), (first = lo);
-    else if (belowCount > query.numBefore) (foundOldest = false), (first = lo - query.numBefore);
+    else if (belowCount > query.numBefore || (belowCount === query.numBefore && this.olderBeyond)) (foundOldest = false), (first = lo - query.numBefore);
     else if (this.from === 0) (foundOldest = true), (first = 0);
     else return undefined;
 
     let foundNewest: boolean;
     let end: number;
     if (anchor >= NEWEST_ANCHOR) (foundNewest = true), (end = aboveStart);
-    else if (aboveCount > query.numAfter) (foundNewest = false), (end = aboveStart + query.numAfter);
+    else if (aboveCount > query.numAfter || (aboveCount === query.numAfter && this.newerBeyond)) (foundNewest = false), (end = aboveStart + query.numAfter);
     else if (this.to === Number.POSITIVE_INFINITY) (foundNewest = true), (end = all.length);
     else return undefined;
 
@@ -139,6 +145,10 @@ export class MessageWindow {
 
   /** Removes the messages with these IDs; returns those that were held. */
   remove(ids: ReadonlySet<number>): number[] {
+    for (const id of ids) {
+      if (id < this.from) this.olderBeyond = false;
+      if (id > this.to) this.newerBeyond = false;
+    }
     const removed = this.messages.filter((m) => ids.has(m.id)).map((m) => m.id);
     if (removed.length === 0) return removed;
     this.messages = this.messages.filter((m) => !ids.has(m.id));
