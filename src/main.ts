@@ -101,8 +101,7 @@ export async function start(
     zulipUrl,
     cacheMs: config.readinessCacheMs,
     degradations: () => [
-      ...(gateway?.directories?.loadFailures.detail() ?? []),
-      ...(gateway?.directories?.messages?.detail() ?? []),
+      ...(gateway?.directories?.degradations() ?? []),
       ...(config.liveCache.enabled && !config.liveDirectory.enabled ? ['message cache off: LIVE_CACHE needs LIVE_DIRECTORY (every messages page goes upstream)'] : []),
     ],
     ...(config.cluster && { redisState: () => redisState! }),

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { addReaction } from '../../src/zulip/routes/reactions.js';
 import { deleteMessage, getMessages, sendMessage, updateMessage } from '../../src/zulip/routes/messages.js';
 import { demoUser } from '../../src/emulator/seed.js';
+import { GatewayMetrics } from '../../src/gateway/observability/metrics.js';
+import { Readiness } from '../../src/gateway/observability/readiness.js';
 import { setupHarness, TEST_LIVE_CACHE, type Harness } from '../helpers/harness.js';
 import { caughtUp, rest } from '../helpers/unreads.js';
 
@@ -170,5 +172,37 @@ describe('message cache', () => {
     // Asked at the same time, interleaved, each still gets exactly their own answer.
     const both = await Promise.all(['iago', 'polonius', 'iago', 'polonius'].map((login) => dashboard(h, login)));
     expect(both.map((b) => compared(b.nodes))).toEqual([compared(admin.nodes), compared(guest.nodes), compared(admin.nodes), compared(guest.nodes)]);
+  });
+
+  it.runIf(TEST_LIVE_CACHE)('counts what it cannot serve by reason, and reports an event it cannot apply in /readiness', async () => {
+    const metrics = new GatewayMetrics({ processMetrics: false });
+    const h = setupHarness({ gateway: { metrics } });
+    const readiness = new Readiness({
+      zulipUrl: h.zulipUrl,
+      fetch: (url, init) => h.emulator.fetch(new Request(url, init)),
+      degradations: () => h.gateway.directories?.degradations() ?? [],
+    });
+    await warm(h, 'desdemona');
+    const scrape = async () => (await metrics.scrape()).body;
+
+    // A narrow the gateway cannot match from events alone: served upstream, and counted.
+    h.resetUpstreamRequests();
+    const searched = await h.gql('{ messages(narrow: { search: "hello" }, last: 5) { nodes { zulipId } } }');
+    expect(searched.errors).toBeUndefined();
+    expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET messages']);
+    expect(await scrape()).toContain('chatgraph_live_cache_unusable_total{reason="narrow"} 1');
+    expect((await readiness.check()).detail).toBeUndefined();
+
+    // An event type the cache does not know (a newer server, sending a type it was not asked for):
+    // every window of the credential goes.
+    for (const queue of h.emulator.queues.queuesOf(h.userId('desdemona'))) (queue.options as { eventTypes: unknown }).eventTypes = null;
+    h.emulator.queues.notify([h.userId('desdemona')], { type: 'future_event_type' });
+    await caughtUp(h, 'desdemona');
+    expect(await scrape()).toContain('chatgraph_live_cache_drops_total{reason="event"} 1');
+    const report = await readiness.check();
+    expect(report.ready).toBe(true);
+    expect(report.detail).toEqual([expect.stringContaining('future_event_type')]);
+    expect((await dashboard(h, 'desdemona')).calls).toEqual(['GET messages']);
+    expect((await dashboard(h, 'desdemona')).calls).toEqual([]);
   });
 });

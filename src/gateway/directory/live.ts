@@ -220,6 +220,11 @@ export class LiveDirectories {
     return this.messages.fence(sessionKey(connection), types);
   }
 
+  /** What works but degraded, one line each for /readiness: directories that cannot load, and the message cache's failures. */
+  degradations(): string[] {
+    return [...this.loadFailures.detail(), ...(this.messages?.detail() ?? [])];
+  }
+
   /** Counters and sizes for metrics (see DirectoryStats), plus sessions followed. */
   stats(): DirectoryStats & { sessions: number; fences: number } {
     let fences = 0;
