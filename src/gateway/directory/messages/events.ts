@@ -9,7 +9,7 @@
  * Not applied, so the windows they touch are dropped (the next query fetches them again):
  * - `update_message` (edits change the edit history, whose visibility is a realm policy; moves
  *   bring in messages the event does not carry), `submessage`;
- * - a user's or channel's change that shows in the messages (sender names, avatars, channel names);
+ * - a user's or channel's change that shows in the messages (names, emails, avatars, channel names);
  * - the caller leaving a channel a window is narrowed to (its new messages would no longer come);
  * - realm changes that change how messages are served (edit history visibility, linkifiers);
  * - any event type not listed here: the credential's windows are all dropped.
@@ -78,6 +78,9 @@ const INERT_TYPES: ReadonlySet<string> = new Set([
 /** Realm properties that change how messages are served: edit history is shown by policy. */
 const REALM_MESSAGE_KEYS: ReadonlySet<string> = new Set(['allow_edit_history', 'message_edit_history_visibility_policy']);
 
+/** A user's properties that messages show: the sender's name, email and avatar, direct-message recipients' names and emails. */
+const SHOWN_USER_KEYS: ReadonlySet<string> = new Set(['full_name', 'email', 'new_email', 'avatar_url', 'avatar_source', 'avatar_version', 'is_mirror_dummy']);
+
 /** The flags `update_message_flags` may change, in the order the server lists a message's flags. */
 const EDITABLE_FLAGS: readonly string[] = ['read', 'starred', 'collapsed'];
 
@@ -144,13 +147,15 @@ export function applyToWindows(slots: readonly WindowSlot[], event: Event): Even
       return outcome;
     }
     case 'realm_user': {
-      if (event.op !== 'update') return outcome;
-      const userId = (event.person as { user_id?: unknown } | undefined)?.user_id;
+      const person = event.person as Record<string, unknown> | undefined;
+      if (event.op !== 'update' || !person || !Object.keys(person).some((k) => SHOWN_USER_KEYS.has(k))) return outcome;
+      const userId = person.user_id;
       dropIf('user', (slot) => slot.window.some((m) => m.sender_id === userId || (Array.isArray(m.display_recipient) && m.display_recipient.some((r) => r.id === userId))));
       return outcome;
     }
     case 'stream': {
-      if (event.op === 'create') return outcome;
+      // Messages show a channel's name only (`display_recipient`).
+      if (event.op === 'create' || (event.op === 'update' && event.property !== 'name')) return outcome;
       const ids = new Set<unknown>(
         event.stream_id !== undefined ? [event.stream_id] : ((event.streams as { stream_id: number }[] | undefined) ?? []).map((s) => s.stream_id),
       );
