@@ -119,6 +119,22 @@ describe('message cache', () => {
     expect(read(page([message(2)])).hit).toBe(false);
   });
 
+  it('drops the windows that show a renamed user or channel, and keeps them for changes messages do not show', () => {
+    const { cache, read, drops } = setup();
+    read(page([message(2)]));
+    cache.applyEvents('k', [
+      { id: 1, type: 'realm_user', op: 'update', person: { user_id: 7, role: 400 } },
+      { id: 2, type: 'stream', op: 'update', stream_id: 5, property: 'description', value: 'x' },
+      { id: 3, type: 'realm_user', op: 'update', person: { user_id: 99, full_name: 'Not in the window' } },
+    ]);
+    expect(read(page([])).hit).toBe(true);
+    cache.applyEvents('k', [{ id: 4, type: 'realm_user', op: 'update', person: { user_id: 7, full_name: 'B' } }]);
+    expect(drops).toEqual(['user']);
+    read(page([message(2)]));
+    cache.applyEvents('k', [{ id: 5, type: 'stream', op: 'update', stream_id: 5, property: 'name', value: 'renamed' }]);
+    expect(drops).toEqual(['user', 'channel']);
+  });
+
   it('does not lose an event that arrives while the window is being fetched', () => {
     const { cache, read, dir } = setup();
     const lookup = cache.lookup('k', dir, NEWEST)!;
