@@ -88,7 +88,7 @@ export class GatewayMetrics {
     this.#cacheWindows = new Gauge({ name: 'chatgraph_live_cache_windows', help: 'Message windows held by the message cache.', registers });
     this.#cacheBytes = new Gauge({ name: 'chatgraph_live_cache_bytes', help: 'Estimated memory of all cached message windows.', registers });
     this.#cacheLookups = new Counter({ name: 'chatgraph_live_cache_lookups_total', help: 'Message pages asked of the message cache, by result (hit, miss).', labelNames: ['result'], registers });
-    this.#cacheUnusable = new Counter({ name: 'chatgraph_live_cache_unusable_total', help: 'Message pages the message cache could not serve, by reason (narrow, options, anchor, not_ready, fenced, unsubscribed, uncacheable): they went upstream.', labelNames: ['reason'], registers });
+    this.#cacheUnusable = new Counter({ name: 'chatgraph_live_cache_unusable_total', help: 'Message pages the message cache could not serve, by reason (narrow, options, anchor, unsubscribed, uncacheable): they went upstream.', labelNames: ['reason'], registers });
     this.#cacheDrops = new Counter({ name: 'chatgraph_live_cache_drops_total', help: 'Message windows dropped, by reason (update, flags, user, channel, subscription, realm, event, queue, memory, idle).', labelNames: ['reason'], registers });
     this.#redisUp = new Gauge({ name: 'chatgraph_redis_up', help: '1 when the Redis connection (cluster mode) is ready, else 0.', registers });
     for (const transport of ['ws', 'sse'] as const) this.#connections.set({ transport }, 0);

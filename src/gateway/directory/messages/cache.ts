@@ -27,8 +27,12 @@ import { MessageWindow } from './window.js';
 
 export type { WindowDropReason } from './events.js';
 
-/** Why a request could not use the cache (a bounded metric label); a plain miss is not one. */
-export type CacheUnusableReason = 'narrow' | 'options' | 'anchor' | 'not_ready' | 'fenced' | 'unsubscribed' | 'uncacheable';
+/**
+ * Why a request's shape keeps it from the cache (a bounded metric label). A plain miss is not one,
+ * nor the passing states every credential goes through (its directory still loading, its own write
+ * fencing its windows), which the directory's own metrics and the lookups' misses show.
+ */
+export type CacheUnusableReason = 'narrow' | 'options' | 'anchor' | 'unsubscribed' | 'uncacheable';
 
 export interface MessageCacheOptions {
   /** Estimated memory cap of every window together; least recently used go first. @default 64 MiB */
@@ -133,7 +137,7 @@ export class MessageCache {
   lookup(key: string, directory: Directory | undefined, query: CacheQuery): CacheLookup | undefined {
     if (!query.applyMarkdown || query.clientGravatar || query.allowEmptyTopicName) return this.unusable('options');
     if (query.anchor === 'first_unread') return this.unusable('anchor');
-    if (!directory?.ready || directory.selfId === undefined) return this.unusable('not_ready');
+    if (!directory?.ready || directory.selfId === undefined) return undefined;
     const narrow = exactNarrow(query.narrow, directory.selfId, directory.realm()?.realm_empty_topic_display_name);
     if (!narrow) return this.unusable('narrow');
     if (narrow.channelId !== undefined && !directory.subscriptionsById([narrow.channelId])?.[0]) return this.unusable('unsubscribed');
@@ -150,7 +154,6 @@ export class MessageCache {
         return { hit: answer };
       }
     }
-    if (credential.fences.size > 0) this.options.onUnusable?.('fenced');
     this.misses++;
     return this.ticket(key, credential, narrow, nKey, directory, windowQuery);
   }
