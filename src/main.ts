@@ -100,7 +100,10 @@ export async function start(
   const readiness = new ops.Readiness({
     zulipUrl,
     cacheMs: config.readinessCacheMs,
-    degradations: () => gateway?.directories?.loadFailures.detail() ?? [],
+    degradations: () => [
+      ...(gateway?.directories?.degradations() ?? []),
+      ...(config.liveCache.enabled && !config.liveDirectory.enabled ? ['message cache off: LIVE_CACHE needs LIVE_DIRECTORY (every messages page goes upstream)'] : []),
+    ],
     ...(config.cluster && { redisState: () => redisState! }),
   });
   const endpoints = ops.opsEndpoints({ ...(metrics && { metrics }), metricsPath: config.metrics.path, readiness });
@@ -124,6 +127,7 @@ export async function start(
     subgraph: config.subgraph,
     persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
     liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
+    liveCache: config.liveCache.enabled && { maxBytes: config.liveCache.maxBytes },
     ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     maxUpstreamCalls: config.maxUpstreamCalls,
     upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,

@@ -9,6 +9,7 @@ import type { Credentials, FetchLike } from '../zulip/connection.js';
 import { contextFor, createContext, type Context } from './context.js';
 import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
+import type { MessageCacheOptions } from './directory/messages/cache.js';
 import { directoryWrites } from './plugins/directory-writes.js';
 import { corsOptions } from './config/index.js';
 import { EventHub } from './events/hub.js';
@@ -129,6 +130,12 @@ export interface GatewayOptions {
    * @default DEFAULT_LIVE_QUERY_THROTTLE_MS (50)
    */
   liveQueryThrottleMs?: number;
+  /**
+   * Keep the message windows queries fetched per credential, current from the live directory's
+   * event queues, so a repeated `messages` page costs no upstream call (directory/messages/cache.ts).
+   * Needs the live directory. false: every page goes upstream. @default true
+   */
+  liveCache?: boolean | MessageCacheOptions;
   /** Below feature level 384, batches of at most this many users are fetched one by one. @default 5 */
   userIdsBatchThreshold?: number;
   /**
@@ -209,7 +216,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     slowConsumerLimit: hub.slowConsumerLimit,
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
-  const { logger, metrics, tracing, liveDirectory } = options;
+  const { logger, metrics, tracing, liveDirectory, liveCache = true } = options;
   const upstream = new UpstreamServer({
     baseUrl: options.zulipUrl,
     ...(options.fetch && { fetch: options.fetch }),
@@ -220,6 +227,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       directories: (connection, inputLimits) => {
         const directories = new LiveDirectories(hub, connection, {
           ...(liveDirectory === true ? {} : liveDirectory),
+          messageCache: liveCache !== false && {
+            ...(liveCache === true ? {} : liveCache),
+            onUnusable: (reason) => metrics?.cacheUnusable(reason),
+            onDrop: (reason, count) => metrics?.cacheDrops(reason, count),
+          },
           onLoadFailure: (failure) => {
             metrics?.directoryLoadFailure(failure.reason);
             if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');

@@ -52,6 +52,8 @@ export interface GatewayConfig {
   /** Cluster mode (REDIS_URL set); the shape of cluster/redis.ts `ClusterConfig`. */
   cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
   liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
+  /** The message cache (directory/messages/cache.ts); it follows the live directory's queues. */
+  liveCache: { enabled: boolean; maxBytes: number };
   /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
   userIdsBatchThreshold?: number;
   /** Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts). */
@@ -216,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       enabled: bool('LIVE_DIRECTORY', true),
       idleMs: int('LIVE_DIRECTORY_IDLE_MS', 300_000, 1000, 7 * DAY_MS),
       maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', 512 * 1_048_576, 1_048_576, 2 ** 40),
+    },
+    liveCache: {
+      enabled: bool('LIVE_CACHE', true),
+      maxBytes: int('LIVE_CACHE_MAX_BYTES', 64 * 1_048_576, 65_536, 2 ** 40),
     },
   };
   const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);

@@ -60,6 +60,11 @@ export class Directory {
   status: DirectoryStatus = 'empty';
   /** The newest event folded into the state; events at or below it are skipped. */
   lastEventId = -1;
+  /**
+   * Changes at each load and each invalidation: what was derived from the directory's event stream
+   * in one generation (the message cache's windows) is not continued by the next.
+   */
+  generation = 0;
   private data: DirectoryData | undefined;
   private readonly waiters = new Set<Waiter>();
   private readonly readyWaiters = new Set<() => void>();
@@ -124,6 +129,7 @@ export class Directory {
     this.missingChannels.clear();
     this.data = data;
     this.lastEventId = snapshot.lastEventId;
+    this.generation++;
     this.status = 'ready';
     this.counters.loads++;
     if (reload) this.counters.reloads++;
@@ -225,6 +231,7 @@ export class Directory {
 
   private invalidate(reason: InvalidateReason, tellOwner: boolean): void {
     if (this.status === 'ready') this.counters.invalidations++;
+    this.generation++;
     if (this.status !== 'disposed' && this.status !== 'empty') this.status = 'stale';
     this.release();
     for (const waiter of [...this.waiters]) waiter.done('invalidated');

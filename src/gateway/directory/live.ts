@@ -18,6 +18,8 @@
  *   they would need anyway), and that registration reloads the directory.
  * - Writes through the gateway fence the directory (plugins/directory-writes.ts): reads bypass it
  *   until the write's event is applied, so the writer's next query sees the write.
+ * - The message cache (messages/cache.ts) follows the same sessions: its windows are fed by the
+ *   events the directory applied, and dropped whenever the directory reloads or is released.
  */
 import type { ZulipConnection } from '../../zulip/connection.js';
 import { deleteQueue } from '../../zulip/routes/events.js';
@@ -29,7 +31,8 @@ import type { DirectoryEvent } from './data.js';
 import type { Directory } from './directory.js';
 import { DirectoryLoadFailures, type DirectoryLoadFailure } from './load-failures.js';
 import { DIRECTORY_CLIENT_CAPABILITIES, DIRECTORY_EVENT_TYPES, DIRECTORY_FETCH_EVENT_TYPES, missingDirectoryKeys } from './register.js';
-import { DirectoryRegistry, type DirectoryStats } from './registry.js';
+import { DirectoryRegistry, type DirectoryStats, type DropReason } from './registry.js';
+import { MessageCache, type CacheLookup, type CacheQuery, type MessageCacheOptions } from './messages/cache.js';
 
 export interface LiveDirectoryOptions {
   /** Drop a credential's directory (and release its queue) after this long unused. @default 300_000 */
@@ -41,6 +44,11 @@ export interface LiveDirectoryOptions {
   clock?: DirectoryClock;
   /** Told of each failure to load a directory (the gateway logs and counts them). @default none */
   onLoadFailure?: (failure: DirectoryLoadFailure) => void;
+  /**
+   * Keep the message windows queries fetched, current from the same events (messages/cache.ts);
+   * false: every `messages` page goes upstream. @default {} (on, with the cache's defaults)
+   */
+  messageCache?: MessageCacheOptions | false;
 }
 
 /** What a write through the gateway waits for: an event of one of these types, newer than `mark`. */
@@ -70,6 +78,8 @@ export class LiveDirectories {
   readonly registry: DirectoryRegistry;
   /** Directories that could not load, and why (logged, counted, and in /readiness's detail). */
   readonly loadFailures: DirectoryLoadFailures;
+  /** The message cache of every credential followed; undefined when off. */
+  readonly messages: MessageCache | undefined;
   private readonly entries = new Map<string, Entry>();
   private readonly removeTap: () => void;
   private readonly writeFenceMs: number;
@@ -85,11 +95,15 @@ export class LiveDirectories {
     this.writeFenceMs = options.writeFenceMs ?? 3000;
     this.clock = options.clock;
     this.loadFailures = new DirectoryLoadFailures(options.onLoadFailure);
+    this.messages =
+      options.messageCache === false
+        ? undefined
+        : new MessageCache({ ...(options.clock && { clock: options.clock }), writeFenceMs: this.writeFenceMs, ...options.messageCache });
     this.registry = new DirectoryRegistry({
       ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
       ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
       ...(options.clock && { clock: options.clock }),
-      onDrop: (key) => this.dropped(key),
+      onDrop: (key, reason) => this.dropped(key, reason),
       onInvalidate: (key) => this.requestReload(key),
     });
     this.removeTap = hub.addTap({
@@ -200,6 +214,31 @@ export class LiveDirectories {
     });
   }
 
+  /**
+   * The message cache's answer to a `messages` page of this request's credential, or a miss to
+   * store the fetched page into; undefined when the cache is off or cannot serve the request (its
+   * credential's directory not followed yet, or not ready).
+   */
+  cachedMessages(connection: ZulipConnection, query: CacheQuery): CacheLookup | undefined {
+    if (!this.messages || this.closed || !connection.credentials) return undefined;
+    const key = sessionKey(connection);
+    // Only a session a directory lookup started: a page alone never registers a queue (the first
+    // lookup of a sender or channel does, and the next page is then cached).
+    const directory = this.entries.get(key)?.release ? this.forRequest(connection) : undefined;
+    return this.messages.lookup(key, directory, query);
+  }
+
+  /** A message write as `connection` begins: its cached windows are not read until its event came (see MessageCache.fence). */
+  fenceMessages(connection: ZulipConnection, types: readonly string[]): { done(ok: boolean): void } {
+    if (!this.messages || this.closed || !connection.credentials) return { done: () => undefined };
+    return this.messages.fence(sessionKey(connection), types);
+  }
+
+  /** What works but degraded, one line each for /readiness: directories that cannot load, and the message cache's failures. */
+  degradations(): string[] {
+    return [...this.loadFailures.detail(), ...(this.messages?.detail() ?? [])];
+  }
+
   /** Counters and sizes for metrics (see DirectoryStats), plus sessions followed. */
   stats(): DirectoryStats & { sessions: number; fences: number } {
     let fences = 0;
@@ -211,6 +250,7 @@ export class LiveDirectories {
     this.closed = true;
     this.removeTap();
     this.registry.close();
+    this.messages?.close();
     for (const key of [...this.entries.keys()]) this.forget(key);
   }
 
@@ -237,6 +277,8 @@ export class LiveDirectories {
         this.onRegistered?.(result as unknown as Record<string, unknown>);
         entry.queueId = result.queue_id ?? undefined;
         entry.reloadWanted = false;
+        // A new queue: what the old one fed the message windows is not continued by it.
+        this.messages?.reset(key);
         const current = this.registry.get(key);
         if (!current) return; // dropped while the session lives on: reloaded on the next lookup
         if (reason) current.reset();
@@ -255,6 +297,7 @@ export class LiveDirectories {
       },
       // Cluster mode: the log no longer continues what the directory loaded (see cluster/session.ts).
       lost: () => {
+        this.messages?.reset(key);
         const directory = this.registry.get(key);
         if (!directory) return;
         const wasServing = directory.status === 'ready';
@@ -263,6 +306,7 @@ export class LiveDirectories {
       },
       events: (events) => {
         this.registry.get(key)?.applyAll(events as unknown as DirectoryEvent[]);
+        this.messages?.applyEvents(key, events as unknown as DirectoryEvent[]);
         if (entry.fences.size > 0) liftFences(entry, events);
         if (entry.fences.size === 0) wakeSettled(entry);
       },
@@ -297,7 +341,8 @@ export class LiveDirectories {
   }
 
   /** The registry dropped the directory (idle, memory, closed): release the queue, keep following the session. */
-  private dropped(key: string): void {
+  private dropped(key: string, reason: DropReason): void {
+    this.messages?.reset(key, reason === 'closed' ? 'queue' : reason);
     const entry = this.entries.get(key);
     if (!entry) return;
     const release = entry.release;
@@ -328,6 +373,7 @@ export class LiveDirectories {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    this.messages?.forget(key);
     wakeSettled(entry);
     this.loadFailures.cleared(key);
     entry.unlisten();

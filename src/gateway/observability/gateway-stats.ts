@@ -21,14 +21,22 @@ export interface DirectoryCounts {
   evictedMemory: number;
 }
 
+/** What the message cache's `stats()` reports (directory/messages/cache.ts). */
+export interface CacheCounts {
+  windows: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+}
+
 export interface StatsSources {
   hub?: { stats(): HubCounts };
-  directories?: { stats(): DirectoryCounts } | undefined;
+  directories?: { stats(): DirectoryCounts; messages?: { stats(): CacheCounts } | undefined } | undefined;
 }
 
 /** Registers the sampling with `metrics`; returns its removal. */
 export function collectGatewayStats(metrics: GatewayMetrics, sources: StatsSources): () => void {
-  const seen = { hits: 0, misses: 0, loads: 0, evictedIdle: 0, evictedMemory: 0 };
+  const seen = { hits: 0, misses: 0, loads: 0, evictedIdle: 0, evictedMemory: 0, cacheHits: 0, cacheMisses: 0 };
   /** The increase of a cumulative total since the last scrape. */
   const delta = (key: keyof typeof seen, total: number): number => {
     const increase = Math.max(0, total - seen[key]);
@@ -43,5 +51,9 @@ export function collectGatewayStats(metrics: GatewayMetrics, sources: StatsSourc
     metrics.directoryLookups(delta('hits', directories.hits), delta('misses', directories.misses));
     metrics.directoryLoad(delta('loads', directories.loads));
     metrics.directoryEvictions(delta('evictedIdle', directories.evictedIdle), delta('evictedMemory', directories.evictedMemory));
+    const cache = sources.directories?.messages?.stats();
+    if (!cache) return;
+    metrics.cacheSize(cache.windows, cache.bytes);
+    metrics.cacheLookups(delta('cacheHits', cache.hits), delta('cacheMisses', cache.misses));
   });
 }

@@ -55,6 +55,11 @@ export class GatewayMetrics {
   readonly #directoryLoads: Counter;
   readonly #directoryEvictions: Counter<'reason'>;
   readonly #directoryLoadFailures: Counter<'reason'>;
+  readonly #cacheWindows: Gauge;
+  readonly #cacheBytes: Gauge;
+  readonly #cacheLookups: Counter<'result'>;
+  readonly #cacheUnusable: Counter<'reason'>;
+  readonly #cacheDrops: Counter<'reason'>;
   readonly #redisUp: Gauge;
   /** Run before each scrape: parts that keep their own counts (hub, directories, sockets) report them here. */
   readonly #collectors: (() => void)[] = [];
@@ -80,6 +85,11 @@ export class GatewayMetrics {
     this.#directoryLoads = new Counter({ name: 'chatgraph_live_directory_loads_total', help: 'Directory (re)loads from the chat server.', registers });
     this.#directoryEvictions = new Counter({ name: 'chatgraph_live_directory_evictions_total', help: 'Directories dropped, by reason (idle, memory).', labelNames: ['reason'], registers });
     this.#directoryLoadFailures = new Counter({ name: 'chatgraph_live_directory_load_failures_total', help: 'Directories that could not load or stopped following their log, by reason (missing_keys, invalid, log_lost): their lookups go upstream.', labelNames: ['reason'], registers });
+    this.#cacheWindows = new Gauge({ name: 'chatgraph_live_cache_windows', help: 'Message windows held by the message cache.', registers });
+    this.#cacheBytes = new Gauge({ name: 'chatgraph_live_cache_bytes', help: 'Estimated memory of all cached message windows.', registers });
+    this.#cacheLookups = new Counter({ name: 'chatgraph_live_cache_lookups_total', help: 'Message pages asked of the message cache, by result (hit, miss).', labelNames: ['result'], registers });
+    this.#cacheUnusable = new Counter({ name: 'chatgraph_live_cache_unusable_total', help: 'Message pages the message cache could not serve, by reason (narrow, options, anchor, unsubscribed, uncacheable): they went upstream.', labelNames: ['reason'], registers });
+    this.#cacheDrops = new Counter({ name: 'chatgraph_live_cache_drops_total', help: 'Message windows dropped, by reason (update, flags, user, channel, subscription, realm, event, queue, memory, idle).', labelNames: ['reason'], registers });
     this.#redisUp = new Gauge({ name: 'chatgraph_redis_up', help: '1 when the Redis connection (cluster mode) is ready, else 0.', registers });
     for (const transport of ['ws', 'sse'] as const) this.#connections.set({ transport }, 0);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -164,6 +174,28 @@ export class GatewayMetrics {
   /** Live directory: one failure to load (directory/load-failures.ts reasons). */
   directoryLoadFailure(reason: 'missing_keys' | 'invalid' | 'log_lost'): void {
     this.#directoryLoadFailures.inc({ reason });
+  }
+
+  /** Message cache: current size. */
+  cacheSize(windows: number, bytes: number): void {
+    this.#cacheWindows.set(windows);
+    this.#cacheBytes.set(bytes);
+  }
+
+  /** Message cache: lookups since the last report. */
+  cacheLookups(hits: number, misses: number): void {
+    if (hits) this.#cacheLookups.inc({ result: 'hit' }, hits);
+    if (misses) this.#cacheLookups.inc({ result: 'miss' }, misses);
+  }
+
+  /** Message cache: a page it could not serve (directory/messages/cache.ts reasons). */
+  cacheUnusable(reason: string): void {
+    this.#cacheUnusable.inc({ reason });
+  }
+
+  /** Message cache: windows dropped (directory/messages/events.ts reasons). */
+  cacheDrops(reason: string, count: number): void {
+    this.#cacheDrops.inc({ reason }, count);
   }
 
   /** Cluster mode: whether Redis is usable. */

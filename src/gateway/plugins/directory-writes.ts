@@ -5,6 +5,9 @@
  * kind the write causes (newer than what the directory held when the write began), or
  * `writeFenceMs` after the write finished when no such event comes (a write that changed nothing
  * sends none). A write never waits: it only makes the writer's reads slower for a moment.
+ *
+ * The message cache (directory/messages/cache.ts) is fenced the same way by the writes that change
+ * the messages it holds ({@link MESSAGE_WRITES}).
  */
 import { Kind, type DefinitionNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -38,18 +41,40 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   deactivateUserGroup: ['user_group'],
 };
 
-/** The event types an operation's writes cause (empty for queries and other mutations). */
-export function writeEventTypes(operation: OperationDefinitionNode | undefined): string[] {
+/**
+ * Mutation fields whose upstream write changes messages the message cache may hold, and the event
+ * types that write causes: the messages themselves, and the names and channels they show.
+ */
+export const MESSAGE_WRITES: Readonly<Record<string, readonly string[]>> = {
+  sendMessage: ['message'],
+  editMessage: ['update_message'],
+  deleteMessage: ['delete_message'],
+  addReaction: ['reaction'],
+  removeReaction: ['reaction'],
+  updateMessageFlags: ['update_message_flags'],
+  updateMessageFlagsForNarrow: ['update_message_flags'],
+  markAllAsRead: ['update_message_flags'],
+  markChannelAsRead: ['update_message_flags'],
+  markTopicAsRead: ['update_message_flags'],
+  updateUser: ['realm_user'],
+  updateSettings: ['realm_user'],
+  updateChannel: ['stream'],
+  archiveChannel: ['stream'],
+  unsubscribe: ['subscription'],
+};
+
+/** The event types an operation's writes cause (empty for queries and other mutations), by `writes`. */
+export function writeEventTypes(operation: OperationDefinitionNode | undefined, writes: Readonly<Record<string, readonly string[]>> = DIRECTORY_WRITES): string[] {
   if (operation?.operation !== 'mutation') return [];
   const types = new Set<string>();
   for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return [...Object.values(DIRECTORY_WRITES).flat()]; // fragments: be safe
-    for (const type of DIRECTORY_WRITES[selection.name.value] ?? []) types.add(type);
+    if (selection.kind !== Kind.FIELD) return [...new Set(Object.values(writes).flat())]; // fragments: be safe
+    for (const type of writes[selection.name.value] ?? []) types.add(type);
   }
   return [...types];
 }
 
-/** The envelop plugin: fences the caller's directory around each directory-changing mutation. */
+/** The envelop plugin: fences the caller's directory (and message cache) around each mutation that changes them. */
 export function directoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
   return {
     onExecute({ args }) {
@@ -58,13 +83,15 @@ export function directoryWrites(live: LiveDirectories): Plugin<{ connection?: Zu
         (d: DefinitionNode): d is OperationDefinitionNode =>
           d.kind === Kind.OPERATION_DEFINITION && (args.operationName == null || d.name?.value === args.operationName),
       );
+      if (!connection || operation?.operation !== 'mutation') return;
       const types = writeEventTypes(operation);
-      if (!connection || types.length === 0) return;
-      const fence = live.fence(connection, types);
+      const messageTypes = live.messages ? writeEventTypes(operation, MESSAGE_WRITES) : [];
+      if (types.length === 0 && messageTypes.length === 0) return;
+      const fences = [...(types.length > 0 ? [live.fence(connection, types)] : []), ...(messageTypes.length > 0 ? [live.fenceMessages(connection, messageTypes)] : [])];
       return {
         onExecuteDone({ result }) {
           const failed = !(Symbol.asyncIterator in result) && result.errors !== undefined && result.data == null;
-          fence.done(!failed);
+          for (const fence of fences) fence.done(!failed);
         },
       };
     },

@@ -3,7 +3,7 @@
  * window cut back into edges with exact page info. One `GET /messages` per page.
  * https://zulip.com/api/get-messages
  */
-import type { Anchor, GetMessagesResult, Message } from '../../../zulip/model/messages.js';
+import type { Anchor, GetMessagesResult, Message, NarrowTerm } from '../../../zulip/model/messages.js';
 import { getMessages } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
@@ -207,11 +207,36 @@ export interface FetchOptions {
   allowEmptyTopicName?: boolean | null;
 }
 
-/** One `GET /messages` for a Relay page. */
+/**
+ * One `GET /messages` for a Relay page, or none when the credential's message cache holds the
+ * window (directory/messages/cache.ts: kept current by the credential's events).
+ */
 export async function fetchMessagePage(ctx: Context, args: PageArgs & FetchOptions): Promise<MessagePage> {
   const window = messageWindow(args);
   const narrow = await narrowFor(ctx, args.narrow);
-  const result = await getMessages(ctx.connection, {
+  const cached = ctx.server.directories?.cachedMessages(ctx.connection, {
+    narrow: args.narrow,
+    anchor: window.anchor,
+    numBefore: window.numBefore,
+    numAfter: window.numAfter,
+    applyMarkdown: args.applyMarkdown ?? true,
+    clientGravatar: args.clientGravatar ?? false,
+    allowEmptyTopicName: args.allowEmptyTopicName ?? false,
+  });
+  if (cached?.hit) return pageFrom(cached.hit, window);
+  let result: GetMessagesResult;
+  try {
+    result = await fetchWindow(ctx, window, narrow, args);
+  } catch (error) {
+    cached?.abandon();
+    throw error;
+  }
+  cached?.store(result);
+  return pageFrom(result, window);
+}
+
+function fetchWindow(ctx: Context, window: MessageWindow, narrow: NarrowTerm[], args: FetchOptions): Promise<GetMessagesResult> {
+  return getMessages(ctx.connection, {
     anchor: window.anchor,
     // Always true upstream: Zulip refuses include_anchor=false unless one side is empty ("The
     // anchor can only be excluded at an end of the range"), and the window always asks for one
@@ -224,7 +249,6 @@ export async function fetchMessagePage(ctx: Context, args: PageArgs & FetchOptio
     clientGravatar: args.clientGravatar ?? false,
     allowEmptyTopicName: args.allowEmptyTopicName ?? undefined,
   });
-  return pageFrom(result, window);
 }
 
 /** Whether a message fetched with these options looks exactly like one `ctx.loaders.messages` returns. */
