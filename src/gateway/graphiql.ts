@@ -17,9 +17,9 @@ export const DASHBOARD_QUERY = `query Dashboard {
       cursor
       node {
         id timestamp content
-        sender { fullName avatarUrl role }
-        channel { name description }          # null for direct messages
-        reactions { emojiName user { fullName } }
+        sender { id fullName avatarUrl role }
+        channel { id name description }       # null for direct messages
+        reactions { emojiName user { id fullName } }
       }
     }
     pageInfo { hasPreviousPage startCursor }

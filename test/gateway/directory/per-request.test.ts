@@ -12,7 +12,7 @@ const as = { as: demoUser('hamlet').email };
 
 /** A query naming `ids.length` users at once (one loader batch). */
 function usersQuery(ids: number[]): string {
-  return `{ ${ids.map((id, i) => `u${i}: user(id: ${id}) { id fullName }`).join(' ')} }`;
+  return `{ ${ids.map((id, i) => `u${i}: user(id: ${id}) { zulipId fullName }`).join(' ')} }`;
 }
 
 describe('users per request', () => {
@@ -20,9 +20,9 @@ describe('users per request', () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 384 }, gateway: { liveDirectory: false } });
     for (const ids of [[h.userId('othello')], [h.userId('othello'), h.userId('iago'), h.userId('cordelia'), h.userId('shiva'), h.userId('desdemona'), h.userId('polonius')]]) {
       h.resetUpstreamRequests();
-      const { data, errors } = await h.gql<Record<string, { id: number; fullName: string }>>(usersQuery(ids), {}, as);
+      const { data, errors } = await h.gql<Record<string, { zulipId: number; fullName: string }>>(usersQuery(ids), {}, as);
       expect(errors).toBeUndefined();
-      expect(Object.values(data!).map((u) => u.id)).toEqual(ids);
+      expect(Object.values(data!).map((u) => u.zulipId)).toEqual(ids);
       expect(calls(h)).toEqual(['GET users']);
       expect(JSON.parse(h.upstreamRequests[0]!.query.user_ids!)).toEqual(ids);
     }
@@ -44,8 +44,8 @@ describe('users per request', () => {
 
     h.resetUpstreamRequests();
     const many = [othello, h.userId('iago'), h.userId('cordelia')];
-    const { data } = await h.gql<Record<string, { id: number }>>(usersQuery(many), {}, as);
-    expect(Object.values(data!).map((u) => u.id)).toEqual(many);
+    const { data } = await h.gql<Record<string, { zulipId: number }>>(usersQuery(many), {}, as);
+    expect(Object.values(data!).map((u) => u.zulipId)).toEqual(many);
     expect(calls(h)).toEqual(['GET users']);
     expect(h.upstreamRequests[0]!.query.user_ids).toBeUndefined();
   });
