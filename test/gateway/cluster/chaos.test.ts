@@ -39,8 +39,10 @@ describeWithRedis('delivery contract, two instances over one Redis, under load',
     const prefix = nextPrefix();
     const a = await childInstance(prefix);
     const b = await localInstance(prefix);
-    const subs = subscribeOn(a, b); // A's come first: A holds both leases
+    // A's subscriptions first, B's once A holds both leases: A is the holder to kill.
+    const subs = [collect(a.client('hamlet'), EVENTS), collect(a.client('cordelia'), EVENTS)];
     await waitUntil(async () => (await a.stats()).cluster?.leasesHeld === 2, 20_000, 'A to hold both leases');
+    subs.push(collect(b.client('hamlet'), EVENTS_WITH_KIND), collect(b.client('cordelia'), EVENTS_WITH_KIND));
     const resumed: Collected[] = [];
     const lists = () => subs.map((sub, i) => [...itemsOf(sub.results), ...(resumed[i] ? itemsOf(resumed[i].results) : [])]);
     await untilLive(upstream.emulator, lists);
@@ -116,7 +118,8 @@ describeWithRedis('delivery contract, two instances over one Redis, under load',
     const a = await childInstance(prefix);
     const b = await childInstance(prefix);
     const subs = subscribeOn(a, b);
-    await waitUntil(async () => (await a.stats()).cluster?.leasesHeld === 2, 10_000, 'A to hold both leases');
+    const leases = async () => ((await a.stats()).cluster?.leasesHeld ?? 0) + ((await b.stats()).cluster?.leasesHeld ?? 0);
+    await waitUntil(async () => (await leases()) === 2, 20_000, 'both leases held');
     await waitUntil(async () => (await b.stats()).subscribers === 2, 10_000, 'B\u2019s subscriptions');
     const lists = () => subs.map((sub) => itemsOf(sub.results));
     await untilLive(upstream.emulator, lists);

@@ -48,29 +48,44 @@ async function start(gateway: LiveOptions['gateway'] = {}) {
   const markRead = (login: string, id: number) =>
     gql(login, 'mutation($ids: [Long!]!) { updateMessageFlags(flag: READ, op: ADD, messageIds: $ids) { __typename } }', { ids: [id] });
   /** Waits until the caller's live directory is loaded (re-executions then read it). */
-  const warm = async () => {
+  const warm = async (...logins: string[]) => {
     if (TEST_LIVE_DIRECTORY) await until(() => (live.gateway.directories?.stats().readyDirectories ?? 0) >= 1, 5000, 'a loaded directory');
+    // A live query has no acknowledgement: wait until each caller's one queue is polled, with no
+    // session left in its grace period (a credential check's queue can be replaced just as the
+    // query starts), so that the change made next reaches the queue the query follows.
+    const polled = (login: string) => {
+      const queues = live.emulator.queues.queuesOf(live.userId(login));
+      return queues.length === 1 && queues[0]!.parked !== null;
+    };
+    await until(() => live.hub.stats().lingering === 0 && logins.every(polled), 5000, `the queues of ${logins.join(', ')} polled`);
   };
   return { live, calls, gql, sendToChannel, sendDirect, markRead, warm };
 }
+
+/**
+ * How long a pushed result may take. Usually well under a second; on a loaded host a re-run can wait
+ * for the caller's own write to come back as an event (the message cache's read-your-writes fence,
+ * bounded at 3 s) and for the throttle.
+ */
+const LATE_MS = 20_000;
 
 describe('query @live over graphql-ws', () => {
   it('pushes the new unread total after another user sends a message, and again after the caller reads it; nothing otherwise', async () => {
     const { live, calls, sendToChannel, markRead, warm } = await start();
     const hamlet = live.client('hamlet');
     const sub = collect<Unreads>(hamlet, LIVE_UNREADS);
-    const [first] = await sub.waitFor(1);
+    const [first] = await sub.waitFor(1, LATE_MS);
     expect(first!.errors).toBeUndefined();
     const total = first!.data!.unreads.total;
-    await warm();
+    await warm('hamlet');
 
     const id = await sendToChannel('iago', 'general', 'live unreads');
-    const [, second] = await sub.waitFor(2);
+    const [, second] = await sub.waitFor(2, LATE_MS);
     expect(second!.data!.unreads.total).toBe(total + 1);
 
     const before = calls().length;
     await markRead('hamlet', id);
-    const [, , third] = await sub.waitFor(3);
+    const [, , third] = await sub.waitFor(3, LATE_MS);
     expect(third!.data!.unreads.total).toBe(total);
     // The mark-as-read call itself, nothing else: the re-execution read the live directory.
     if (TEST_LIVE_DIRECTORY) expect(calls().slice(before)).toEqual(['POST messages/flags']);
@@ -80,11 +95,11 @@ describe('query @live over graphql-ws', () => {
     const typing = collect(hamlet, 'subscription { events(filter: { kinds: [TYPING_STARTED] }) { __typename } }');
     await until(() => live.gateway.graphqlSubscriptions.clients > 0);
     const iago = live.client('iago');
-    await collect(iago, '{ me { zulipId } }').waitFor(1); // connected: iago's queue is registered
+    await collect(iago, '{ me { zulipId } }').waitFor(1, LATE_MS); // connected: iago's queue is registered
     const callsBefore = calls().length;
     const started = collect(iago, 'mutation($to: [Long!]!) { startTyping(to: { userIds: $to }) }', { to: [live.userId('hamlet')] });
-    await started.waitFor(1);
-    await typing.waitFor(1);
+    await started.waitFor(1, LATE_MS);
+    await typing.waitFor(1, LATE_MS);
     // Without the directory, an earlier execution's one-shot queue may be deleted meanwhile.
     const since = calls().slice(callsBefore);
     expect(TEST_LIVE_DIRECTORY ? since : since.filter((c) => c !== 'DELETE events')).toEqual(['POST typing']);
@@ -104,12 +119,12 @@ describe('query @live over graphql-ws', () => {
       'query($id: Long!) @live { user(id: $id) { zulipId fullName } }',
       { id: othello },
     );
-    const [first] = await sub.waitFor(1);
+    const [first] = await sub.waitFor(1, LATE_MS);
     expect(first!.data!.user).toEqual({ zulipId: othello, fullName: 'Othello, the Moor of Venice' });
-    await warm();
+    await warm('hamlet');
 
     await gql('othello', 'mutation { updateSettings(input: { fullName: "Othello the Live" }) { __typename } }');
-    const [, second] = await sub.waitFor(2);
+    const [, second] = await sub.waitFor(2, LATE_MS);
     expect(second!.data!.user).toEqual({ zulipId: othello, fullName: 'Othello the Live' });
     sub.dispose();
   });
@@ -119,22 +134,22 @@ describe('query @live over graphql-ws', () => {
     const client = live.client('hamlet');
     const a = collect<Unreads>(client, LIVE_UNREADS);
     const b = collect(client, 'subscription { events { __typename } }');
-    await a.waitFor(1);
+    await a.waitFor(1, LATE_MS);
     await until(() => live.gateway.graphqlSubscriptions.clients === 1);
 
     const extra = collect<Unreads>(client, 'query Again @live { unreads { total } }');
-    const [refused] = await extra.waitFor(1);
+    const [refused] = await extra.waitFor(1, LATE_MS);
     expect(refused!.data ?? null).toBeNull();
     expect(refused!.errors?.map((e) => e.extensions?.code)).toEqual(['TOO_MANY_SUBSCRIPTIONS']);
     await extra.waitDone();
     // Another credential has its own count.
     const other = collect<Unreads>(live.client('iago'), LIVE_UNREADS);
-    expect((await other.waitFor(1))[0]!.errors).toBeUndefined();
+    expect((await other.waitFor(1, LATE_MS))[0]!.errors).toBeUndefined();
 
     a.dispose();
     await until(() => live.gateway.liveQueries.stats().open === 1, 5000, 'the first live query to be released');
     const admitted = collect<Unreads>(client, 'query Again @live { unreads { total } }');
-    const [ok] = await admitted.waitFor(1);
+    const [ok] = await admitted.waitFor(1, LATE_MS);
     expect(ok!.errors).toBeUndefined();
     expect(ok!.data!.unreads.total).toBeGreaterThanOrEqual(0);
     for (const s of [b, other, admitted]) s.dispose();
@@ -146,16 +161,16 @@ describe('query @live over graphql-ws', () => {
     type Mine = Unreads & { me: { zulipId: number; user: { fullName: string } } };
     const hamlet = collect<Mine>(live.client('hamlet'), query);
     const cordelia = collect<Mine>(live.client('cordelia'), query);
-    const [h1] = await hamlet.waitFor(1);
-    const [c1] = await cordelia.waitFor(1);
+    const [h1] = await hamlet.waitFor(1, LATE_MS);
+    const [c1] = await cordelia.waitFor(1, LATE_MS);
     expect(h1!.data!.me.zulipId).toBe(live.userId('hamlet'));
     expect(c1!.data!.me.zulipId).toBe(live.userId('cordelia'));
-    await warm();
+    await warm('hamlet', 'cordelia');
     await until(() => (live.gateway.directories?.stats().readyDirectories ?? 2) >= 2, 5000, 'both directories');
 
     // Hamlet writes to Cordelia: her total rises; his query (his own message is read) is not re-run.
     await sendDirect('hamlet', 'cordelia', 'just between us');
-    const [, c2] = await cordelia.waitFor(2);
+    const [, c2] = await cordelia.waitFor(2, LATE_MS);
     expect(c2!.data).toEqual({ me: c1!.data!.me, unreads: { total: c1!.data!.unreads.total + 1 } });
     expect(hamlet.results).toHaveLength(1);
     for (const result of hamlet.results) expect(result.data!.me.zulipId).toBe(live.userId('hamlet'));
@@ -169,15 +184,15 @@ describe('query @live over SSE', () => {
   it('pushes the new unread total after another user\u2019s message and after the caller reads it', async () => {
     const { live, sendToChannel, markRead, warm } = await start();
     const stream = sseSubscribe<Unreads>(live.url, LIVE_UNREADS, {}, { authorization: live.auth('hamlet') });
-    const [first] = await stream.waitFor(1);
+    const [first] = await stream.waitFor(1, LATE_MS);
     expect(stream.status).toBe(200);
     const total = first!.data!.unreads.total;
-    await warm();
+    await warm('hamlet');
 
     const id = await sendToChannel('iago', 'general', 'live over SSE');
-    expect((await stream.waitFor(2))[1]!.data!.unreads.total).toBe(total + 1);
+    expect((await stream.waitFor(2, 20_000))[1]!.data!.unreads.total).toBe(total + 1);
     await markRead('hamlet', id);
-    expect((await stream.waitFor(3))[2]!.data!.unreads.total).toBe(total);
+    expect((await stream.waitFor(3, 20_000))[2]!.data!.unreads.total).toBe(total);
     stream.close();
     await until(() => live.gateway.liveQueries.stats().open === 0, 5000, 'the live query to be released');
   });
