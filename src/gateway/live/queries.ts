@@ -46,6 +46,16 @@ export interface Following {
   onEnd(listener: (end: FollowEnd) => void): () => void;
   /** Stops holding it (idempotent); the last holder's release stops following the credential. */
   release(): void;
+  /** Settles once the credential's events are followed (or could not be): later events all reach the store. */
+  readonly ready: Promise<void>;
+  /** Collects the (unscoped) resource names invalidated from now until `stop`. */
+  watch(): Watch;
+}
+
+/** The resource names a credential's events invalidated while it was open. */
+export interface Watch {
+  readonly names: ReadonlySet<string>;
+  stop(): void;
 }
 
 export interface LiveQueryStats {
@@ -66,6 +76,8 @@ interface Follower {
   scope: string;
   holders: number;
   endListeners: Set<(end: FollowEnd) => void>;
+  watchers: Set<Set<string>>;
+  ready: Promise<void>;
   stop(): void;
 }
 
@@ -88,8 +100,20 @@ export class LiveQueries {
       idFieldName: '__none',
       // Resource names never leave the gateway (they carry the credential's scope).
       includeIdentifierExtension: false,
-      validateThrottleValue: (asked) => Math.max(typeof asked === 'number' ? asked : 0, this.throttleMs),
+      // Throttling is live/schedule.ts's: the store's own can drop a change (see there).
+      validateThrottleValue: () => null,
     });
+  }
+
+  /** The throttle of one live query: the configured one, or more if its `@live(throttle:)` asks. */
+  throttleFor(asked: unknown): number {
+    return Math.max(typeof asked === 'number' && Number.isFinite(asked) ? asked : 0, this.throttleMs);
+  }
+
+  /** Invalidates resources of the credential whose names carry `scope`. */
+  invalidate(scope: string, names: readonly string[]): void {
+    this.invalidations += names.length;
+    void this.store.invalidate(names.map((name) => scope + name));
   }
 
   /** Follows the credential's events for one live query, until `release`. */
@@ -116,6 +140,12 @@ export class LiveQueries {
         if (this.followers.get(key) === held) this.followers.delete(key);
         held.stop();
       },
+      ready: held.ready,
+      watch: () => {
+        const names = new Set<string>();
+        held.watchers.add(names);
+        return { names, stop: () => held.watchers.delete(names) };
+      },
     };
   }
 
@@ -134,10 +164,13 @@ export class LiveQueries {
     const scope = `${++this.scopes}/`;
     let subscriber: Subscriber | undefined;
     let stopped = false;
+    let attached!: () => void;
     const follower: Follower = {
       scope,
       holders: 0,
       endListeners: new Set(),
+      watchers: new Set(),
+      ready: new Promise<void>((resolve) => (attached = resolve)),
       stop: () => {
         stopped = true;
         void subscriber?.return();
@@ -149,18 +182,20 @@ export class LiveQueries {
     };
     void (async () => {
       try {
-        // The subscriber is attached before this resolves, so no event after the first execution is missed.
+        // The subscriber is attached when this resolves: every event after it reaches the loop below.
         subscriber = await this.hub.subscribe(connection, { filter: { kinds: FOLLOWED_KINDS } });
       } catch (error) {
+        attached();
         return end({ error });
       }
+      attached();
       if (stopped) return void subscriber.return();
       for await (const item of subscriber) {
         if (item.type === 'end') return end({ reason: item.reason, message: item.message });
         const names = eventResources(item.delivery.event);
         if (names.length === 0) continue;
-        this.invalidations += names.length;
-        void this.store.invalidate(names.map((name) => scope + name));
+        for (const watcher of follower.watchers) for (const name of names) watcher.add(name);
+        this.invalidate(scope, names);
       }
     })();
     return follower;

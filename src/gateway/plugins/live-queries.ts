@@ -7,8 +7,8 @@
  * Each execution is the query run afresh, as the caller: new loaders (so a re-run never serves
  * what an earlier run fetched), a new upstream deadline, and a recorder of what it reads
  * (`Context.liveReads`, scoped by credential). So a re-run costs at most the upstream calls one run
- * of the same query costs (none for what the live directory holds), and re-runs of one query are
- * throttled (`LiveQueries.throttleMs`).
+ * of the same query costs (none for what the live directory holds). Re-runs of one query are
+ * scheduled by live/schedule.ts: one at a time, throttled (`LiveQueries.throttleMs`), none lost.
  *
  * A live query counts toward the credential's `maxSubscriptionsPerCredential`
  * (plugins/share-subscriptions.ts) from the moment it is admitted until it ends, on every transport.
@@ -30,6 +30,7 @@ import type { Context } from '../context.js';
 import { GatewayErrorCode, toGraphQLError } from '../errors.js';
 import type { FollowEnd, Following, LiveQueries } from '../live/queries.js';
 import { EVERYTHING } from '../live/resources.js';
+import { LiveSchedule } from '../live/schedule.js';
 import { createLoaders } from '../loaders/index.js';
 import { ended } from '../schema/events/payloads.js';
 import type { AdmitLongRunning } from './share-subscriptions.js';
@@ -71,20 +72,30 @@ export function liveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptions)
       const release = admit(ctx.connection.credentialKey);
       if (release instanceof GraphQLError) return setResultAndStopExecution({ errors: [release] });
       const following = live.follow(ctx.connection);
+      const schedule = new LiveSchedule({
+        throttleMs: live.throttleFor(getLiveDirectiveArgumentValues(directive, args.variableValues).throttleValue),
+        following,
+        reinvalidate: (names) => live.invalidate(following.scope, names),
+      });
       const done = () => {
+        schedule.stop();
         following.release();
         release();
       };
-      const run: Execute = (runArgs) => {
-        live.executed();
-        ctx.loaders = createLoaders(ctx.connection, ctx.server);
-        ctx.deadline.expiresAt = performance.now() + deadlineMs;
-        // The store's collector of this run (its context; resolvers get ours).
-        const collector = runArgs.contextValue as { addResourceIdentifier(name: string): void };
-        ctx.liveReads = (name) => collector.addResourceIdentifier(following.scope + name);
-        ctx.liveReads(EVERYTHING);
-        return (executeFn as Execute)(runArgs);
-      };
+      const run: Execute = (runArgs) =>
+        schedule.run((record) => {
+          live.executed();
+          ctx.loaders = createLoaders(ctx.connection, ctx.server);
+          ctx.deadline.expiresAt = performance.now() + deadlineMs;
+          // The store's collector of this run (its context; resolvers get ours).
+          const collector = runArgs.contextValue as { addResourceIdentifier(name: string): void };
+          ctx.liveReads = (name) => {
+            record(name);
+            collector.addResourceIdentifier(following.scope + name);
+          };
+          ctx.liveReads(EVERYTHING);
+          return (executeFn as Execute)(runArgs);
+        });
       const execute = live.store.makeExecute(run as never) as Execute;
       setExecuteFn(((executeArgs: ExecutionArgs) => {
         const result = execute(executeArgs);
