@@ -50,15 +50,32 @@ const ROWS: Row[] = [
   { type: 'CodePlayground', fields: 'zulipId name', query: '{ codePlaygrounds { id zulipId name } }', pick: (d) => first(d.codePlaygrounds) },
   { type: 'CustomEmoji', fields: 'zulipId name', query: '{ customEmoji { id zulipId name } }', pick: (d) => first(d.customEmoji) },
   { type: 'NavigationView', fields: 'fragment name', query: '{ navigationViews { id fragment name } }', pick: (d) => first(d.navigationViews) },
+  // issue 17 (api-invites): two tables, two Node types.
+  {
+    type: 'EmailInvitation',
+    fields: 'zulipId email',
+    query: '{ invitations { id ... on EmailInvitation { zulipId email } } }',
+    pick: (d) => (d.invitations as Found[]).find((i) => 'email' in i)!,
+  },
+  {
+    type: 'InvitationLink',
+    fields: 'zulipId url',
+    query: '{ invitations { id ... on InvitationLink { zulipId url } } }',
+    pick: (d) => (d.invitations as Found[]).find((i) => 'url' in i)!,
+  },
 ];
 
 /** Records the seed lacks, made through the API as a client would. */
 async function seedRecords(h: Harness): Promise<void> {
+  // Members may create invitation links where the organization lets them (administrators by default).
+  h.emulator.store.realm.settings.can_create_multiuse_invite_group = h.emulator.store.systemGroupId('role:members');
   const made = [
     await h.gql('mutation { createSavedSnippet(title: "Hi", content: "Hello!") { id } }', {}, HAMLET),
     await h.gql('mutation { addLinkifier(pattern: "#(?P<id>[0-9]+)", urlTemplate: "https://example.com/{id}") { linkifier { zulipId } } }', {}, IAGO),
     await h.gql('mutation { addCodePlayground(name: "Py", pygmentsLanguage: "Python", urlTemplate: "https://py.example.com?c={code}") { codePlayground { zulipId } } }', {}, IAGO),
     await h.gql('mutation { addNavigationView(fragment: "narrow/is/alerted", isPinned: true, name: "Alerts") { fragment } }', {}, HAMLET),
+    await h.gql('mutation { sendInvitations(emails: ["ann@example.com"], channelIds: []) { emails } }', {}, HAMLET),
+    await h.gql('mutation { createInvitationLink { url } }', {}, HAMLET),
   ];
   for (const result of made) expect(result.errors).toBeUndefined();
   h.emulator.store.customEmoji.set(7, { id: 7, name: 'octopus', file_name: '7.png', still_file_name: null, deactivated: false, author_id: h.userId('hamlet') });
