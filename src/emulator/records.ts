@@ -206,6 +206,8 @@ export interface RealmSettings {
   can_invite_users_group?: GroupSettingValue;
   /** Who may create reusable invitation links. @default role:administrators */
   can_create_multiuse_invite_group?: GroupSettingValue;
+  /** Whether owners may export everyone's private data without consent (`full_without_consent`). @default false */
+  owner_full_content_access?: boolean;
 }
 
 /** Call providers the emulator can create calls for, by Zulip's `realm_available_video_chat_providers` keys. */

@@ -40,6 +40,7 @@ import * as reminders from './reminders.js';
 import * as mobile from './mobile.js';
 // issue 17 (api-invites).
 import * as invites from './invites.js';
+import * as realmExports from './exports.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -79,4 +80,5 @@ export const stateModules: ResourceModule[] = [
   mobile,
   // issue 17 (api-invites).
   invites,
+  realmExports,
 ];

@@ -47,6 +47,7 @@ import './reminders.js';
 import './mobile.js';
 // issue 17 (api-invites).
 import './invites.js';
+import './exports.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
