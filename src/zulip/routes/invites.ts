@@ -5,10 +5,6 @@
  * their own. Refusals are BAD_REQUEST (UNAUTHORIZED_PRINCIPAL for the owner rule), and a partial
  * failure of `send-invites` is INVITATION_FAILED with the addresses it skipped.
  * https://zulip.com/help/invite-new-users
- *
- * Zulip's view reads `invite_as`, `include_realm_default_subscriptions` and
- * `notify_referrer_on_join` as `Json[...]`: the table sends them raw, which is the same text for an
- * integer or a boolean.
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/invites.js';
