@@ -46,6 +46,9 @@ const JSON_OVERRIDES: Readonly<Record<string, readonly string[]>> = {
   'create-channel': ['message_retention_days'],
   subscribe: ['message_retention_days'],
   'update-stream': ['message_retention_days'],
+  // zerver/views/invite.py reads these as Json[int] / Json[bool] (the same text as raw for such values).
+  'send-invites': ['invite_as', 'include_realm_default_subscriptions', 'notify_referrer_on_join'],
+  'create-invite-link': ['invite_as', 'include_realm_default_subscriptions'],
 };
 
 /**

@@ -201,6 +201,13 @@ export interface RealmSettings {
   can_delete_own_message_group?: GroupSettingValue;
   /** Whether members may see who read a message (https://zulip.com/api/get-read-receipts). @default true */
   enable_read_receipts?: boolean;
+  // issue 17 (api-invites): who may invite (https://zulip.com/help/restrict-account-creation).
+  /** Who may send email invitations. @default role:members */
+  can_invite_users_group?: GroupSettingValue;
+  /** Who may create reusable invitation links. @default role:administrators */
+  can_create_multiuse_invite_group?: GroupSettingValue;
+  /** Whether owners may export everyone's private data without consent (`full_without_consent`). @default false */
+  owner_full_content_access?: boolean;
 }
 
 /** Call providers the emulator can create calls for, by Zulip's `realm_available_video_chat_providers` keys. */

@@ -31,6 +31,8 @@ import {
 import type { SavedSnippet } from '../zulip/model/saved-snippets.js';
 import type { ChannelFolder } from '../zulip/model/channels.js';
 import type { Reminder } from '../zulip/model/reminders.js';
+import type { Invite } from '../zulip/model/invites.js';
+import type { RealmExportTypeName } from '../zulip/model/exports.js';
 
 export * from './records.js';
 
@@ -43,6 +45,24 @@ export interface CustomEmoji {
   still_file_name: string | null;
   deactivated: boolean;
   author_id: number | null;
+}
+
+/** An invitation with what `GET /invites` does not show (routes/invites.ts). */
+export interface StoredInvite extends Invite {
+  stream_ids: number[];
+  group_ids: number[];
+  include_realm_default_subscriptions: boolean;
+  welcome_message_custom_text: string | null;
+  /** A revoked link stays, refused as "already revoked"; a revoked email invitation is deleted. */
+  revoked: boolean;
+}
+
+/** A data export as routes/exports.ts records it. */
+export interface StoredRealmExport {
+  id: number;
+  acting_user_id: number;
+  export_time: number;
+  type: RealmExportTypeName;
 }
 
 export class Store {
@@ -113,6 +133,11 @@ export class Store {
   reminders = new Map<number, Reminder & { sender_id: number }>();
   /** user_id → `${kind}:${token}` → a registered push token (routes/mobile.ts; deprecated endpoints). */
   pushTokens = new Map<number, Map<string, { kind: 'apns' | 'fcm'; token: string; appid?: string }>>();
+  // Invitations and data exports (issue 17, api-invites).
+  /** Email invitations (`is_multiuse` false) and reusable links (true) by id: two tables, as in Zulip (routes/invites.ts). */
+  invites = { email: new Map<number, StoredInvite>(), link: new Map<number, StoredInvite>() };
+  /** The organization's data exports by id (routes/exports.ts). */
+  realmExports = new Map<number, StoredRealmExport>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

@@ -190,4 +190,23 @@ export const featureLevels = {
   removeClientDevice: 470,
   /** Zulip 4.0 (43): `GET /users/{user_id}/presence` takes a user ID (an email before). */
   presenceByUserId: 43,
+  // issue 17 (api-invites): invitations and data exports.
+  /** Zulip 8.0 (209): members with permission may create and revoke reusable invitation links (administrators only before). */
+  inviteLinksForMembers: 209,
+  /** Zulip 9.0 (261): `include_realm_default_subscriptions` on invitations. */
+  inviteDefaultChannels: 261,
+  /** Zulip 9.0 (267): `notify_referrer_on_join` on invitations. */
+  inviteNotifyReferrer: 267,
+  /** Zulip 10.0 (322): `group_ids` on invitations. */
+  inviteGroups: 322,
+  /** Zulip 11.0 (416): `welcome_message_custom_text` on invitations. */
+  inviteWelcomeMessage: 416,
+  /** Zulip 10.0 (295): `GET /export/realm/consents`. */
+  exportConsents: 295,
+  /** Zulip 10.0 (304): `export_type` (public or full with consent) on data exports. */
+  exportType: 304,
+  /** Zulip 12.0 (430): `email_address_visibility` in export consents. */
+  exportConsentEmailVisibility: 430,
+  /** Zulip 12.0 (449): `export_type` is a name (a number before), and `full_without_consent`. */
+  exportTypeNames: 449,
 } as const;

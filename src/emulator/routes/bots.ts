@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { featureLevels } from '../../zulip/feature-levels.js';
+import { requireMemberOrAdmin } from '../admin.js';
 import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest, insufficientPermission } from '../errors.js';
 import type { User } from '../store.js';
@@ -17,12 +18,6 @@ import { botAudience } from './users/update.js';
 /** Zulip's generate_api_key: 32 random characters. */
 export function newApiKey(): string {
   return randomBytes(24).toString('base64url');
-}
-
-/** Zulip's require_member_or_admin. */
-function requireMember(ctx: RouteContext): void {
-  if (ctx.store.isGuest(ctx.user)) throw badRequest('Not allowed for guest users');
-  if (ctx.user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
 }
 
 /** Zulip's access_bot_by_id. */
@@ -36,13 +31,13 @@ function accessBot(ctx: RouteContext): User {
 /** https://zulip.com/api/get-bot-api-key */
 function getKey(ctx: RouteContext): Record<string, unknown> {
   if (ctx.settings.featureLevel < featureLevels.getBotApiKey) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
-  requireMember(ctx);
+  requireMemberOrAdmin(ctx);
   return { api_key: accessBot(ctx).api_key };
 }
 
 /** https://zulip.com/api/regenerate-bot-api-key */
 function regenerateKey(ctx: RouteContext): Record<string, unknown> {
-  requireMember(ctx);
+  requireMemberOrAdmin(ctx);
   const bot = accessBot(ctx);
   bot.api_key = newApiKey();
   ctx.events.notify(botAudience(ctx.store, bot), { type: 'realm_bot', op: 'update', bot: { user_id: bot.user_id, api_key: bot.api_key } });

@@ -38,6 +38,9 @@ import * as bots from './bots.js';
 // issue 17 (api-messages, second round).
 import * as reminders from './reminders.js';
 import * as mobile from './mobile.js';
+// issue 17 (api-invites).
+import * as invites from './invites.js';
+import * as realmExports from './exports.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -75,4 +78,7 @@ export const stateModules: ResourceModule[] = [
   // issue 17 (api-messages, second round).
   reminders,
   mobile,
+  // issue 17 (api-invites).
+  invites,
+  realmExports,
 ];

@@ -128,6 +128,13 @@ function canManage(store: Store, user: User, group: UserGroup): boolean {
   return store.isAdmin(user) || holds(store, user, group.can_manage_group);
 }
 
+/** Zulip's access_user_group_for_update(permission_setting="can_add_members_group"), as invitations use it. */
+export function accessGroupToAddMembers(store: Store, user: User, groupId: number): UserGroup {
+  const group = accessGroupForMembership(store, groupId);
+  if (!canManage(store, user, group) && !holds(store, user, group.can_add_members_group)) throw insufficientPermission();
+  return group;
+}
+
 function checkGroupName(store: Store, raw: string, except?: UserGroup): string {
   const name = checkNoNullBytes('name', raw);
   if (name.trim() === '') throw badRequest("User group name can't be empty!");

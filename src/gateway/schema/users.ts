@@ -28,7 +28,7 @@ import { asNode } from './node.js';
 import { reaches } from '../zulip-operations.js';
 import { upstreamCost, userLookupCost } from '../upstream-cost.js';
 
-const RoleEnum = builder.enumType('Role', {
+export const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
   values: {
     OWNER: { value: 100, description: 'Organization owner (100); also an administrator.' },
@@ -192,6 +192,14 @@ export async function freshUser(ctx: Context, userId: number): Promise<User> {
   const { user } = await getUser(ctx.connection, { userId, clientGravatar: false, includeCustomProfileFields: true });
   primeUsers(ctx, [user]);
   return user;
+}
+
+/** A user by ID through the request's loader; null for one the caller cannot see (invitations, exports). */
+export async function userOrNull(ctx: Context, id: number): Promise<User | null> {
+  const [user] = await ctx.loaders.users.loadMany([id]);
+  if (isNotFound(user)) return null;
+  if (user instanceof Error) throw user;
+  return user ?? null;
 }
 
 // ---- queries -------------------------------------------------------------------------------------

@@ -24,10 +24,10 @@ export const createInviteLink: ZulipOperation<CreateInviteLinkParams> = {
   body: 'form',
   parameters: [
     { key: 'inviteExpiresInMinutes', name: 'invite_expires_in_minutes', in: 'body', encoding: 'json', required: false },
-    { key: 'inviteAs', name: 'invite_as', in: 'body', encoding: 'raw', required: false },
+    { key: 'inviteAs', name: 'invite_as', in: 'body', encoding: 'json', required: false },
     { key: 'streamIds', name: 'stream_ids', in: 'body', encoding: 'json', required: false },
     { key: 'groupIds', name: 'group_ids', in: 'body', encoding: 'json', required: false, featureLevel: 322 },
-    { key: 'includeRealmDefaultSubscriptions', name: 'include_realm_default_subscriptions', in: 'body', encoding: 'raw', required: false, featureLevel: 261 },
+    { key: 'includeRealmDefaultSubscriptions', name: 'include_realm_default_subscriptions', in: 'body', encoding: 'json', required: false, featureLevel: 261 },
     { key: 'welcomeMessageCustomText', name: 'welcome_message_custom_text', in: 'body', encoding: 'raw', required: false, featureLevel: 416 },
   ],
 };
@@ -122,11 +122,11 @@ export const sendInvites: ZulipOperation<SendInvitesParams> = {
   parameters: [
     { key: 'inviteeEmails', name: 'invitee_emails', in: 'body', encoding: 'raw', required: true },
     { key: 'inviteExpiresInMinutes', name: 'invite_expires_in_minutes', in: 'body', encoding: 'json', required: false },
-    { key: 'inviteAs', name: 'invite_as', in: 'body', encoding: 'raw', required: false },
+    { key: 'inviteAs', name: 'invite_as', in: 'body', encoding: 'json', required: false },
     { key: 'streamIds', name: 'stream_ids', in: 'body', encoding: 'json', required: true },
     { key: 'groupIds', name: 'group_ids', in: 'body', encoding: 'json', required: false, featureLevel: 322 },
-    { key: 'includeRealmDefaultSubscriptions', name: 'include_realm_default_subscriptions', in: 'body', encoding: 'raw', required: false, featureLevel: 261 },
-    { key: 'notifyReferrerOnJoin', name: 'notify_referrer_on_join', in: 'body', encoding: 'raw', required: false, featureLevel: 267 },
+    { key: 'includeRealmDefaultSubscriptions', name: 'include_realm_default_subscriptions', in: 'body', encoding: 'json', required: false, featureLevel: 261 },
+    { key: 'notifyReferrerOnJoin', name: 'notify_referrer_on_join', in: 'body', encoding: 'json', required: false, featureLevel: 267 },
     { key: 'welcomeMessageCustomText', name: 'welcome_message_custom_text', in: 'body', encoding: 'raw', required: false, featureLevel: 416 },
   ],
 };
