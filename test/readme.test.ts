@@ -5,7 +5,8 @@
  *
  * - every ```graphql operation validates against the schema and executes without errors, in the
  *   README's order (examples that change data come after those that read it), with the variables
- *   of the ```json block right after it, if any;
+ *   of the ```json block right after it, if any (an operation with `@defer` over SSE, as the README
+ *   says to send it, every part without errors);
  * - the graphql-ws snippet runs as written on this Node (in a child process, with only the URL
  *   and the credentials replaced) and prints a message sent after it subscribed;
  * - every `curl` example without a placeholder (logging in, uploading a file) runs as written,
@@ -55,12 +56,30 @@ describe('README GraphQL examples', () => {
   // In order, on one demo organization: each example sees what the ones before it changed.
   it('every example runs against the demo organization without errors', async () => {
     for (const [i, { source, variables }] of examples.entries()) {
-      const { status, errors, data } = await h.gql(source, variables);
+      const { status, errors, data } = /@defer\b/.test(source) ? await incremental(source, variables) : await h.gql(source, variables);
       expect({ example: i + 1, status, errors }).toEqual({ example: i + 1, status: 200, errors: undefined });
       expect(data).toBeTruthy();
     }
   });
+
+  it('includes the mobile cold start, with deferred parts', () => {
+    expect(examples.some(({ source }) => /query ColdStart\b/.test(source) && /@defer\b/.test(source))).toBe(true);
+  });
 });
+
+/**
+ * An example with `@defer`, as the README says to send it (over SSE here): the initial payload's
+ * data, and the errors of every part (undefined when there are none).
+ */
+async function incremental(source: string, variables: Record<string, unknown>) {
+  const stream = await h.sse(source, variables);
+  await stream.waitDone(20_000);
+  const parts = stream.results as { data?: unknown; errors?: unknown[]; incremental?: { errors?: unknown[] }[]; hasNext?: boolean }[];
+  const errors = parts.flatMap((p) => [...(p.errors ?? []), ...(p.incremental ?? []).flatMap((i) => i.errors ?? [])]);
+  expect(parts.length).toBeGreaterThanOrEqual(2);
+  expect(parts.at(-1)!.hasNext).toBe(false);
+  return { status: stream.status, data: parts[0]?.data, errors: errors.length > 0 ? errors : undefined };
+}
 
 describe('README graphql-ws snippet', () => {
   const snippet = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((js) => js.includes('createClient'));
