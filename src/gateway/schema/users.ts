@@ -187,11 +187,12 @@ const callerOwnUser = memoKey<OwnUser>('caller own user');
 /**
  * The caller's own account, once per request: from the live directory when it serves this request
  * (its register state names the caller, `user_id`, among the users it holds), else
- * `GET /users/me` (https://zulip.com/api/get-own-user).
+ * `GET /users/me` (https://zulip.com/api/get-own-user). Asking who one is starts no queue: the
+ * directory is read only once another lookup of the credential has loaded it.
  */
 export function ownUser(ctx: Context): Promise<OwnUser> {
   return ctx.loaders.memo.get(callerOwnUser, async () => {
-    const directory = ctx.loaders.directory();
+    const directory = ctx.server.directories?.peek(ctx.connection) ? ctx.loaders.directory() : undefined;
     const selfId = directory?.selfId;
     const self = selfId === undefined ? undefined : directory!.userById(selfId);
     return self ? ownUserOf(self) : getOwnUser(ctx.connection);
