@@ -46,7 +46,9 @@ async function oneShot(connection: ZulipConnection): Promise<UnreadsView> {
       // A queue cannot be registered without event types; it lives only until deleted below.
       eventTypes: ['message'],
       fetchEventTypes: ONE_SHOT_FETCH_TYPES,
-      clientCapabilities: { notification_settings_null: true },
+      // archived_channels: the subscriptions then include archived channels, whose unread
+      // messages Zulip still counts (as the live directory, registered with it, does).
+      clientCapabilities: { notification_settings_null: true, archived_channels: true },
     }),
     getOwnUser(connection),
   ]);

@@ -22,6 +22,7 @@ import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { reaches } from '../zulip-operations.js';
+import { asNode, fromList } from './node.js';
 import { ProfileDataEntryRef, UserRef, freshUser } from './users.js';
 
 const FieldTypeEnum = builder.enumType('CustomProfileFieldType', {
@@ -66,8 +67,7 @@ function parseFieldData(field: CustomProfileField): Record<string, unknown> {
 export const CustomProfileFieldRef = builder.objectRef<CustomProfileField>('CustomProfileField').implement({
   description: 'A custom profile field of the organization. https://zulip.com/api/get-custom-profile-fields',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The field ID.', resolve: (f) => f.id }),
-    zulipId: t.field({ type: 'Long', description: 'The field ID (Zulip\u2019s own ID, as its REST API gives it).', resolve: (f) => f.id }),
+    zulipId: t.field({ type: 'Long', description: 'The field ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (f) => f.id }),
     name: t.exposeString('name', { description: 'The field\u2019s label.' }),
     hint: t.exposeString('hint', { description: 'Help text shown with the field; empty when none.' }),
     type: t.field({ type: FieldTypeEnum, description: 'The kind of value it holds.', resolve: (f) => f.type }),
@@ -110,6 +110,8 @@ function fieldsById(ctx: Context): Promise<Map<number, CustomProfileField>> {
     getCustomProfileFields(ctx.connection).then(({ custom_fields }) => new Map(custom_fields.map((f) => [f.id, f]))),
   );
 }
+
+asNode(CustomProfileFieldRef, { key: (f) => f.id, load: fromList(async (ctx) => [...(await fieldsById(ctx)).values()], (f) => f.id, 'custom profile field') });
 
 builder.objectField(ProfileDataEntryRef, 'field', (t) =>
   t.field({

@@ -14,6 +14,7 @@ import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { checkMessageId, messageOrNull } from './messages/history.js';
 import { MessageRef } from './messages/message.js';
+import { asNode, fromList } from './node.js';
 
 /** Zulip's limit on a reminder's note, in characters. */
 const MAX_NOTE_LENGTH = 1000;
@@ -21,8 +22,11 @@ const MAX_NOTE_LENGTH = 1000;
 export const ReminderRef = builder.objectRef<Reminder>('Reminder').implement({
   description: 'A message Notification Bot will send the user at a chosen time, about another message. https://zulip.com/api/get-reminders',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The reminder ID (not the ID the message will have once sent).', resolve: (r) => r.reminder_id }),
-    zulipId: t.field({ type: 'Long', description: 'The reminder ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (r) => r.reminder_id }),
+    zulipId: t.field({
+      type: 'Long',
+      description: 'The reminder ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type), not the ID the message will have once sent.',
+      resolve: (r) => r.reminder_id,
+    }),
     content: t.exposeString('content', { description: 'The reminder message, in Zulip-flavored Markdown.' }),
     renderedContent: t.exposeString('rendered_content', { description: 'The reminder message, in HTML.' }),
     scheduledDeliveryTimestamp: t.field({ type: 'Long', description: 'When it will be sent, in UNIX seconds.', resolve: (r) => r.scheduled_delivery_timestamp }),
@@ -36,6 +40,14 @@ export const ReminderRef = builder.objectRef<Reminder>('Reminder').implement({
     }),
   }),
 });
+
+/** The caller's reminders, as `reminders` lists them (UNSUPPORTED_BY_SERVER before feature level 399). */
+async function listReminders(ctx: Context): Promise<Reminder[]> {
+  await requireFeatureLevel(ctx, featureLevels.listReminders, 'Listing reminders');
+  return (await getReminders(ctx.connection)).reminders;
+}
+
+asNode(ReminderRef, { key: (r) => r.reminder_id, load: fromList(listReminders, (r) => r.reminder_id, 'reminder') });
 
 async function reminderById(ctx: Context, id: number): Promise<Reminder | null> {
   if ((await getFeatureLevel(ctx)) < featureLevels.listReminders) return null;
@@ -68,10 +80,7 @@ builder.queryField('reminders', (t) =>
     extensions: reaches('get-reminders'),
     type: [ReminderRef],
     description: 'The caller\u2019s undelivered reminders, soonest first. Needs feature level 399 (else UNSUPPORTED_BY_SERVER).',
-    resolve: async (_root, _args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.listReminders, 'Listing reminders');
-      return (await getReminders(ctx.connection)).reminders;
-    },
+    resolve: (_root, _args, ctx) => listReminders(ctx),
   }),
 );
 

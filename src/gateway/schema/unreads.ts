@@ -16,11 +16,11 @@ import { UserRef } from './users.js';
 
 const callerUnreads = memoKey<UnreadsView>('caller unreads');
 
-/** The caller's unread counts, once per request. */
 /** loadUnreads: nothing from a warm directory, else a registration of its own (three calls), once per operation. */
-const unreadsCost = upstreamCost({ once: { key: 'unreads', calls: 3 }, directory: true });
+export const unreadsCost = upstreamCost({ once: { key: 'unreads', calls: 3 }, directory: true });
 
-function unreads(ctx: Context): Promise<UnreadsView> {
+/** The caller's unread counts, once per request. */
+export function unreads(ctx: Context): Promise<UnreadsView> {
   ctx.liveReads?.(UNREADS);
   return ctx.loaders.memo.get(callerUnreads, () => loadUnreads(ctx.server, ctx.connection));
 }

@@ -19,7 +19,9 @@ import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { sendBounded } from '../upload.js';
 import { reaches } from '../zulip-operations.js';
+import { memoKey } from '../loaders/index.js';
 import { foundOrNull, MessageRef } from './messages/message.js';
+import { asNode, fromList } from './node.js';
 import { fetchInitialState } from './settings.js';
 
 const MIB = 1024 * 1024;
@@ -103,7 +105,6 @@ builder.mutationField('uploadFile', (t) =>
 const AttachmentRef = builder.objectRef<Attachment>('Attachment').implement({
   description: 'A file the caller uploaded, with the messages that link it.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The attachment ID.', resolve: (a) => a.id }),
     zulipId: t.field({ type: 'Long', description: 'The attachment ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (a) => a.id }),
     name: t.exposeString('name', { description: 'The file name.' }),
     pathId: t.exposeString('path_id', { description: 'The path in the server\u2019s upload store.' }),
@@ -121,6 +122,15 @@ const AttachmentRef = builder.objectRef<Attachment>('Attachment').implement({
     }),
   }),
 });
+
+const callerAttachments = memoKey<Attachment[]>('caller attachments');
+
+/** The caller's attachments, once per request (for `node`: an Attachment or a DetachedUpload). */
+export function listAttachments(ctx: Context): Promise<Attachment[]> {
+  return ctx.loaders.memo.get(callerAttachments, async () => (await getAttachments(ctx.connection)).attachments);
+}
+
+asNode(AttachmentRef, { key: (a) => a.id, load: fromList(listAttachments, (a) => a.id, 'attachment') });
 
 interface AttachmentList {
   attachments: Attachment[];

@@ -176,11 +176,38 @@ asNode(UserRef, { key: (u) => u.user_id, load: (id, ctx) => ctx.loaders.user(id)
 asNode(MeRef, {
   key: (me) => me.user_id,
   load: async (id, ctx) => {
-    const me = await getOwnUser(ctx.connection);
+    const me = await ownUser(ctx);
     if (me.user_id !== id) throw notFound('Me', id);
     return me;
   },
 });
+
+const callerOwnUser = memoKey<OwnUser>('caller own user');
+
+/**
+ * The caller's own account, once per request: from the live directory when it serves this request
+ * (its register state names the caller, `user_id`, among the users it holds), else
+ * `GET /users/me` (https://zulip.com/api/get-own-user). Asking who one is starts no queue: the
+ * directory is read only once another lookup of the credential has loaded it.
+ */
+export function ownUser(ctx: Context): Promise<OwnUser> {
+  return ctx.loaders.memo.get(callerOwnUser, async () => {
+    const directory = ctx.server.directories?.peek(ctx.connection) ? ctx.loaders.directory() : undefined;
+    const selfId = directory?.selfId;
+    const self = selfId === undefined ? undefined : directory!.userById(selfId);
+    return self ? ownUserOf(self) : getOwnUser(ctx.connection);
+  });
+}
+
+/**
+ * The caller's record as `GET /users/me` gives it: Zulip builds both from the same user row
+ * (`format_user_row`), the own one always with the real email; only the deprecated
+ * `max_message_id`, which no field exposes, is not in a realm user.
+ */
+function ownUserOf(user: User): OwnUser {
+  const { bot_type: _botType, bot_owner_id: _botOwnerId, ...common } = user;
+  return { ...common, delivery_email: user.delivery_email ?? user.email, avatar_url: user.avatar_url ?? '' };
+}
 
 /** Puts fresh records into this request's user loader (replacing anything cached). */
 function primeUsers(ctx: Context, users: User[]): void {
@@ -263,11 +290,11 @@ builder.queryField('userByEmail', (t) =>
 
 builder.queryField('me', (t) =>
   t.field({
-    extensions: reaches('get-own-user'),
+    extensions: { ...reaches('get-own-user'), ...upstreamCost({ once: { key: 'own user', calls: 1 }, directory: true }) },
     type: MeRef,
     nullable: true,
-    description: 'The caller.',
-    resolve: (_root, _args, ctx) => getOwnUser(ctx.connection),
+    description: 'The caller. From the caller\u2019s live directory when it is ready (no upstream call), else one call.',
+    resolve: (_root, _args, ctx) => ownUser(ctx),
   }),
 );
 

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { buildSchema } from '../../../src/gateway/schema/index.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { postMultipart, testBytes } from '../../helpers/uploads.js';
 
 const HAMLET = { as: demoUser('hamlet').email };
 const IAGO = { as: demoUser('iago').email };
@@ -18,13 +19,13 @@ const POLONIUS = { as: demoUser('polonius').email }; // a guest, not subscribed 
 type Data = Record<string, unknown>;
 type Found = { id: string; [key: string]: unknown };
 
-/** Per Node type: a query field that lists it (as `HAMLET` unless `as`), and the record to take. */
+/** Per Node type: a query field that lists it (as `HAMLET`), and the record to take. */
 interface Row {
   type: string;
   /** The key fields selected both in the list and through `node` (besides `id`). */
   fields: string;
   query: string;
-  variables?: (h: Harness) => Data;
+  variables?: (h: Harness) => Data | Promise<Data>;
   pick: (data: Data) => Found;
   /** Who lists and loads it, for types only administrators see. @default HAMLET */
   as?: { as: string };
@@ -66,7 +67,33 @@ const ROWS: Row[] = [
     pick: (d) => (d.invitations as Found[]).find((i) => 'url' in i)!,
   },
   { type: 'RealmExport', fields: 'zulipId pending', query: '{ realmExports { id zulipId pending } }', pick: (d) => first(d.realmExports), as: IAGO },
+  { type: 'Reminder', fields: 'zulipId targetMessageId', query: '{ reminders { id zulipId targetMessageId } }', pick: (d) => first(d.reminders) },
+  { type: 'ChannelFolder', fields: 'zulipId name', query: '{ channelFolders { id zulipId name } }', pick: (d) => first(d.channelFolders) },
+  { type: 'CustomProfileField', fields: 'zulipId name', query: '{ customProfileFields { id zulipId name } }', pick: (d) => first(d.customProfileFields) },
+  { type: 'Attachment', fields: 'zulipId name', query: '{ attachments { attachments { id zulipId name } } }', pick: (d) => first((d.attachments as Data).attachments) },
+  {
+    // Only an edit reports one: each listing unlinks a fresh upload from a message of its own.
+    type: 'DetachedUpload',
+    fields: 'zulipId name',
+    query: /* GraphQL */ `
+      mutation ($m: Long!) {
+        editMessage(messageId: $m, content: "unlinked") { ... on EditMessagePayload { detachedUploads { id zulipId name } } }
+      }
+    `,
+    variables: async (h) => ({ m: await messageLinkingAnUpload(h) }),
+    pick: (d) => first((d.editMessage as Data).detachedUploads),
+  },
 ];
+
+/** A message of Hamlet's that links a file he just uploaded; its ID. */
+async function messageLinkingAnUpload(h: Harness): Promise<number> {
+  const upload = await postMultipart(h.url, 'mutation($file: Upload!) { uploadFile(file: $file) { path filename } }', { bytes: testBytes(10), name: 'n.txt', type: 'text/plain' }, { as: demoUser('hamlet') });
+  expect(upload.errors).toBeUndefined();
+  const file = upload.data!.uploadFile as { path: string; filename: string };
+  const sent = await h.gql<{ sendMessage: { id: number } }>('mutation($m: String!) { sendMessage(channelName: "general", topic: "files", content: $m) { id } }', { m: `[${file.filename}](${file.path})` }, HAMLET);
+  expect(sent.errors).toBeUndefined();
+  return sent.data!.sendMessage.id;
+}
 
 /** Records the seed lacks, made through the API as a client would. */
 async function seedRecords(h: Harness): Promise<void> {
@@ -80,14 +107,20 @@ async function seedRecords(h: Harness): Promise<void> {
     await h.gql('mutation { sendInvitations(emails: ["ann@example.com"], channelIds: []) { emails } }', {}, HAMLET),
     await h.gql('mutation { createInvitationLink { url } }', {}, HAMLET),
     await h.gql('mutation { exportRealm { zulipId } }', {}, IAGO),
+    await h.gql('mutation { createChannelFolder(name: "Frontend") { id } }', {}, IAGO),
+    await h.gql(
+      'mutation ($m: Long!, $at: Long!) { createMessageReminder(messageId: $m, scheduledDeliveryTimestamp: $at) { id } }',
+      { m: await messageLinkingAnUpload(h), at: Math.floor(Date.now() / 1000) + 3600 },
+      HAMLET,
+    ),
   ];
   for (const result of made) expect(result.errors).toBeUndefined();
   h.emulator.store.customEmoji.set(7, { id: 7, name: 'octopus', file_name: '7.png', still_file_name: null, deactivated: false, author_id: h.userId('hamlet') });
 }
 
 describe('node(id:)', () => {
-  // Navigation views need feature level 390.
-  const h = createHarness({ emulatorSettings: { featureLevel: 390 } });
+  // Navigation views need feature level 390, listing reminders 399.
+  const h = createHarness({ emulatorSettings: { featureLevel: 399 } });
   afterAll(() => h.close());
   let seeded: Promise<void> | undefined;
   const ready = () => (seeded ??= seedRecords(h));
@@ -102,7 +135,7 @@ describe('node(id:)', () => {
 
   it.each(ROWS)('round-trips a $type: node(id) is the record its own query field listed', async (row) => {
     await ready();
-    const listed = await h.gql<Data>(row.query, row.variables?.(h) ?? {}, row.as ?? HAMLET);
+    const listed = await h.gql<Data>(row.query, (await row.variables?.(h)) ?? {}, row.as ?? HAMLET);
     expect(listed.errors).toBeUndefined();
     const record = row.pick(listed.data!);
     expect(typeof record.id).toBe('string');
@@ -119,7 +152,7 @@ describe('node(id:)', () => {
     await ready();
     const ids: string[] = [];
     for (const row of ROWS) {
-      const listed = await h.gql<Data>(row.query, row.variables?.(h) ?? {}, row.as ?? HAMLET);
+      const listed = await h.gql<Data>(row.query, (await row.variables?.(h)) ?? {}, row.as ?? HAMLET);
       ids.push(row.pick(listed.data!).id);
     }
     expect(new Set(ids).size).toBe(ids.length);

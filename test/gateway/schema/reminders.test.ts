@@ -38,8 +38,8 @@ describe('reminders', () => {
     expect(calls().slice(0, 3)).toEqual(['GET server_settings', 'POST reminders', 'GET reminders']);
 
     h.resetUpstreamRequests();
-    const list = await h.gql<{ reminders: { id: number }[] }>('{ reminders { id } }', {}, HAMLET);
-    expect(list.data).toEqual({ reminders: [{ id }] });
+    const list = await h.gql<{ reminders: { zulipId: number }[] }>('{ reminders { zulipId } }', {}, HAMLET);
+    expect(list.data).toEqual({ reminders: [{ zulipId: id }] });
     expect(calls()).toEqual(['GET reminders']);
 
     h.resetUpstreamRequests();
@@ -72,7 +72,7 @@ describe('reminders', () => {
     const created = await at381.h.gql(CREATE, { m: at381.message.id, at }, HAMLET);
     expect(created.errors).toBeUndefined();
     expect(created.data).toMatchObject({ createMessageReminder: { reminder: null } });
-    const list = await at381.h.gql('{ reminders { id } }', {}, HAMLET);
+    const list = await at381.h.gql('{ reminders { zulipId } }', {}, HAMLET);
     expect(list.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 399, featureLevel: 381 });
     const noted = await at381.h.gql(CREATE, { m: at381.message.id, at, note: 'n' }, HAMLET);
     expect(noted.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 415 });

@@ -6,7 +6,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
-import { createHarness, setupHarness } from '../../helpers/harness.js';
+import { getOwnUser } from '../../../src/zulip/routes/users.js';
+import { createHarness, setupHarness, TEST_LIVE_DIRECTORY } from '../../helpers/harness.js';
+import { caughtUp, rest } from '../../helpers/unreads.js';
 import { json, raw } from '../../../src/zulip/params.js';
 
 const EMAIL = (login: string) => `${login}@zulip.example.com`;
@@ -92,6 +94,35 @@ describe('users queries', () => {
     const { data, errors } = await h.gql<{ me: { zulipId: number; user: GqlUser } }>('{ me { zulipId user { fullName role deliveryEmail } } }', {}, { as: EMAIL('shiva') });
     expect(errors).toBeUndefined();
     expect(data!.me).toEqual({ zulipId: h.userId('shiva'), user: { fullName: 'Shiva', role: 'MODERATOR', deliveryEmail: 'shiva@zulip.example.com' } });
+  });
+
+  // The same answer from the caller's live directory (no call) as from GET /users/me (one call).
+  describe.each([
+    ['on', true],
+    ['off', false],
+  ] as const)('me with the live directory %s', (_, liveDirectory) => {
+    it.runIf(TEST_LIVE_DIRECTORY || !liveDirectory).each(['desdemona', 'polonius', 'cordelia'])('answers %s as GET /users/me does', async (login) => {
+      const own = setupHarness({ gateway: { liveDirectory } });
+      const query = `{ me { id zulipId user { id ${USER_FIELDS} } node: user { zulipId } } }`;
+      const first = await own.gql(query, {}, { as: EMAIL(login) });
+      expect(first.errors).toBeUndefined();
+      if (liveDirectory) await caughtUp(own, login);
+      own.resetUpstreamRequests();
+      const { data, errors } = await own.gql<{ me: { id: string; zulipId: number } }>(query, {}, { as: EMAIL(login) });
+      expect(errors).toBeUndefined();
+      const calls = own.upstreamRequests.map((r) => `${r.method} ${r.path}`);
+      // Off, `user` costs its own lookup (users.ts picks which); `me` is the one GET /users/me.
+      if (liveDirectory) expect(calls).toEqual([]);
+      else expect([calls.length, calls.filter((c) => c === 'GET users/me')]).toEqual([2, ['GET users/me']]);
+      expect(data).toEqual(first.data);
+      const server = await getOwnUser(rest(own, login));
+      expect(data!.me.zulipId).toBe(server.user_id);
+      // The global id round-trips through node(id:), from the same source.
+      own.resetUpstreamRequests();
+      const node = await own.gql<{ node: { zulipId: number } }>('query($id: ID!) { node(id: $id) { ... on Me { zulipId } } }', { id: data!.me.id }, { as: EMAIL(login) });
+      expect(node.data).toEqual({ node: { zulipId: server.user_id } });
+      expect(own.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual(liveDirectory ? [] : ['GET users/me']);
+    });
   });
 
   it('marks the REST role booleans as deprecated', async () => {

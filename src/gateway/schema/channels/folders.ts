@@ -15,6 +15,7 @@ import { getFeatureLevel, requireFeatureLevel } from '../../feature-level.js';
 import { memoKey } from '../../loaders/index.js';
 import { reaches } from '../../zulip-operations.js';
 import { ChannelRef } from '../channels.js';
+import { asNode, fromList } from '../node.js';
 import { UserRef } from '../users.js';
 
 /** Every folder of the organization (archived ones too), fetched once per request. */
@@ -34,7 +35,6 @@ const requireFolders = (ctx: Context, level: number = featureLevels.channelFolde
 export const ChannelFolderRef = builder.objectRef<ChannelFolder>('ChannelFolder').implement({
   description: 'A channel folder: a named group of channels the organization\u2019s administrators arrange. https://zulip.com/help/channel-folders',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The channel folder ID.', resolve: (f) => f.id }),
     zulipId: t.field({ type: 'Long', description: 'The channel folder ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (f) => f.id }),
     name: t.exposeString('name', { description: 'The folder name.' }),
     description: t.exposeString('description', { description: 'The description, as Markdown (may be empty).' }),
@@ -60,6 +60,12 @@ export const ChannelFolderRef = builder.objectRef<ChannelFolder>('ChannelFolder'
       },
     }),
   }),
+});
+
+// Any folder, archived ones included, as `channelFolders(includeArchived: true)` lists them.
+asNode(ChannelFolderRef, {
+  key: (f) => f.id,
+  load: fromList(async (ctx) => (await requireFolders(ctx), loadFolders(ctx)), (f) => f.id, 'channel folder'),
 });
 
 builder.objectFields(ChannelRef, (t) => ({

@@ -12,6 +12,8 @@ import { ZulipErrorCode } from '../../../zulip/error-codes.js';
 import { ZulipApiError } from '../../../zulip/errors.js';
 import { builder } from '../../builder.js';
 import { ChannelRef } from '../channels.js';
+import { asNode, fromList } from '../node.js';
+import { listAttachments } from '../uploads.js';
 import { foundOrNull, MessageRef } from './message.js';
 
 interface SentMessage {
@@ -49,7 +51,6 @@ const DetachedUploadRef = builder.objectRef<DetachedUpload & { baseUrl: string }
   description:
     'An uploaded file that the edit left unreferenced; clients should ask whether to delete it.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The attachment ID.', resolve: (u) => u.id }),
     zulipId: t.field({ type: 'Long', description: 'The attachment ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (u) => u.id }),
     name: t.exposeString('name', { description: 'The file name.' }),
     pathId: t.exposeString('path_id', { description: 'The path in the server\u2019s upload store.' }),
@@ -65,6 +66,12 @@ const DetachedUploadRef = builder.objectRef<DetachedUpload & { baseUrl: string }
       resolve: (u) => u.messages.map((m) => m.id),
     }),
   }),
+});
+
+// Loaded again as the caller's attachment it still is (Zulip sends a detached upload as its attachment record).
+asNode(DetachedUploadRef, {
+  key: (u) => u.id,
+  load: fromList(async (ctx) => (await listAttachments(ctx)).map((a) => ({ ...a, baseUrl: ctx.connection.baseUrl })), (u) => u.id, 'detached upload'),
 });
 
 export const EditMessagePayloadRef = builder.objectRef<EditedMessage>('EditMessagePayload').implement({

@@ -66,7 +66,7 @@ describe('mutations', () => {
   it('editMessage changes content and reports detached uploads', async () => {
     const mine = insertMessage(store, { sender_id: store.userByEmail(HAMLET.email)!.user_id, stream_id: store.channelByName('general')!.stream_id, topic: 'edits', content: 'before', timestamp: Math.floor(Date.now() / 1000) });
     const { data, errors } = await h.gql<{ editMessage: { __typename: string; messageId: number; detachedUploads: unknown[]; message: { rawContent: string; lastEditTimestamp: number | null } } }>(
-      'mutation($id: Long!) { editMessage(messageId: $id, content: "after") { __typename ... on EditMessagePayload { messageId detachedUploads { id } message { rawContent lastEditTimestamp } } } }',
+      'mutation($id: Long!) { editMessage(messageId: $id, content: "after") { __typename ... on EditMessagePayload { messageId detachedUploads { zulipId } message { rawContent lastEditTimestamp } } } }',
       { id: mine.id },
       AS_HAMLET,
     );
