@@ -33,6 +33,12 @@ describe('the upstream budget', () => {
   });
 });
 
+/**
+ * `n` aliases of `{ attachments { uploadSpaceUsed } }`: n upstream calls (one `GET /attachments`
+ * each), estimated n. (Not `me`: the caller's own user is fetched once per operation.)
+ */
+const calls = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `m${i}: attachments { uploadSpaceUsed }`).join(' ')} }`;
+
 describe('refusing over the remaining budget', () => {
   it('an upstream advertising X-RateLimit-Remaining: 3 makes a query needing 5 calls fail before it starts', async () => {
     const h = setupHarness({ emulatorSettings: { rateLimit: { limit: 4, windowSeconds: 3600 } }, gateway: { liveDirectory: false } });
@@ -40,8 +46,7 @@ describe('refusing over the remaining budget', () => {
     const warm = await h.gql(ME, {}, as);
     expect(warm.extensions).toMatchObject({ upstreamRequests: 1, upstreamBudget: { limit: 4, remaining: 3 } });
     h.resetUpstreamRequests();
-    const five = `{ a: me { zulipId } b: me { zulipId } c: me { zulipId } d: me { zulipId } e: me { zulipId } }`;
-    const refused = await h.gql(five, {}, as);
+    const refused = await h.gql(calls(5), {}, as);
     expect(refused.data ?? null).toBeNull();
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 5, remaining: 3 });
     expect(refused.errors?.[0]?.message).toContain('about 5 calls');
@@ -53,8 +58,6 @@ describe('refusing over the remaining budget', () => {
   });
 });
 
-/** `n` aliases of `{ me { id } }`: n upstream calls, estimated n. */
-const mes = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `m${i}: me { id }`).join(' ')} }`;
 
 describe('a query that fits', () => {
   it('runs, and reports the remaining budget with its estimate, no lower than what it spent', async () => {
@@ -79,17 +82,17 @@ describe('the headroom', () => {
     expect((await h.gql(ME, {}, as)).extensions).toMatchObject({ upstreamBudget: { remaining: 19 } });
     h.resetUpstreamRequests();
     // 19 left, 2 kept (10% of 20): 18 calls are refused, 17 run.
-    const refused = await h.gql(mes(18), {}, as);
+    const refused = await h.gql(calls(18), {}, as);
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 18, remaining: 19, headroom: 2, reserved: 0 });
     expect(refused.errors?.[0]?.message).toMatch(/19 left until \d{4}-\d\d-\d\dT.*Z, of which 2 are kept/);
     expect(h.upstreamRequests).toEqual([]);
-    const ran = await h.gql(mes(17), {}, as);
+    const ran = await h.gql(calls(17), {}, as);
     expect(ran.errors).toBeUndefined();
     expect(h.upstreamRequests).toHaveLength(17);
 
     const lenient = setupHarness({ ...settings, gateway: { liveDirectory: false, upstreamBudgetHeadroom: 0 } });
     await lenient.gql(ME, {}, as);
-    expect((await lenient.gql(mes(19), {}, as)).errors).toBeUndefined();
+    expect((await lenient.gql(calls(19), {}, as)).errors).toBeUndefined();
   });
 
   it('counts the calls the gateway makes for the credential on its own, and reserves its next poll', async () => {
@@ -105,13 +108,13 @@ describe('the headroom', () => {
     await until(() => h.gateway.directories!.registry.get(key)?.ready === true, 5000, "hamlet's directory");
     h.resetUpstreamRequests();
     // 11 left after the registration, 2 kept, 1 for the queue's next poll: 9 calls are refused...
-    const refused = await h.gql(mes(9), {}, { as: email });
+    const refused = await h.gql(calls(9), {}, { as: email });
     const extensions = refused.errors?.[0]?.extensions;
     expect(extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 9, headroom: 2, reserved: 1 });
     expect(extensions!.remaining).toBeLessThanOrEqual(11);
     expect(h.upstreamRequests).toEqual([]);
     // ...and 8 run.
-    const ran = await h.gql(mes(8), {}, { as: email });
+    const ran = await h.gql(calls(8), {}, { as: email });
     expect(ran.errors).toBeUndefined();
     expect(h.upstreamRequests).toHaveLength(8);
   });

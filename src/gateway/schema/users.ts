@@ -293,7 +293,7 @@ builder.queryField('me', (t) =>
     extensions: { ...reaches('get-own-user'), ...upstreamCost({ once: { key: 'own user', calls: 1 }, directory: true }) },
     type: MeRef,
     nullable: true,
-    description: 'The caller. From the caller\u2019s live directory when it is ready (no upstream call), else one call.',
+    description: 'The caller, fetched once per operation: from the caller\u2019s live directory once another lookup loaded it (no upstream call), else one call.',
     resolve: (_root, _args, ctx) => ownUser(ctx),
   }),
 );

@@ -20,7 +20,8 @@
  * One file per concern: enums.ts, narrow.ts (NarrowInput and its encoding), cursor.ts (cursors and
  * anchors), message.ts (the Message type), pagination.ts (the connection), queries.ts, payloads.ts
  * mutations.ts, read.ts (bulk mark-as-read), delete.ts, history.ts (edit history, read receipts), report.ts,
- * matches.ts (check messages against a narrow), render.ts and conversations.ts (a page grouped by conversation). Importing this file registers them all.
+ * matches.ts (check messages against a narrow), render.ts and conversations.ts (a page grouped by
+ * conversation). Importing this file registers them all.
  */
 import './queries.js';
 import './mutations.js';
