@@ -190,4 +190,9 @@ export const featureLevels = {
   removeClientDevice: 470,
   /** Zulip 4.0 (43): `GET /users/{user_id}/presence` takes a user ID (an email before). */
   presenceByUserId: 43,
+  // issue 17, devices group (api-devices): realm user-settings defaults, Welcome Bot test.
+  /** Zulip 5.0 (96): `PATCH /realm/user_settings_defaults`. */
+  realmUserSettingsDefaults: 96,
+  /** Zulip 11.0 (416): `POST /realm/test_welcome_bot_custom_message`. */
+  testWelcomeBotCustomMessage: 416,
 } as const;

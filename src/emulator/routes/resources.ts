@@ -38,6 +38,8 @@ import * as bots from './bots.js';
 // issue 17 (api-messages, second round).
 import * as reminders from './reminders.js';
 import * as mobile from './mobile.js';
+// issue 17, devices group (api-devices).
+import * as realm from './realm.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -75,4 +77,6 @@ export const stateModules: ResourceModule[] = [
   // issue 17 (api-messages, second round).
   reminders,
   mobile,
+  // issue 17, devices group (api-devices).
+  realm,
 ];

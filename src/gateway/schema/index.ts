@@ -45,6 +45,8 @@ import './channels/create.js';
 // issue 17 (api-messages, second round).
 import './reminders.js';
 import './mobile.js';
+// issue 17, devices group (api-devices).
+import './realm.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
