@@ -47,6 +47,8 @@ import './reminders.js';
 import './mobile.js';
 // issue 17, devices group (api-devices).
 import './realm.js';
+import './subscriptions/update.js';
+import './subscriptions/user-channels.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
