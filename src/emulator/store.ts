@@ -116,6 +116,8 @@ export class Store {
   // Client devices and E2EE push (issue 17, devices group).
   /** device_id → a logged-in device (routes/mobile.ts), with its E2EE push registration once made. */
   clientDevices = new Map<number, ClientDevice>();
+  /** The organization's defaults of new users' settings that administrators changed, by setting name (routes/realm.ts). */
+  realmUserSettingsDefaults = new Map<string, boolean | number | string>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.

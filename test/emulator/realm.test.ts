@@ -1,12 +1,14 @@
 /**
  * The emulator's organization-wide administration, driven through src/zulip/routes/realm.ts: the
  * Welcome Bot's custom message sent to the administrator testing it (with its `message` event),
- * administrators only, empty and over-long text refused, and 404 below feature level 416.
+ * administrators only, empty and over-long text refused, and 404 below feature level 416. The
+ * defaults of new users' settings: stored, announced, served by register, validated, admins only.
  */
 import { describe, expect, it } from 'vitest';
 import { WELCOME_BOT_EMAIL } from '../../src/emulator/routes/messages/rules.js';
 import { featureLevels } from '../../src/zulip/feature-levels.js';
-import { testWelcomeBotCustomMessage } from '../../src/zulip/routes/realm.js';
+import { registerQueue } from '../../src/zulip/routes/events.js';
+import { testWelcomeBotCustomMessage, updateRealmUserSettingsDefaults } from '../../src/zulip/routes/realm.js';
 import { caughtApiError, setupEmulator } from '../helpers/emulator.js';
 
 const FL = featureLevels.testWelcomeBotCustomMessage;
@@ -37,5 +39,30 @@ describe('Welcome Bot custom message test', () => {
     expect(long.message).toBe('welcome_message_custom_text is too long (limit: 8000 characters)');
     const old = setupEmulator({ settings: { featureLevel: FL - 1 } });
     expect((await caughtApiError(testWelcomeBotCustomMessage(old.as('iago'), { welcomeMessageCustomText: 'Hi' }))).httpStatus).toBe(404);
+  });
+});
+
+describe('realm user settings defaults', () => {
+  it('stores the defaults, announces each change and serves them in the register state', async () => {
+    const t = setupEmulator();
+    const drain = await t.listen('hamlet', ['realm_user_settings_defaults']);
+    const result = await updateRealmUserSettingsDefaults(t.as('iago'), { colorScheme: 2, enterSends: true, emojiset: 'text', twentyFourHourTime: false });
+    // twenty_four_hour_time already defaults to false: nothing to announce.
+    expect(result).not.toHaveProperty('ignored_parameters_unsupported');
+    expect((await drain()).map((e) => [e.property, e.value])).toEqual([['color_scheme', 2], ['emojiset', 'text'], ['enter_sends', true]]);
+    const state = await registerQueue(t.as('hamlet'), { fetchEventTypes: ['realm_user_settings_defaults'] });
+    expect(state.realm_user_settings_defaults).toMatchObject({ color_scheme: 2, enter_sends: true, emojiset: 'text', twenty_four_hour_time: false });
+    expect(state.realm_user_settings_defaults).not.toHaveProperty('timezone');
+  });
+
+  it('refuses members and invalid values before applying any, and is 404 below feature level 96', async () => {
+    const t = setupEmulator();
+    const member = await caughtApiError(updateRealmUserSettingsDefaults(t.as('hamlet'), { enterSends: true }));
+    expect([member.code, member.message]).toEqual(['UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator']);
+    const invalid = await caughtApiError(updateRealmUserSettingsDefaults(t.as('iago'), { enterSends: true, colorScheme: 7 as 1 }));
+    expect([invalid.code, invalid.message]).toEqual(['BAD_REQUEST', 'Invalid color_scheme']);
+    expect(t.store.realmUserSettingsDefaults.size).toBe(0);
+    const old = setupEmulator({ settings: { featureLevel: featureLevels.realmUserSettingsDefaults - 1 } });
+    expect((await caughtApiError(updateRealmUserSettingsDefaults(old.as('iago'), { enterSends: true }))).httpStatus).toBe(404);
   });
 });

@@ -19,3 +19,16 @@ export const testWelcomeBotCustomMessage = (
   params: ops.TestWelcomeBotCustomMessageParams,
   call?: SendOptions,
 ): Promise<TestWelcomeBotCustomMessageResult> => callOperation(connection, ops.testWelcomeBotCustomMessage, params, call);
+
+/** Answer of `PATCH /realm/user_settings_defaults`. */
+export interface UpdateRealmUserSettingsDefaultsResult {
+  /** Parameters the server did not apply (unknown to it). */
+  ignored_parameters_unsupported?: string[];
+}
+
+/** Changes the defaults of new users' settings (feature level 96). https://zulip.com/api/update-realm-user-settings-defaults */
+export const updateRealmUserSettingsDefaults = (
+  connection: ZulipConnection,
+  params: ops.UpdateRealmUserSettingsDefaultsParams,
+  call?: SendOptions,
+): Promise<UpdateRealmUserSettingsDefaultsResult> => callOperation(connection, ops.updateRealmUserSettingsDefaults, params, call);

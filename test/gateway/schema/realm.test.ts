@@ -2,6 +2,7 @@
  * Organization-wide administration end to end: GraphQL → gateway → REST → emulator. The Welcome
  * Bot test in one upstream call, linked to the direct message it sent; Zulip's refusal of a member
  * with its code, bad input refused before any call, and UNSUPPORTED_BY_SERVER below level 416.
+ * The defaults of new users' settings the same way (one call; the defaults when selected).
  */
 import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
@@ -56,5 +57,55 @@ describe('testWelcomeBotCustomMessage', () => {
     const { errors } = await h.gql('mutation { testWelcomeBotCustomMessage(text: "Hi") { messageId } }', {}, IAGO);
     expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: FL, featureLevel: FL - 1 });
     expect(calls()).toEqual(['GET server_settings']);
+  });
+});
+
+describe('updateRealmUserSettingsDefaults', () => {
+  it('changes the defaults in one upstream call, and reads them back only when selected', async () => {
+    const { h, calls } = harness();
+    const { data, errors } = await h.gql(
+      'mutation { updateRealmUserSettingsDefaults(input: { colorScheme: DARK, enterSends: true }) { ignoredParametersUnsupported } }',
+      {},
+      IAGO,
+    );
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({ updateRealmUserSettingsDefaults: { ignoredParametersUnsupported: [] } });
+    expect(calls()).toEqual(['GET server_settings', 'PATCH realm/user_settings_defaults']);
+    expect(Object.fromEntries(h.emulator.store.realmUserSettingsDefaults)).toEqual({ color_scheme: 2, enter_sends: true });
+    h.resetUpstreamRequests();
+    const read = await h.gql(
+      'mutation { updateRealmUserSettingsDefaults(input: { emojiset: TEXT }) { defaults { colorScheme emojiset enterSends timezone } } }',
+      {},
+      IAGO,
+    );
+    expect(read.data).toEqual({ updateRealmUserSettingsDefaults: { defaults: { colorScheme: 'DARK', emojiset: 'TEXT', enterSends: true, timezone: null } } });
+    expect(calls()).toEqual(['PATCH realm/user_settings_defaults', 'POST register', 'DELETE events']);
+  });
+
+  it('keeps Zulip\u2019s refusal of a member, refuses an empty change before any call, and is UNSUPPORTED_BY_SERVER below level 96', async () => {
+    const { h, calls } = harness();
+    const member = await h.gql('mutation { updateRealmUserSettingsDefaults(input: { enterSends: true }) { ignoredParametersUnsupported } }', {}, HAMLET);
+    expect(member.errors?.[0]).toMatchObject({
+      message: 'Must be an organization administrator',
+      extensions: { code: 'UNAUTHORIZED_PRINCIPAL', route: 'update-realm-user-settings-defaults' },
+    });
+    h.resetUpstreamRequests();
+    const empty = await h.gql('mutation { updateRealmUserSettingsDefaults(input: {}) { ignoredParametersUnsupported } }', {}, IAGO);
+    expect(empty.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(calls()).toEqual([]);
+    const level = featureLevels.realmUserSettingsDefaults;
+    const old = harness(level - 1);
+    const { errors } = await old.h.gql('mutation { updateRealmUserSettingsDefaults(input: { enterSends: true }) { ignoredParametersUnsupported } }', {}, IAGO);
+    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: level, featureLevel: level - 1 });
+    expect(old.calls()).toEqual(['GET server_settings']);
+  });
+
+  it('offers only the settings Zulip has defaults for', async () => {
+    const { h } = harness();
+    const { data } = await h.gql<{ __type: { inputFields: { name: string }[] } }>('{ __type(name: "RealmUserSettingsDefaultsInput") { inputFields { name } } }', {}, IAGO);
+    const names = data!.__type.inputFields.map((f) => f.name);
+    expect(names).toContain('colorScheme');
+    expect(names).not.toContain('timezone');
+    expect(names).not.toContain('defaultLanguage');
   });
 });
