@@ -52,6 +52,11 @@ export interface EmulatorSettings {
    * tokens with. @default none (the endpoint answers "Invalid subdomain", as Zulip does without one)
    */
   jwtAuthKey?: string;
+  /**
+   * Whether the server uses a push notification service (Zulip's `ZULIP_SERVICE_PUSH_NOTIFICATIONS`):
+   * without it, E2EE push registration answers PUSH_SERVICE_NOT_CONFIGURED. @default false
+   */
+  pushNotificationService?: boolean;
 }
 
 export const DEFAULT_SETTINGS: EmulatorSettings = {

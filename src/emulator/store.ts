@@ -138,6 +138,11 @@ export class Store {
   invites = { email: new Map<number, StoredInvite>(), link: new Map<number, StoredInvite>() };
   /** The organization's data exports by id (routes/exports.ts). */
   realmExports = new Map<number, StoredRealmExport>();
+  // Client devices and E2EE push (issue 17, devices group).
+  /** device_id → a logged-in device (routes/mobile.ts), with its E2EE push registration once made. */
+  clientDevices = new Map<number, ClientDevice>();
+  /** The organization's defaults of new users' settings that administrators changed, by setting name (routes/realm.ts). */
+  realmUserSettingsDefaults = new Map<string, boolean | number | string>();
   /**
    * stream_id → ids of the channel's messages, ascending; user_id → ids of the direct messages the
    * user takes part in. Lets `GET /messages` scan from an anchor instead of over every message.
@@ -458,4 +463,17 @@ function insertSorted(list: number[], id: number): void {
     else hi = mid;
   }
   if (list[lo] !== id) list.splice(lo, 0, id);
+}
+
+/**
+ * A device from `POST /register_client_device`; the push fields are set by `POST /mobile_push/register`
+ * (the push key and the encrypted registration are the device's secrets).
+ */
+export interface ClientDevice {
+  device_id: number;
+  user_id: number;
+  push_key_id?: number;
+  push_key?: string;
+  token_kind?: 'fcm' | 'apns';
+  token_id?: string;
 }

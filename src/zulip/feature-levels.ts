@@ -209,4 +209,9 @@ export const featureLevels = {
   exportConsentEmailVisibility: 430,
   /** Zulip 12.0 (449): `export_type` is a name (a number before), and `full_without_consent`. */
   exportTypeNames: 449,
+  // issue 17, devices group (api-devices): realm user-settings defaults, Welcome Bot test.
+  /** Zulip 5.0 (96): `PATCH /realm/user_settings_defaults`. */
+  realmUserSettingsDefaults: 96,
+  /** Zulip 11.0 (416): `POST /realm/test_welcome_bot_custom_message`. */
+  testWelcomeBotCustomMessage: 416,
 } as const;

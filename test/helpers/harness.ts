@@ -109,7 +109,8 @@ const directoryQueues = new Set<string>();
 
 function isDirectoryQueueCall(url: URL, init: RequestInit | undefined): boolean {
   const path = url.pathname.replace(/^\/api\/v1\//, '');
-  if (path === 'register') return /fetch_event_types=[^&]*realm_user/.test(decodeURIComponent(String(init?.body ?? '')));
+  // The whole type name: `realm_user_settings_defaults` is another fetch type.
+  if (path === 'register') return /fetch_event_types=[^&]*"realm_user"/.test(decodeURIComponent(String(init?.body ?? '')));
   if (path !== 'events') return false;
   const queueId = url.searchParams.get('queue_id') ?? new URLSearchParams(String(init?.body ?? '')).get('queue_id');
   return queueId !== null && directoryQueues.has(queueId);

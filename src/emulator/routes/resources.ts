@@ -41,6 +41,8 @@ import * as mobile from './mobile.js';
 // issue 17 (api-invites).
 import * as invites from './invites.js';
 import * as realmExports from './exports.js';
+// issue 17, devices group (api-devices).
+import * as realm from './realm.js';
 
 export const stateModules: ResourceModule[] = [
   serverSettings,
@@ -81,4 +83,6 @@ export const stateModules: ResourceModule[] = [
   // issue 17 (api-invites).
   invites,
   realmExports,
+  // issue 17, devices group (api-devices).
+  realm,
 ];

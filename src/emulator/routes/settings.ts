@@ -18,14 +18,14 @@ import { usersWhoCanAccess } from './presence.js';
 // The one check_full_name of PATCH /users/{id} and PATCH /settings (zerver/lib/users.py).
 import { checkFullName } from './users/index.js';
 
-type Value = boolean | number | string;
+export type Value = boolean | number | string;
 
 type Check =
   | { kind: 'bool' }
   | { kind: 'int'; values?: readonly number[]; validate?: (v: number) => string | null }
   | { kind: 'str'; values?: readonly string[]; validate?: (v: string) => string | null };
 
-interface SettingDef {
+export interface SettingDef {
   check: Check;
   default: Value;
   /** The pre-feature-level-89 event that also announces a change. */
@@ -103,7 +103,7 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** Every supported setting, in the order of the register `user_settings` object. */
-const SETTINGS: Record<string, SettingDef> = {
+export const SETTINGS: Record<string, SettingDef> = {
   twenty_four_hour_time: bool(false, 'display'),
   web_channel_default_view: int(1, [1, 2]),
   starred_message_counts: bool(true, 'display'),
@@ -208,7 +208,7 @@ export function currentSetting(user: User, name: string): Value {
   return user.settings[name] ?? SETTINGS[name]!.default;
 }
 
-function readSetting(ctx: RouteContext, name: string, check: Check): Value {
+export function readSetting(ctx: RouteContext, name: string, check: Check): Value {
   const { params } = ctx;
   if (check.kind === 'bool') return params.optBool(name)!;
   if (check.kind === 'int') return checkValue(name, params.optInt(name)!, check.values, check.validate);

@@ -55,6 +55,17 @@ export class RequestMemo {
     return value;
   }
 
+  /** The value for `id` in the per-request table under `key`, computed by `fetch` the first time for that id. */
+  getFor<K, T>(key: MemoKey<Map<K, Promise<T>>>, id: K, fetch: () => Promise<T>): Promise<T> {
+    const table = this.value(key, () => new Map<K, Promise<T>>());
+    let value = table.get(id);
+    if (!value) {
+      value = fetch();
+      table.set(id, value);
+    }
+    return value;
+  }
+
   /** A synchronous per-request value (e.g. a lookup table), made by `create` on first use. */
   value<T>(key: MemoKey<T>, create: () => T): T {
     if (!this.#values.has(key)) this.#values.set(key, create());

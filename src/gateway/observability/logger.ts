@@ -34,6 +34,15 @@ const REDACTED_PATHS = [
   '*.credentials',
   'connectionParams',
   '*.connectionParams',
+  // A device's E2EE push key and its encrypted push registration (registerPushDevice).
+  'pushKey',
+  '*.pushKey',
+  'push_key',
+  '*.push_key',
+  'encryptedPushRegistration',
+  '*.encryptedPushRegistration',
+  'encrypted_push_registration',
+  '*.encrypted_push_registration',
 ];
 
 export interface LoggerOptions {

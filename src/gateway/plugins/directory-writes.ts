@@ -39,6 +39,8 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   updateProfileData: ['realm_user'],
   removeProfileData: ['realm_user'],
   deactivateUserGroup: ['user_group'],
+  // issue 17, devices group (api-devices).
+  updateSubscriptions: ['subscription'],
 };
 
 /**
@@ -61,6 +63,8 @@ export const MESSAGE_WRITES: Readonly<Record<string, readonly string[]>> = {
   updateChannel: ['stream'],
   archiveChannel: ['stream'],
   unsubscribe: ['subscription'],
+  // issue 17, devices group (api-devices).
+  updateSubscriptions: ['subscription'],
 };
 
 /** The event types an operation's writes cause (empty for queries and other mutations), by `writes`. */

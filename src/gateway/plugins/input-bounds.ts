@@ -82,6 +82,7 @@ const BOUNDED_INPUTS: Readonly<Record<string, Bound>> = {
   'SubscribeChannelInput.name': channelName,
   'Mutation.sendMessage(channelName)': channelName,
   'Mutation.unsubscribe(channelNames)': channelName,
+  'Mutation.updateSubscriptions(remove)': channelName,
   'Mutation.updateChannel(newName)': channelName,
   'SubscribeChannelInput.description': channelDescription,
   'Mutation.updateChannel(description)': channelDescription,

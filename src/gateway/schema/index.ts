@@ -48,6 +48,10 @@ import './mobile.js';
 // issue 17 (api-invites).
 import './invites.js';
 import './exports.js';
+// issue 17, devices group (api-devices).
+import './realm.js';
+import './subscriptions/update.js';
+import './subscriptions/user-channels.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the

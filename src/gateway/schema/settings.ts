@@ -8,6 +8,7 @@
  * then delete it at once (two small requests, no queue left behind). Servers older than feature
  * level 89 have no `user_settings` object; their legacy top-level keys are read instead.
  */
+import type { InputFieldBuilder } from '@pothos/core';
 import { ZulipError } from '../../zulip/errors.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
 import type { UserSettings } from '../../zulip/model/settings.js';
@@ -134,7 +135,7 @@ const oneOf = (ref: EnumRef, values: readonly (number | string)[]): Kind => ({ r
  * Every setting the gateway exposes: GraphQL name, wire name, type, description. The GraphQL names
  * say "channel" where the wire still says "stream".
  */
-const SETTINGS: readonly (readonly [name: string, wire: keyof UserSettings & string, kind: Kind, description: string])[] = [
+export const SETTINGS: readonly (readonly [name: string, wire: keyof UserSettings & string, kind: Kind, description: string])[] = [
   ['twentyFourHourTime', 'twenty_four_hour_time', 'Boolean', 'Whether times are shown in 24-hour notation.'],
   ['webChannelDefaultView', 'web_channel_default_view', oneOf(WebChannelDefaultViewEnum, [1, 2]), 'Where clicking a channel in the web app leads.'],
   ['starredMessageCounts', 'starred_message_counts', 'Boolean', 'Whether clients show the number of starred messages.'],
@@ -199,7 +200,7 @@ const WIRE_TO_NAME: ReadonlyMap<string, string> = new Map([
 
 // ---- types -----------------------------------------------------------------------------------------
 
-const SettingsRef = builder.objectRef<UserSettings>('Settings');
+export const SettingsRef = builder.objectRef<UserSettings>('Settings');
 
 SettingsRef.implement({
   description:
@@ -267,6 +268,18 @@ builder.objectField(MeRef, 'settings', (t) =>
 
 // ---- updateSettings --------------------------------------------------------------------------------
 
+/** Optional input fields for `settings` (of SETTINGS), for an input type's `fields`. */
+export function settingInputFields(t: InputFieldBuilder<typeof builder.$inferSchemaTypes, 'InputObject'>, settings: typeof SETTINGS) {
+  return Object.fromEntries(
+    settings.map(([name, , kind, description]) => {
+      if (kind === 'Boolean') return [name, t.boolean({ required: false, description })];
+      if (kind === 'Int') return [name, t.int({ required: false, description })];
+      if (kind === 'String') return [name, t.string({ required: false, description })];
+      return [name, t.field({ type: kind.ref as typeof ColorSchemeEnum, required: false, description })];
+    }),
+  );
+}
+
 const SettingsInput = builder.inputType('SettingsInput', {
   description:
     'Changes to the caller\u2019s settings and account. Leave out (or set to null) what should stay as it is.',
@@ -278,14 +291,7 @@ const SettingsInput = builder.inputType('SettingsInput', {
     }),
     oldPassword: t.string({ required: false, description: 'The current password; required with newPassword.' }),
     newPassword: t.string({ required: false, description: 'New password; needs oldPassword.' }),
-    ...Object.fromEntries(
-      SETTINGS.map(([name, , kind, description]) => {
-        if (kind === 'Boolean') return [name, t.boolean({ required: false, description })];
-        if (kind === 'Int') return [name, t.int({ required: false, description })];
-        if (kind === 'String') return [name, t.string({ required: false, description })];
-        return [name, t.field({ type: kind.ref as typeof ColorSchemeEnum, required: false, description })];
-      }),
-    ),
+    ...settingInputFields(t, SETTINGS),
   }),
 });
 
@@ -309,7 +315,7 @@ const UpdateSettingsPayloadRef = builder.objectRef<UpdateSettingsPayload>('Updat
 });
 
 /** `web_font_size_px` → `webFontSizePx`: the binding's option name for a wire name. */
-function camelCase(wire: string): string {
+export function camelCase(wire: string): string {
   return wire.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 

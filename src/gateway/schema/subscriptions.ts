@@ -7,7 +7,7 @@
  * https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscription-settings
  */
 import type { Channel, GroupSettingValue } from '../../zulip/model/channels.js';
-import type { Subscription } from '../../zulip/model/subscriptions.js';
+import type { Subscription, SubscriptionRequest } from '../../zulip/model/subscriptions.js';
 import { ZulipErrorCode } from '../../zulip/error-codes.js';
 import { ZulipApiError } from '../../zulip/errors.js';
 import {
@@ -134,12 +134,7 @@ builder.objectField(ChannelRef, 'subscription', (t) =>
 const subscriberLists = memoKey<Map<number, Promise<number[]>>>('channel subscribers');
 
 function channelSubscriberIds(ctx: Context, channelId: number): Promise<number[]> {
-  const lists = ctx.loaders.memo.value(subscriberLists, () => new Map<number, Promise<number[]>>());
-  const known = lists.get(channelId);
-  if (known) return known;
-  const list = getSubscribers(ctx.connection, { streamId: channelId }).then((r) => r.subscribers);
-  lists.set(channelId, list);
-  return list;
+  return ctx.loaders.memo.getFor(subscriberLists, channelId, async () => (await getSubscribers(ctx.connection, { streamId: channelId })).subscribers);
 }
 
 // The live directory keeps no subscriber lists (it registers without include_subscribers, so it
@@ -174,12 +169,12 @@ builder.objectFields(ChannelRef, (t) => ({
 }));
 
 /** One user's entry of a subscribe result. */
-interface SubscriptionChange {
+export interface SubscriptionChange {
   key: string;
   channel_names: string[];
 }
 
-const SubscriptionChangeRef = builder.objectRef<SubscriptionChange>('SubscriptionChange').implement({
+export const SubscriptionChangeRef = builder.objectRef<SubscriptionChange>('SubscriptionChange').implement({
   description: 'The channels one user was (or already was) subscribed to by a subscribe call.',
   fields: (t) => ({
     userId: t.field({
@@ -202,6 +197,12 @@ const SubscriptionChangeRef = builder.objectRef<SubscriptionChange>('Subscriptio
     channelNames: t.field({ type: ['String'], description: 'Channel names.', resolve: (e) => e.channel_names }),
   }),
 });
+
+/** A subscribe result's map, as SubscriptionChange entries. */
+export function changeEntries(m: Record<string, string[]> | undefined): SubscriptionChange[] {
+  // Keys are user IDs from feature level 289 and API emails before; SubscriptionChange tells them apart.
+  return Object.entries(m ?? {}).map(([key, names]) => ({ key, channel_names: names }));
+}
 
 interface SubscribePayload {
   subscribed: SubscriptionChange[];
@@ -278,13 +279,13 @@ builder.objectType(ChannelDoesNotExistError, {
 
 // ---- inputs --------------------------------------------------------------------------------------
 
-interface SubscribeChannelInputShape {
+export interface SubscribeChannelInputShape {
   name: string;
   description?: string | null;
   color?: string | null;
 }
 
-const SubscribeChannelInput = builder.inputRef<SubscribeChannelInputShape>('SubscribeChannelInput').implement({
+export const SubscribeChannelInput = builder.inputRef<SubscribeChannelInputShape>('SubscribeChannelInput').implement({
   description: 'A channel to subscribe to, by name; it is created if it does not exist.',
   fields: (t) => ({
     name: t.string({ required: true, description: 'The channel name.' }),
@@ -344,6 +345,15 @@ async function readPrincipals(
     return [...ids];
   }
   return emails != null ? [...emails] : undefined;
+}
+
+/** The channels to subscribe to, as Zulip's `subscriptions` (or `add`) list takes them. */
+export function toSubscriptionRequests(channels: readonly SubscribeChannelInputShape[]): SubscriptionRequest[] {
+  return channels.map((c) => ({
+    name: c.name,
+    ...(c.description != null && { description: c.description }),
+    ...(c.color != null && { color: c.color }),
+  }));
 }
 
 // ---- queries -------------------------------------------------------------------------------------
@@ -441,11 +451,7 @@ builder.mutationFields((t) => ({
       const principals = await readPrincipals(ctx, a.principals, a.principalEmails);
       const groups = await channelGroupSettings(ctx, a);
       const result = await subscribe(ctx.connection, {
-        subscriptions: a.channels.map((c) => ({
-          name: c.name,
-          ...(c.description != null && { description: c.description }),
-          ...(c.color != null && { color: c.color }),
-        })),
+        subscriptions: toSubscriptionRequests(a.channels),
         principals,
         authorizationErrorsFatal: a.authorizationErrorsFatal ?? undefined,
         announce: a.announce ?? undefined,
@@ -456,12 +462,9 @@ builder.mutationFields((t) => ({
         messageRetentionDays: a.messageRetentionDays ? toWireRetention(a.messageRetentionDays) : undefined,
         ...groups,
       });
-      const entries = (m: Record<string, string[]> | undefined) =>
-        Object.entries(m ?? {}).map(([key, names]) => ({ key, channel_names: names }));
-      // Keys are user IDs from feature level 289 and API emails before; SubscriptionChange tells them apart.
       return {
-        subscribed: entries(result.subscribed),
-        already_subscribed: entries(result.already_subscribed),
+        subscribed: changeEntries(result.subscribed),
+        already_subscribed: changeEntries(result.already_subscribed),
         unauthorized: result.unauthorized ?? [],
       };
     },

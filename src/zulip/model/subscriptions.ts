@@ -59,6 +59,15 @@ export interface UnsubscribeResult {
   not_removed: string[];
 }
 
+/** `PATCH /users/me/subscriptions` success body: the subscribe and unsubscribe results together. */
+export type UpdateSubscriptionsResult = Omit<SubscribeResult, 'unauthorized'> & UnsubscribeResult;
+
+/** `GET /users/{user_id}/channels` success body (feature level 440). */
+export interface GetUserChannelsResult {
+  /** The channels the user is subscribed to, among those whose subscribers the caller may see. */
+  subscribed_channel_ids: number[];
+}
+
 /** The personal settings `POST /users/me/subscriptions/properties` changes. */
 export type SubscriptionProperty =
   | 'color'

@@ -22,3 +22,32 @@ export const addFcmToken = (connection: ZulipConnection, params: ops.AddFcmToken
 /** Removes an FCM registration token. Deprecated. https://zulip.com/api/remove-fcm-token */
 export const removeFcmToken = (connection: ZulipConnection, params: ops.RemoveFcmTokenParams, call?: SendOptions): Promise<object> =>
   callOperation(connection, ops.removeFcmToken, params, call);
+
+// End-to-end encrypted push (issue 17, devices group). The push key and the encrypted
+// registration are secrets of the device, like the tokens above.
+
+/** Answer of `POST /register_client_device`. */
+export interface RegisterClientDeviceResult {
+  /** The ID of the newly registered device. */
+  device_id: number;
+}
+
+/** Registers the logged-in device (feature level 468). https://zulip.com/api/register-client-device */
+export const registerClientDevice = (connection: ZulipConnection, call?: SendOptions): Promise<RegisterClientDeviceResult> =>
+  callOperation(connection, ops.registerClientDevice, {}, call);
+
+/** Removes a device registered with registerClientDevice (feature level 470). https://zulip.com/api/remove-client-device */
+export const removeClientDevice = (connection: ZulipConnection, params: ops.RemoveClientDeviceParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.removeClientDevice, params, call);
+
+/** Registers a device for E2EE push, or rotates its key or token (feature level 406). https://zulip.com/api/register-push-device */
+export const registerPushDevice = (connection: ZulipConnection, params: ops.RegisterPushDeviceParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.registerPushDevice, params, call);
+
+/** Sends an E2EE test notification to one or all of the user's devices (feature level 420). https://zulip.com/api/e2ee-test-notify */
+export const e2eeTestNotify = (connection: ZulipConnection, params: ops.E2eeTestNotifyParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.e2eeTestNotify, params, call);
+
+/** Sends a test notification to one or all legacy-registered devices (feature level 217). Deprecated. https://zulip.com/api/test-notify */
+export const testNotify = (connection: ZulipConnection, params: ops.TestNotifyParams, call?: SendOptions): Promise<object> =>
+  callOperation(connection, ops.testNotify, params, call);

@@ -5,10 +5,12 @@ import type {
   GetSubscribersResult,
   GetSubscriptionsResult,
   GetSubscriptionStatusResult,
+  GetUserChannelsResult,
   SubscribeResult,
   SubscriptionPropertyChange,
   SubscriptionRequest,
   UnsubscribeResult,
+  UpdateSubscriptionsResult,
 } from '../model/subscriptions.js';
 import { json } from '../params.js';
 import * as subscriptionOps from '../generated/subscriptions.js';
@@ -189,3 +191,24 @@ export const updateSubscriptionProperty = (
   p: subscriptionOps.UpdateSubscriptionPropertyParams,
   call?: SendOptions,
 ): Promise<SendResult<object>> => callOperation(c, subscriptionOps.updateSubscriptionProperty, p, call);
+
+/**
+ * Subscribes the caller to channels (`add`, creating those that do not exist) and unsubscribes
+ * them from others (`delete`, by name) in one transaction.
+ * https://zulip.com/api/update-subscriptions
+ */
+export const updateSubscriptions = (
+  c: ZulipConnection,
+  p: subscriptionOps.UpdateSubscriptionsParams,
+  call?: SendOptions,
+): Promise<SendResult<UpdateSubscriptionsResult>> => callOperation(c, subscriptionOps.updateSubscriptions, p, call);
+
+/**
+ * The IDs of the channels a user is subscribed to, as far as the caller may see (feature level 440).
+ * https://zulip.com/api/get-user-channels
+ */
+export const getUserChannels = (
+  c: ZulipConnection,
+  p: subscriptionOps.GetUserChannelsParams,
+  call?: SendOptions,
+): Promise<SendResult<GetUserChannelsResult>> => callOperation(c, subscriptionOps.getUserChannels, p, call);

@@ -64,10 +64,11 @@ describe('redaction', () => {
   it('redacts Authorization, API keys and connection params wherever they are logged', () => {
     const destination = memoryDestination();
     const log = createLogger({ level: 'info', destination });
-    log.info({ headers: { authorization: 'Basic c2VjcmV0', cookie: 'sid=1' }, credentials: { email: 'a@b', apiKey: 'k1' }, upstream: { apiKey: 'k2' }, connectionParams: { authorization: 'x' }, variables: { password: 'pw1' }, password: 'pw2', api_key: 'k3' }, 'x');
+    log.info({ headers: { authorization: 'Basic c2VjcmV0', cookie: 'sid=1' }, credentials: { email: 'a@b', apiKey: 'k1' }, upstream: { apiKey: 'k2' }, connectionParams: { authorization: 'x' }, variables: { password: 'pw1', pushKey: 'pk1', encryptedPushRegistration: 'epr1' }, password: 'pw2', api_key: 'k3', push_key: 'pk2', encrypted_push_registration: 'epr2' }, 'x');
     const text = JSON.stringify(destination.lines);
-    // k3: a regenerated or bot API key (regenerateApiKey, botApiKey) as Zulip's responses name it.
-    for (const secret of ['c2VjcmV0', 'sid=1', 'k1', 'k2', 'k3', 'pw1', 'pw2']) expect(text).not.toContain(secret);
+    // k3: a regenerated or bot API key (regenerateApiKey, botApiKey) as Zulip's responses name it;
+    // pk*, epr*: a device's E2EE push key and encrypted push registration (registerPushDevice).
+    for (const secret of ['c2VjcmV0', 'sid=1', 'k1', 'k2', 'k3', 'pw1', 'pw2', 'pk1', 'pk2', 'epr1', 'epr2']) expect(text).not.toContain(secret);
     expect(destination.lines[0]).toMatchObject({ headers: { authorization: '[redacted]' }, credentials: '[redacted]', upstream: { apiKey: '[redacted]' } });
   });
 

@@ -27,7 +27,7 @@ import { checkMessagesMatchNarrow } from './matches.js';
 
 export { accessMessage, messageListeners, notifyNewMessage } from './access.js';
 export { MAX_MESSAGES_PER_FETCH, NOTIFICATION_BOT_EMAIL } from './rules.js';
-export { notificationBot } from './send.js';
+export { notificationBot, sendWelcomeBotMessage } from './send.js';
 export { initialState, starredMessageIds, unreadMessages } from './state.js';
 export { displayTopic, messageFlagsFor, serializeMessage, type SerializeOptions, type WireMessage } from './wire.js';
 

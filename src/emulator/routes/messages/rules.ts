@@ -17,6 +17,8 @@ export const EDITABLE_FLAGS = new Set(['read', 'starred', 'collapsed']);
 export const NON_EDITABLE_FLAGS = new Set<string>(FLAG_NAMES.filter((flag) => !EDITABLE_FLAGS.has(flag)));
 export const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
+/** Zulip's WELCOME_BOT: sends new users (and administrators testing it) the welcome messages. */
+export const WELCOME_BOT_EMAIL = 'welcome-bot@zulip.com';
 
 // ---- shared message rules ------------------------------------------------------------------------
 

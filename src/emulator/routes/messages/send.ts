@@ -11,6 +11,7 @@ import { Role, type Channel, type Message, type Store, type User } from '../../s
 import { notifyNewMessage } from './access.js';
 import {
   NOTIFICATION_BOT_EMAIL,
+  WELCOME_BOT_EMAIL,
   normalizeContent,
   normalizeTopic,
   canSendToChannel,
@@ -116,15 +117,33 @@ export function sendMessage(ctx: RouteContext): Record<string, unknown> {
   return { id: message.id };
 }
 
+/** A cross-realm system bot (Zulip's get_system_bot), created on first use. */
+function systemBot(store: Store, nowMs: number, email: string, fullName: string): User {
+  const existing = store.userByEmail(email);
+  if (existing) return existing;
+  return addUser(store, { full_name: fullName, delivery_email: email, is_bot: true, bot_type: 1, role: Role.MEMBER }, nowMs);
+}
+
 /** The cross-realm Notification Bot that announces moves and resolved topics (created on first use). */
 export function notificationBot(store: Store, nowMs: number): User {
-  const existing = store.userByEmail(NOTIFICATION_BOT_EMAIL);
-  if (existing) return existing;
-  return addUser(
-    store,
-    { full_name: 'Notification Bot', delivery_email: NOTIFICATION_BOT_EMAIL, is_bot: true, bot_type: 1, role: Role.MEMBER },
-    nowMs,
-  );
+  return systemBot(store, nowMs, NOTIFICATION_BOT_EMAIL, 'Notification Bot');
+}
+
+/**
+ * Zulip's internal_send_private_message from the Welcome Bot (created on first use) to `user`: a
+ * direct message, unread for its receiver, announced with `message` events.
+ */
+export function sendWelcomeBotMessage(ctx: RouteContext, user: User, content: string): Message {
+  const bot = systemBot(ctx.store, ctx.clock.now(), WELCOME_BOT_EMAIL, 'Welcome Bot');
+  const message = insertMessage(ctx.store, {
+    sender_id: bot.user_id,
+    to_user_ids: [user.user_id],
+    content,
+    timestamp: ctx.nowSeconds(),
+    client: 'Internal',
+  });
+  notifyNewMessage(ctx, message);
+  return message;
 }
 
 /**

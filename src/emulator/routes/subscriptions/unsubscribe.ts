@@ -8,20 +8,25 @@ import { push, readPrincipals, readStringList, usableChannel } from './principal
 
 // ---- DELETE /users/me/subscriptions ---------------------------------------------------------------
 
+/** The channels the `subscriptions` parameter names, each once; STREAM_DOES_NOT_EXIST for a name that is none. */
+export function channelsToLeave(ctx: RouteContext): Channel[] {
+  const channels: Channel[] = [];
+  for (const name of readStringList(ctx, 'subscriptions').map((n) => n.trim())) {
+    checkChannelName(ctx.settings, name);
+    const channel = usableChannel(ctx, ctx.store.channelByName(name));
+    if (!channel) throw streamDoesNotExistByName(name);
+    if (!channels.includes(channel)) channels.push(channel);
+  }
+  return channels;
+}
+
 export function unsubscribeHandler(ctx: RouteContext) {
   const { store, user } = ctx;
-  const names = readStringList(ctx, 'subscriptions').map((n) => n.trim());
+  const channels = channelsToLeave(ctx);
   const principals = readPrincipals(ctx);
   const targets = principals ?? [user];
   // Removing oneself or one's own bot needs no permission; removing anyone else does.
   const removingOthers = targets.some((t) => t.user_id !== user.user_id && !(t.is_bot && t.bot_owner_id === user.user_id));
-  const channels: Channel[] = [];
-  for (const name of names) {
-    checkChannelName(ctx.settings, name);
-    const channel = usableChannel(ctx, store.channelByName(name));
-    if (!channel) throw streamDoesNotExistByName(name);
-    if (!channels.includes(channel)) channels.push(channel);
-  }
   if (removingOthers && channels.some((c) => !canRemoveSubscribers(store, user, c))) throw badRequest('Insufficient permission');
 
   const before = new Map(channels.map((c) => [c.stream_id, new Set(metadataAudience(store, c))]));
