@@ -100,6 +100,12 @@ const FETCH_EVENT_TYPES = ['realm', 'message'];
 
 const DEFAULT_LONGPOLL_SECONDS = 90;
 
+/**
+ * How long `stop()` lets a registration in flight finish before aborting it: one that completes is
+ * deleted, while an aborted one the server has already carried out leaves a queue nobody knows.
+ */
+const REGISTER_STOP_GRACE_MS = 2_000;
+
 type Deferred = { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
 
 function deferred(): Deferred {
@@ -116,6 +122,8 @@ export class QueuePoller {
   private readonly backoff: Backoff;
   private readonly unexpectedBackoff: Backoff;
   private readonly abort = new AbortController();
+  /** Aborts a registration in flight: only after a grace period once stopped (REGISTER_STOP_GRACE_MS). */
+  private readonly registerAbort = new AbortController();
   private readonly ready = deferred();
   private loop: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
@@ -186,7 +194,13 @@ export class QueuePoller {
   private async shutdown(deleteUpstream: boolean | ((queueId: string) => boolean)): Promise<void> {
     this.abort.abort();
     this.ready.reject(new Error('event queue poller stopped'));
-    await this.loop;
+    const cut = setTimeout(() => this.registerAbort.abort(), REGISTER_STOP_GRACE_MS);
+    try {
+      await this.loop;
+    } finally {
+      clearTimeout(cut);
+      this.registerAbort.abort();
+    }
     const queueId = this.queueId;
     this.queueId = undefined;
     // A function decides once the loop has ended (a handler call in flight has settled).
@@ -227,7 +241,7 @@ export class QueuePoller {
         allPublicStreams: false,
         clientCapabilities: { ...CLIENT_CAPABILITIES, ...extras?.clientCapabilities },
       },
-      { retry: false, signal: this.abort.signal },
+      { retry: false, signal: this.registerAbort.signal },
     );
     // Null only for unauthenticated spectators, which the hub never is; treat it as a bad answer.
     if (result.queue_id === null) throw new MalformedResponseError('register-queue', 200);

@@ -23,8 +23,12 @@ const sleep = (_ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => (clearImmediate(tick), reject(signal.reason)), { once: true });
   });
 
-/** hamlet's connection through the emulator's fetch seam (rejecting on abort, as a real fetch), recording the queue ids deleted. */
-function connect(emulator: Emulator) {
+/**
+ * hamlet's connection through the emulator's fetch seam (rejecting on abort, as a real fetch),
+ * recording the queue ids deleted. With `registerAnswer`, a registration is carried out upstream at
+ * once but answered only when that promise resolves (a slow answer).
+ */
+function connect(emulator: Emulator, registerAnswer?: Promise<void>) {
   const deleted: string[] = [];
   const user = demoUser('hamlet');
   const connection = new ZulipConnection({
@@ -40,7 +44,9 @@ function connect(emulator: Emulator) {
         const onAbort = () => reject(new DOMException('This operation was aborted', 'AbortError'));
         if (init?.signal?.aborted) return onAbort();
         init?.signal?.addEventListener('abort', onAbort, { once: true });
-        emulator.fetch(request).then(resolve, reject);
+        const answer = emulator.fetch(request);
+        const held = registerAnswer && request.method === 'POST' && request.url.endsWith('/register') ? registerAnswer : undefined;
+        void (held ?? Promise.resolve()).then(() => answer.then(resolve, reject));
       });
     },
   });
@@ -124,4 +130,23 @@ test.each([
   await second.stop(deleteUpstream);
   expect(emulator.queues.queuesOf(me).map((q) => q.id)).toEqual(deleteUpstream ? [] : [queueId]);
   expect(deleted).toEqual(deleteUpstream ? [queueId] : []);
+});
+
+test('a registration in flight when the poller stops is let finish, and its queue deleted (an aborted one would stay registered upstream)', async () => {
+  const emulator = createEmulator({ settings: { heartbeatIntervalMs: 50_000 } });
+  cleanups.push(() => emulator.close());
+  const me = emulator.store.userByEmail(demoUser('hamlet').email)!.user_id;
+  let answer!: () => void;
+  const { connection, deleted } = connect(
+    emulator,
+    new Promise<void>((resolve) => (answer = resolve)),
+  );
+  const poller = new QueuePoller({ connection, eventTypes: ['message'], handler: handler() }).start();
+  await until(() => emulator.queues.queuesOf(me).length === 1, 3000, 'the queue registered upstream');
+  const [queue] = emulator.queues.queuesOf(me);
+  const stopped = poller.stop();
+  answer();
+  await stopped;
+  expect(emulator.queues.queuesOf(me)).toEqual([]);
+  expect(deleted).toEqual([queue!.id]);
 });
