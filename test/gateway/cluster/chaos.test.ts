@@ -114,6 +114,10 @@ describeWithRedis('delivery contract, two instances over one Redis, under load',
   }, 240_000);
 
   test('both instances shutting down together mid-stream: every subscription completes with what it received in order and once, and no upstream queue is left behind', async () => {
+    // Queues an earlier test left registered (rule 7: one replaced after Redis lost the log may stay
+    // until the server drops it) are not this test's: the users are the same.
+    const earlier = new Set(['hamlet', 'cordelia'].flatMap((login) => queuesOf(login).map((q) => q.id)));
+    const ours = (login: string) => queuesOf(login).filter((q) => !earlier.has(q.id));
     const prefix = nextPrefix();
     const a = await childInstance(prefix);
     const b = await childInstance(prefix);
@@ -140,6 +144,6 @@ describeWithRedis('delivery contract, two instances over one Redis, under load',
       delivered += report.delivered;
     }
     expect(delivered).toBeGreaterThanOrEqual(10_000);
-    await waitUntil(() => queuesOf('hamlet').length === 0 && queuesOf('cordelia').length === 0, 10_000, 'no queue left upstream');
+    await waitUntil(() => ours('hamlet').length === 0 && ours('cordelia').length === 0, 10_000, 'no queue of this test left upstream');
   }, 240_000);
 });
