@@ -12,11 +12,16 @@
  *   knows it).
  * - A registration that replaces a queue (or that starts after the log lost track of the queue)
  *   logs a RESYNC entry first, ahead of the new queue's events.
+ * - A queue given up after an unexpected failure (a position older than what was acknowledged:
+ *   "already been pruned", after Redis lost the log) is deleted upstream once its replacement is
+ *   logged: the fenced write proves the lease was still ours, so nobody else polls the old queue,
+ *   and the log no longer names it.
  */
 import { defaultSleep, type BackoffOptions } from '../../zulip/backoff.js';
 import type { ZulipConnection } from '../../zulip/connection.js';
 import type { ZulipApiError } from '../../zulip/errors.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
+import { deleteQueue } from '../../zulip/routes/events.js';
 import { LeaseLostError, type EventStream, type QueuePosition } from './stream.js';
 import type { ResyncReason } from '../events/model.js';
 import { QueuePoller, type RegisterExtras } from '../events/queue.js';
@@ -58,6 +63,8 @@ export class StreamHolder {
   readonly #abort = new AbortController();
   /** The queue id of the latest successful write. */
   #loggedQueueId: string | undefined;
+  /** A queue the poller gave up, to delete once its replacement is logged. */
+  #abandoned: string | undefined;
   #resyncFirst: boolean;
 
   constructor(private readonly options: StreamHolderOptions) {
@@ -81,6 +88,7 @@ export class StreamHolder {
           this.#abort.abort();
           options.onRefused(error);
         },
+        abandoned: (queueId) => void (this.#abandoned = queueId),
       },
     });
   }
@@ -99,8 +107,9 @@ export class StreamHolder {
    */
   async stop(deleteQueue = false): Promise<void> {
     this.#abort.abort();
-    const logged = this.poller.queueId !== undefined && this.poller.queueId === this.#loggedQueueId;
-    await this.poller.stop(deleteQueue || !logged);
+    // Decided once the poll loop has ended: a registration whose write was in flight is logged
+    // (and may be continued by the next holder) or not (and nobody else knows the queue).
+    await this.poller.stop((queueId) => deleteQueue || queueId !== this.#loggedQueueId);
   }
 
   async #registered(result: RegisterQueueResult, reason: ResyncReason | undefined): Promise<void> {
@@ -110,6 +119,15 @@ export class StreamHolder {
     const entries = resync ? [encodeResync(resync, this.poller.featureLevel)] : [];
     const at = await this.#write(entries, { queueId: result.queue_id!, lastEventId: result.last_event_id });
     this.options.onRegistrationLogged?.(result, reason, { generation: at.generation, seq: at.lastSeq });
+    const abandoned = this.#abandoned;
+    this.#abandoned = undefined;
+    if (abandoned !== undefined && abandoned !== result.queue_id) {
+      try {
+        await deleteQueue(this.options.connection, { queueId: abandoned }, { retry: false });
+      } catch {
+        // Gone already, or unreachable: the server drops idle queues by itself.
+      }
+    }
   }
 
   /** Logs a batch with its queue position; retried until it is written, the lease is lost, or the holder stops. */

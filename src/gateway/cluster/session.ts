@@ -13,9 +13,11 @@
  *   the cursor.
  * - Redis unreachable: every subscriber gets a RESYNC (`REDIS_UNAVAILABLE`) and delivery resumes by
  *   itself when Redis is back; a log Redis lost (restart) is announced the same way.
- * - When the session ends (grace period over, shutdown), the holder deletes the upstream queue only
- *   if no other instance is in the credential's interest set; otherwise another one continues it.
+ * - When the session ends (grace period over, shutdown), the instance stops polling first, then
+ *   leaves the credential's interest set and checks it in one step: the last one out deletes the
+ *   upstream queue, holder or not; otherwise another instance continues it (#leave).
  */
+import { randomBytes } from 'node:crypto';
 import type { ZulipApiError } from '../../zulip/errors.js';
 import { deleteQueue } from '../../zulip/routes/events.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
@@ -45,7 +47,7 @@ export interface ClusterShared {
   retryMs: number;
   /** The instance's live sessions (for its state); a session removes itself when it stops. */
   sessions: Set<ClusterEventSession>;
-  /** This instance's random name in the credentials' interest sets. */
+  /** This instance's random name, which starts its sessions' names in the credentials' interest sets. */
   instanceId: string;
 }
 
@@ -101,8 +103,18 @@ export class ClusterEventSession implements EventSession {
   #typingExpiryMs = 15_000;
   #lastError: unknown;
   #interestTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The instances with a session for this credential (a sorted set: member instance, score expiry). */
+  /** The latest interest refresh sent (settled, never rejecting): leaving waits for it. */
+  #interestWrite: Promise<unknown> = Promise.resolve();
+  /** The one shutdown of this session, once started (stop and a refused credential share it). */
+  #leaving: Promise<void> | undefined;
+  /** The sessions (of any instance) for this credential (a sorted set: member session, score expiry). */
   readonly #interestKey: string;
+  /**
+   * This session's name in the interest set: the instance's and one of its own, because a session
+   * stopping after its grace period and the next one of the same credential on the same instance
+   * overlap, and the one leaving must neither remove the other nor count itself.
+   */
+  readonly #interestMember: string;
 
   constructor(
     readonly keys: CredentialKeys,
@@ -119,6 +131,7 @@ export class ClusterEventSession implements EventSession {
     });
     this.#stream = new EventStream(shared.redis, keys, shared.stream);
     this.#interestKey = `${keys.lease}:interest`;
+    this.#interestMember = `${shared.instanceId}.${randomBytes(6).toString('base64url')}`;
     this.#keeper = new LeaseKeeper(
       new Lease(shared.redis, keys.lease, shared.lease.ttlMs),
       {
@@ -128,11 +141,12 @@ export class ClusterEventSession implements EventSession {
       },
       shared.lease,
     );
-    // The keeper starts once the log is followed, so nothing this instance logs is missed.
+    // Interest at once: a session of another instance (or an earlier one of this instance) leaving
+    // now must not take itself for the last one. The keeper starts once the log is followed, so
+    // nothing this instance logs is missed.
+    this.#showInterest();
     this.#following = this.#follow().then(() => {
-      if (this.#stopped) return;
-      this.#keeper.start();
-      this.#showInterest();
+      if (!this.#stopped) this.#keeper.start();
     });
   }
 
@@ -189,13 +203,32 @@ export class ClusterEventSession implements EventSession {
     return () => this.#listeners.delete(listener);
   }
 
-  async stop(message: string): Promise<void> {
-    if (this.#stopped) return;
-    this.#groups.endAll('SHUTDOWN', message);
-    await this.#shutdown();
+  /** Ends the subscriptions and leaves; a second call (or one during a refusal's shutdown) waits for the same end. */
+  stop(message: string): Promise<void> {
+    if (!this.#stopped) this.#groups.endAll('SHUTDOWN', message);
+    return this.#shutdown();
   }
 
-  async #shutdown(): Promise<void> {
+  #shutdown(): Promise<void> {
+    this.#leaving ??= this.#leave();
+    return this.#leaving;
+  }
+
+  /**
+   * Stops following and polling, then leaves the interest set; the last instance out deletes the
+   * upstream queue. The order is what makes two instances stopping together safe, whatever the
+   * interleaving of their Redis commands:
+   * - polling stops before leaving: once this instance is out of the set, the last one out may
+   *   delete the queue, and a poller still running here would then register a new queue nobody
+   *   deletes (it finds the old one gone);
+   * - no interest refresh lands after leaving: none is sent once stopped, and the one in flight
+   *   is awaited before the leave (so the others never count an instance that has left);
+   * - leaving and counting the others are one MULTI: of two instances leaving together, the
+   *   second one out sees nobody and deletes the queue, even if the first held the lease.
+   * The lease is released last, so that no instance of this credential polls between our holder
+   * stopping and the deletion; an instance still interested takes over at once after it.
+   */
+  async #leave(): Promise<void> {
     this.#stopped = true;
     this.shared.sessions.delete(this);
     this.#ready.reject(new Error('the event session stopped'));
@@ -203,53 +236,53 @@ export class ClusterEventSession implements EventSession {
     this.#unfollow = undefined;
     if (this.#interestTimer) clearTimeout(this.#interestTimer);
     const holder = this.#holder;
-    const token = this.#keeper.token;
-    // The last instance interested deletes the upstream queue (and forgets it in Redis, so that a
-    // later holder registers a new one, with a RESYNC for resuming clients); otherwise the queue is
-    // left to the others: releasing the lease lets one of them take over at once. Every instance
-    // leaves the interest set, holder or not: two instances shutting down together each see the
-    // other leave, and the last one out deletes the queue even if the other held it.
-    const othersInterested = await this.#othersInterested();
-    if (!othersInterested && holder && token !== undefined) {
-      await holder.stop(true);
-      await this.#stream.saveQueue(token, null).catch(() => undefined);
-    } else if (!othersInterested) {
-      await this.#deleteLoggedQueue();
-    }
-    await this.#keeper.stop();
+    this.#holder = undefined;
+    // Keeps a logged queue (for the others, or for the deletion below); deletes one never logged.
     await holder?.stop();
+    await this.#interestWrite;
+    if (!(await this.#othersInterested())) await this.#deleteLoggedQueue(this.#keeper.token);
+    await this.#keeper.stop();
   }
 
   /**
-   * The last instance out did not hold the lease: it deletes the queue the log names. The log keeps
-   * naming it (the lease, which fences writes, is not ours); a later holder finds it gone upstream
-   * and registers a new one with a RESYNC, as after any expiry.
+   * The last instance out deletes the queue the log names (with our holder stopped, the only one
+   * that can exist: nobody else polls the credential). While this instance holds the lease, which
+   * fences writes, it also forgets the queue in Redis, so that a later holder registers a new one
+   * at once, with a RESYNC for resuming clients; otherwise the log keeps naming it, and a later
+   * holder finds it gone upstream and does the same, as after any expiry.
    */
-  async #deleteLoggedQueue(): Promise<void> {
+  async #deleteLoggedQueue(token: string | undefined): Promise<void> {
+    let queueId: string | undefined;
     try {
-      const queueId = (await this.#stream.state())?.queueId;
-      if (queueId !== undefined) await deleteQueue(this.options.connection, { queueId }, { retry: false });
+      queueId = (await this.#stream.state())?.queueId;
+    } catch {
+      return; // Redis unreachable: the server drops idle queues by itself
+    }
+    if (queueId === undefined) return;
+    try {
+      await deleteQueue(this.options.connection, { queueId }, { retry: false });
     } catch {
       // Gone already (BAD_EVENT_QUEUE_ID), or unreachable: the server drops idle queues by itself.
     }
+    if (token !== undefined) await this.#stream.saveQueue(token, null).catch(() => undefined);
   }
 
   /** Keeps this instance in the credential's interest set while the session lives (refreshed with the lease cycle). */
   #showInterest(): void {
     if (this.#stopped) return;
     const { ttlMs, retryMs } = this.shared.lease;
-    void this.shared.redis
-      .run((c) => c.multi().zadd(this.#interestKey, Date.now() + ttlMs, this.shared.instanceId).pexpire(this.#interestKey, ttlMs * 2).exec())
+    this.#interestWrite = this.shared.redis
+      .run((c) => c.multi().zadd(this.#interestKey, Date.now() + ttlMs, this.#interestMember).pexpire(this.#interestKey, ttlMs * 2).exec())
       .catch(() => undefined);
     this.#interestTimer = setTimeout(() => this.#showInterest(), retryMs);
     this.#interestTimer.unref?.();
   }
 
-  /** Leaves the interest set; whether another instance is still in it (true when Redis cannot tell). */
+  /** Leaves the interest set; whether another session (of any instance) is still in it (true when Redis cannot tell). */
   async #othersInterested(): Promise<boolean> {
     try {
       const replies = await this.shared.redis.run((c) =>
-        c.multi().zrem(this.#interestKey, this.shared.instanceId).zremrangebyscore(this.#interestKey, '-inf', Date.now()).zcard(this.#interestKey).exec(),
+        c.multi().zrem(this.#interestKey, this.#interestMember).zremrangebyscore(this.#interestKey, '-inf', Date.now()).zcard(this.#interestKey).exec(),
       );
       const [error, count] = replies?.[2] ?? [new Error('no reply'), 1];
       return error !== null || Number(count) > 0;

@@ -114,6 +114,12 @@ export class EventHub {
   private readonly options: EventHubOptions;
   private closed = false;
   private readonly taps = new Set<SessionTap>();
+  /**
+   * Sessions stopping after their grace period: no longer in `sessions`, but `close()` must still
+   * wait for them (their upstream queue deletion, their leaving a cluster's interest set) before
+   * the cluster's Redis connection closes and the process may exit.
+   */
+  private readonly stopping = new Set<Promise<void>>();
 
   constructor(options: EventHubOptions = {}) {
     this.options = options;
@@ -197,12 +203,15 @@ export class EventHub {
     return { sessions: this.sessions.size, subscribers, lingering, ...(cluster && { cluster }) };
   }
 
-  /** Ends every subscription and deletes every queue upstream. */
+  /**
+   * Ends every subscription and deletes every queue upstream; resolves once every session has
+   * stopped, those whose grace period ended just before included (a process may exit after it).
+   */
   async close(): Promise<void> {
     this.closed = true;
     const all = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(all.map((held) => this.stop(held, 'The gateway is shutting down.')));
+    await Promise.all([...all.map((held) => this.stop(held, 'The gateway is shutting down.')), ...this.stopping]);
     await this.options.cluster?.close();
   }
 
@@ -257,7 +266,14 @@ export class EventHub {
   private async stop(held: HeldSession, message: string): Promise<void> {
     if (held.graceTimer) clearTimeout(held.graceTimer);
     held.graceTimer = undefined;
-    await held.session.stop(message);
+    const stopped = held.session.stop(message);
+    const settled = stopped.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.stopping.add(settled);
+    void settled.then(() => this.stopping.delete(settled));
+    await stopped;
   }
 }
 

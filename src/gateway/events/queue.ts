@@ -14,7 +14,9 @@
  * - network errors, timeouts, 5xx and 429 keep the queue: back off (jittered, capped; at least
  *   `Retry-After` for a 429) and retry with `dont_block`;
  * - `BAD_EVENT_QUEUE_ID` registers a new queue at once and reports a resync;
- * - any other unexpected failure waits on a slower backoff, registers again and reports a resync;
+ * - any other unexpected failure waits on a slower backoff, deletes the queue it gives up (it may
+ *   well live on upstream: a pruning `BAD_REQUEST`, for one, comes from a live queue; see
+ *   `QueueHandler.abandoned`) and registers again, reporting a resync;
  * - 401 is fatal: the loop stops and the handler is told, with no retry.
  *
  * `stop()` aborts the poll in flight and deletes the queue upstream.
@@ -39,6 +41,13 @@ export interface QueueHandler {
   registered(result: RegisterQueueResult, reason: ResyncReason | undefined): void | Promise<void>;
   /** The credential was refused (401); the poller has stopped for good. */
   failed(error: ZulipApiError): void;
+  /**
+   * A queue given up after an unexpected failure, which may live on upstream; a new one is
+   * registered next. Without this hook the poller deletes it at once. Cluster mode deletes it only
+   * once the replacement is logged under the lease (cluster/holder.ts): an ex-holder that was
+   * paused must not delete the queue the new holder polls.
+   */
+  abandoned?(queueId: string): void;
 }
 
 export interface QueuePollerOptions {
@@ -91,6 +100,12 @@ const FETCH_EVENT_TYPES = ['realm', 'message'];
 
 const DEFAULT_LONGPOLL_SECONDS = 90;
 
+/**
+ * How long `stop()` lets a registration in flight finish before aborting it: one that completes is
+ * deleted, while an aborted one the server has already carried out leaves a queue nobody knows.
+ */
+const REGISTER_STOP_GRACE_MS = 2_000;
+
 type Deferred = { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
 
 function deferred(): Deferred {
@@ -107,6 +122,8 @@ export class QueuePoller {
   private readonly backoff: Backoff;
   private readonly unexpectedBackoff: Backoff;
   private readonly abort = new AbortController();
+  /** Aborts a registration in flight: only after a grace period once stopped (REGISTER_STOP_GRACE_MS). */
+  private readonly registerAbort = new AbortController();
   private readonly ready = deferred();
   private loop: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
@@ -166,20 +183,28 @@ export class QueuePoller {
 
   /**
    * Stops polling (aborting the request in flight) and deletes the queue upstream, unless
-   * `deleteUpstream` is false (cluster mode: another instance continues it). Idempotent.
+   * `deleteUpstream` is false (cluster mode: another instance continues it), or a function of the
+   * queue that says false once the loop has ended. Idempotent.
    */
-  stop(deleteUpstream = true): Promise<void> {
+  stop(deleteUpstream: boolean | ((queueId: string) => boolean) = true): Promise<void> {
     this.stopping ??= this.shutdown(deleteUpstream);
     return this.stopping;
   }
 
-  private async shutdown(deleteUpstream: boolean): Promise<void> {
+  private async shutdown(deleteUpstream: boolean | ((queueId: string) => boolean)): Promise<void> {
     this.abort.abort();
     this.ready.reject(new Error('event queue poller stopped'));
-    await this.loop;
+    const cut = setTimeout(() => this.registerAbort.abort(), REGISTER_STOP_GRACE_MS);
+    try {
+      await this.loop;
+    } finally {
+      clearTimeout(cut);
+      this.registerAbort.abort();
+    }
     const queueId = this.queueId;
     this.queueId = undefined;
-    if (queueId === undefined || !deleteUpstream) return;
+    // A function decides once the loop has ended (a handler call in flight has settled).
+    if (queueId === undefined || !(typeof deleteUpstream === 'function' ? deleteUpstream(queueId) : deleteUpstream)) return;
     try {
       await deleteQueue(this.connection, { queueId }, { retry: false });
     } catch {
@@ -216,7 +241,7 @@ export class QueuePoller {
         allPublicStreams: false,
         clientCapabilities: { ...CLIENT_CAPABILITIES, ...extras?.clientCapabilities },
       },
-      { retry: false, signal: this.abort.signal },
+      { retry: false, signal: this.registerAbort.signal },
     );
     // Null only for unauthenticated spectators, which the hub never is; treat it as a bad answer.
     if (result.queue_id === null) throw new MalformedResponseError('register-queue', 200);
@@ -289,9 +314,18 @@ export class QueuePoller {
     }
     // Pruning BAD_REQUESTs, other 4xx, malformed bodies, a throwing handler: the queue cannot be trusted.
     await this.wait(this.unexpectedBackoff, 0);
-    if (this.queueId !== undefined) {
-      this.queueId = undefined;
-      this.pendingReason ??= 'UPSTREAM_ERROR';
+    // Stopped meanwhile: the queue is shutdown()'s to delete or to leave to the next holder.
+    if (this.stopped || this.queueId === undefined) return;
+    const abandoned = this.queueId;
+    this.queueId = undefined;
+    this.pendingReason ??= 'UPSTREAM_ERROR';
+    // Nobody will poll it again: delete it rather than leave it registered upstream until the
+    // server drops it as idle.
+    if (this.options.handler.abandoned) return this.options.handler.abandoned(abandoned);
+    try {
+      await deleteQueue(this.connection, { queueId: abandoned }, { retry: false });
+    } catch {
+      // Gone already, or unreachable: the server drops idle queues by itself.
     }
   }
 

@@ -165,6 +165,59 @@ describeWithRedis('two gateway instances over one Redis', () => {
     expect(events(onSecond).map((e) => e.message?.zulipId ?? e.reason)).toEqual([before, 'QUEUE_EXPIRED', after]);
   }, 60_000);
 
+  test('after Redis lost the log, an instance continuing the queue from its own stale position replaces it and deletes the old one upstream: one queue left', async () => {
+    const prefix = nextPrefix();
+    const x = await childInstance(prefix);
+    const y = await childInstance(prefix);
+    const onX = collect(x.client('desdemona'), EVENTS);
+    await waitStats(x, (s) => s.cluster?.leasesHeld === 1, 'X to hold the lease');
+    await waitUntil(() => queuesOf('desdemona').length === 1, 10_000, 'X\u2019s queue');
+    const onY = collect(y.client('desdemona'), EVENTS);
+    await waitStats(y, (s) => s.subscribers === 1, 'Y\u2019s subscriber');
+    await send('othello', 'polled by X');
+    await onX.waitFor(1);
+    await onY.waitFor(1);
+    const [queue] = queuesOf('desdemona');
+    await waitUntil(() => queue!.events.length === 0 && queue!.parked !== null, 10_000, 'X to acknowledge it');
+    const ackedByX = queue!.maxPrunedId;
+
+    // X is paused: Y takes the queue over and acknowledges past anything X logged.
+    onTestFinished(() => void x.child.kill('SIGCONT'));
+    onTestFinished(() => void y.child.kill('SIGCONT'));
+    x.child.kill('SIGSTOP');
+    await waitStats(y, (s) => s.cluster?.leasesHeld === 1, 'Y to take over');
+    await send('othello', 'polled by Y');
+    await onY.waitFor(2);
+    await waitUntil(() => queue!.maxPrunedId > ackedByX, 10_000, 'Y to acknowledge past X');
+    x.child.kill('SIGCONT');
+    await waitStats(x, (s) => s.cluster?.leasesHeld === 0, 'X to see the lease gone');
+    // (X may first have registered a queue of its own, refused by the fence and deleted at once.)
+    const deletes = () => upstream.emulator.requests.filter((r) => r.method === 'DELETE' && r.path === '/events' && r.email === demoUser('desdemona').email).length;
+    const [registersBefore, deletesBefore] = [registersOf('desdemona'), deletes()];
+
+    // Redis loses every key while Y is paused: X takes the lease and only has its own position,
+    // which the queue has pruned past ("An event newer than … has already been pruned").
+    y.child.kill('SIGSTOP');
+    onTestFinished(() => redis.start());
+    await redis.stop();
+    await redis.start();
+    await waitUntil(() => registersOf('desdemona') === registersBefore + 1 && deletes() === deletesBefore + 1, 20_000, 'a new queue, and the old one deleted');
+    const replacement = queuesOf('desdemona').map((q) => q.id);
+    expect(replacement).toHaveLength(1);
+    expect(replacement).not.toContain(queue!.id);
+
+    // Y resumes, finds its queue gone and the lease taken (a queue it may register meanwhile is
+    // refused by the fence and deleted): X's queue is the only one.
+    y.child.kill('SIGCONT');
+    await waitStats(y, (s) => s.cluster?.leasesHeld === 0, 'Y to see the lease gone');
+    await waitStats(x, (s) => s.cluster?.leasesHeld === 1, 'X to hold the lease');
+    await waitUntil(() => queuesOf('desdemona').length === 1, 10_000, 'one queue upstream');
+    expect(queuesOf('desdemona').map((q) => q.id)).toEqual(replacement);
+    const after = await send('othello', 'on the new queue');
+    await waitUntil(() => messageIds(onX).includes(after) && messageIds(onY).includes(after), 20_000, 'the message on both instances');
+    expect(events(onX).flatMap((e) => (e.reason ? [e.reason] : []))).toContain('UPSTREAM_ERROR');
+  }, 90_000);
+
   test('a cursor resumes on an instance that had no session for the user: the replay comes from Redis', async () => {
     const prefix = nextPrefix();
     const [first, second] = [await localInstance(prefix), await localInstance(prefix)];

@@ -336,6 +336,35 @@ describe('EventHub', () => {
     expect(registers(emulator)).toBe(2);
   });
 
+  test('closing the hub waits for a session whose grace period just ended: its queue deletion completes before close resolves', async () => {
+    const emulator = createEmulator({ settings: { heartbeatIntervalMs: 50_000 } });
+    cleanups.push(() => emulator.close());
+    // The DELETE is held until released: the session is then stopping, out of the hub's sessions.
+    let releaseDelete!: () => void;
+    const deleteHeld = new Promise<void>((resolve) => (releaseDelete = resolve));
+    let deletesSeen = 0;
+    const seam = viaEmulator(emulator);
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      if ((init?.method ?? 'GET') === 'DELETE') (deletesSeen++, await deleteHeld);
+      return seam(input, init);
+    };
+    const hub = new EventHub({ graceMs: 50 });
+    const user = demoUser('hamlet');
+    const sub = await hub.subscribe(new ZulipConnection({ baseUrl: 'http://zulip.test', credentials: { email: user.email, apiKey: user.apiKey }, fetch }));
+    await sub.return();
+    await until(() => deletesSeen === 1);
+    expect(hub.stats()).toEqual({ sessions: 0, subscribers: 0, lingering: 0 });
+    let closed = false;
+    const closing = hub.close().then(() => (closed = true));
+    // A close that does not wait resolves within a few turns of the event loop (no timer involved).
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    expect(emulator.queues.size()).toBe(1);
+    releaseDelete();
+    await closing;
+    expect(emulator.queues.size()).toBe(0);
+  });
+
   test('closing the hub ends subscriptions and deletes queues', async () => {
     const { emulator, hub, connect } = setup();
     const sub = await hub.subscribe(connect('hamlet'));
