@@ -21,10 +21,9 @@ import { defaultSleep, type BackoffOptions } from '../../zulip/backoff.js';
 import type { ZulipConnection } from '../../zulip/connection.js';
 import type { ZulipApiError } from '../../zulip/errors.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
-import { deleteQueue } from '../../zulip/routes/events.js';
 import { LeaseLostError, type EventStream, type QueuePosition } from './stream.js';
 import type { ResyncReason } from '../events/model.js';
-import { QueuePoller, type RegisterExtras } from '../events/queue.js';
+import { QueuePoller, discardQueue, type RegisterExtras } from '../events/queue.js';
 import { encodeEvents, encodeResync } from './codec.js';
 
 export interface StreamHolderOptions {
@@ -121,13 +120,7 @@ export class StreamHolder {
     this.options.onRegistrationLogged?.(result, reason, { generation: at.generation, seq: at.lastSeq });
     const abandoned = this.#abandoned;
     this.#abandoned = undefined;
-    if (abandoned !== undefined && abandoned !== result.queue_id) {
-      try {
-        await deleteQueue(this.options.connection, { queueId: abandoned }, { retry: false });
-      } catch {
-        // Gone already, or unreachable: the server drops idle queues by itself.
-      }
-    }
+    if (abandoned !== undefined && abandoned !== result.queue_id) await discardQueue(this.options.connection, abandoned);
   }
 
   /** Logs a batch with its queue position; retried until it is written, the lease is lost, or the holder stops. */

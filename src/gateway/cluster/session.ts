@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ZulipApiError } from '../../zulip/errors.js';
-import { deleteQueue } from '../../zulip/routes/events.js';
+import { discardQueue } from '../events/queue.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
 import { RedisUnavailableError } from './redis.js';
 import type { CredentialKeys } from './keys.js';
@@ -259,11 +259,7 @@ export class ClusterEventSession implements EventSession {
       return; // Redis unreachable: the server drops idle queues by itself
     }
     if (queueId === undefined) return;
-    try {
-      await deleteQueue(this.options.connection, { queueId }, { retry: false });
-    } catch {
-      // Gone already (BAD_EVENT_QUEUE_ID), or unreachable: the server drops idle queues by itself.
-    }
+    await discardQueue(this.options.connection, queueId);
     if (token !== undefined) await this.#stream.saveQueue(token, null).catch(() => undefined);
   }
 

@@ -108,6 +108,18 @@ const REGISTER_STOP_GRACE_MS = 2_000;
 
 type Deferred = { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
 
+/**
+ * Deletes a queue nobody will poll again, at most once: if it is gone already (BAD_EVENT_QUEUE_ID)
+ * or the server cannot be reached, the server drops idle queues by itself.
+ */
+export async function discardQueue(connection: ZulipConnection, queueId: string): Promise<void> {
+  try {
+    await deleteQueue(connection, { queueId }, { retry: false });
+  } catch {
+    // See above: nothing is left to do.
+  }
+}
+
 function deferred(): Deferred {
   let resolve!: () => void;
   let reject!: (e: unknown) => void;
@@ -205,11 +217,7 @@ export class QueuePoller {
     this.queueId = undefined;
     // A function decides once the loop has ended (a handler call in flight has settled).
     if (queueId === undefined || !(typeof deleteUpstream === 'function' ? deleteUpstream(queueId) : deleteUpstream)) return;
-    try {
-      await deleteQueue(this.connection, { queueId }, { retry: false });
-    } catch {
-      // BAD_EVENT_QUEUE_ID means it is gone already; anything else, the server GCs it in ~10 min.
-    }
+    await discardQueue(this.connection, queueId);
   }
 
   private async run(): Promise<void> {
@@ -322,11 +330,7 @@ export class QueuePoller {
     // Nobody will poll it again: delete it rather than leave it registered upstream until the
     // server drops it as idle.
     if (this.options.handler.abandoned) return this.options.handler.abandoned(abandoned);
-    try {
-      await deleteQueue(this.connection, { queueId: abandoned }, { retry: false });
-    } catch {
-      // Gone already, or unreachable: the server drops idle queues by itself.
-    }
+    await discardQueue(this.connection, abandoned);
   }
 
   private async wait(backoff: Backoff, atLeastMs: number): Promise<void> {

@@ -112,7 +112,6 @@ export class LiveQueries {
 
   /** Invalidates resources of the credential whose names carry `scope`. */
   invalidate(scope: string, names: readonly string[]): void {
-    this.invalidations += names.length;
     void this.store.invalidate(names.map((name) => scope + name));
   }
 
@@ -194,6 +193,7 @@ export class LiveQueries {
         if (item.type === 'end') return end({ reason: item.reason, message: item.message });
         const names = eventResources(item.delivery.event);
         if (names.length === 0) continue;
+        this.invalidations += names.length;
         for (const watcher of follower.watchers) for (const name of names) watcher.add(name);
         this.invalidate(scope, names);
       }

@@ -61,7 +61,8 @@ export function liveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptions)
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       const directive = operation && getLiveDirectiveNode(operation);
-      if (!directive || !getLiveDirectiveArgumentValues(directive, args.variableValues).isLive) return;
+      const asked = directive && getLiveDirectiveArgumentValues(directive, args.variableValues);
+      if (!asked || !asked.isLive) return;
       const ctx = args.contextValue;
       if (!streams(ctx)) return;
       if (!ctx.credentials) {
@@ -73,7 +74,7 @@ export function liveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptions)
       if (release instanceof GraphQLError) return setResultAndStopExecution({ errors: [release] });
       const following = live.follow(ctx.connection);
       const schedule = new LiveSchedule({
-        throttleMs: live.throttleFor(getLiveDirectiveArgumentValues(directive, args.variableValues).throttleValue),
+        throttleMs: live.throttleFor(asked.throttleValue),
         following,
         reinvalidate: (names) => live.invalidate(following.scope, names),
       });

@@ -32,7 +32,7 @@ import {
   type GroupSettingUpdateInputShape,
 } from './group-settings.js';
 import { asNode } from './node.js';
-import { UserRef } from './users.js';
+import { UserRef, userOrNull } from './users.js';
 import { channelLookupCost, upstreamCost, userLookupCost } from '../upstream-cost.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -123,13 +123,7 @@ ChannelRef.implement({
       nullable: true,
       description: 'Who created the channel; null when not recorded or not visible to the caller.',
       extensions: userLookupCost,
-      resolve: async (c, _args, ctx) => {
-        if (c.creator_id == null) return null;
-        const [user] = await ctx.loaders.users.loadMany([c.creator_id]);
-        if (isNotFound(user)) return null;
-        if (user instanceof Error) throw user;
-        return user ?? null;
-      },
+      resolve: (c, _args, ctx) => (c.creator_id == null ? null : userOrNull(ctx, c.creator_id)),
     }),
     isPrivate: t.boolean({
       description: 'Whether the channel is private (invite-only): only subscribers see its content.',

@@ -9,10 +9,10 @@ import type { RealmEmoji } from '../../zulip/model/emoji.js';
 import { deactivateCustomEmoji, getCustomEmoji, uploadCustomEmoji } from '../../zulip/routes/emoji.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { badInput, isNotFound } from '../errors.js';
+import { badInput } from '../errors.js';
 import { asNode, fromList } from './node.js';
 import { sendBounded } from '../upload.js';
-import { UserRef } from './users.js';
+import { UserRef, userOrNull } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
 const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
@@ -40,13 +40,7 @@ const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
       type: UserRef,
       nullable: true,
       description: 'Who uploaded it; null when unknown or not visible to the caller.',
-      resolve: async (e, _args, ctx) => {
-        if (e.author_id == null) return null;
-        const [user] = await ctx.loaders.users.loadMany([e.author_id]);
-        if (isNotFound(user)) return null;
-        if (user instanceof Error) throw user;
-        return user ?? null;
-      },
+      resolve: (e, _args, ctx) => (e.author_id == null ? null : userOrNull(ctx, e.author_id)),
     }),
   }),
 });

@@ -130,13 +130,7 @@ UserRef.implement({
       nullable: true,
       description: "The bot's owner; null for humans, legacy bots without owner, and owners the caller cannot see.",
       extensions: userLookupCost,
-      resolve: async (u, _args, ctx) => {
-        if (u.bot_owner_id == null) return null;
-        const [owner] = await ctx.loaders.users.loadMany([u.bot_owner_id]);
-        if (isNotFound(owner)) return null;
-        if (owner instanceof Error) throw owner;
-        return owner ?? null;
-      },
+      resolve: (u, _args, ctx) => (u.bot_owner_id == null ? null : userOrNull(ctx, u.bot_owner_id)),
     }),
     timezone: t.exposeString('timezone', { description: 'IANA time zone of the profile; empty when unset.' }),
     avatarUrl: t.string({

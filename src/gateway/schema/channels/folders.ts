@@ -10,13 +10,13 @@ import { featureLevels } from '../../../zulip/feature-levels.js';
 import { createChannelFolder, getChannelFolders, patchChannelFolders, updateChannelFolder } from '../../../zulip/routes/channels.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
-import { badInput, isNotFound } from '../../errors.js';
+import { badInput } from '../../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../../feature-level.js';
 import { memoKey } from '../../loaders/index.js';
 import { reaches } from '../../zulip-operations.js';
 import { ChannelRef } from '../channels.js';
 import { asNode, fromList } from '../node.js';
-import { UserRef } from '../users.js';
+import { UserRef, userOrNull } from '../users.js';
 
 /** Every folder of the organization (archived ones too), fetched once per request. */
 const allFolders = memoKey<ChannelFolder[]>('channelFolders');
@@ -51,13 +51,7 @@ export const ChannelFolderRef = builder.objectRef<ChannelFolder>('ChannelFolder'
       type: UserRef,
       nullable: true,
       description: 'Who created the folder; null when not recorded or not visible to the caller.',
-      resolve: async (f, _args, ctx) => {
-        if (f.creator_id == null) return null;
-        const [user] = await ctx.loaders.users.loadMany([f.creator_id]);
-        if (isNotFound(user)) return null;
-        if (user instanceof Error) throw user;
-        return user ?? null;
-      },
+      resolve: (f, _args, ctx) => (f.creator_id == null ? null : userOrNull(ctx, f.creator_id)),
     }),
   }),
 });
