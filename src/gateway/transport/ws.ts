@@ -26,19 +26,23 @@
  * each gets its own request id and logger (plugins/request-id.ts), and the open sockets are a
  * metrics gauge sampled at scrape time.
  *
- * Frames are sent by graphql-ws through ws's `send`; sharing identical subscriptions and the
+ * A subscription's `next` messages are written by next-frames.ts (each shared result serialized
+ * once for every socket); graphql-ws sends everything else. Sharing identical subscriptions and the
  * slow-consumer policy are the gateway's (plugins/share-subscriptions.ts), the same as for SSE.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { GraphQLParams } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAuthError } from '../../zulip/errors.js';
 import type { Context } from '../context.js';
+import { isAsyncIterable } from '../events/multicast.js';
+import type { ResultSinkRoot } from '../plugins/share-subscriptions.js';
 import { credentialsFromConnectionParams, type SentCredentials } from '../credentials.js';
 import type { Gateway } from '../yoga.js';
+import { NextFrames, NextMessages } from './next-frames.js';
 
 export interface GraphQLWsOptions {
   /** Where to accept upgrades. @default '/graphql' */
@@ -60,10 +64,11 @@ export interface GraphQLWsServer {
 type Extra = { socket: WebSocket; request: IncomingMessage };
 type Params = Record<string, unknown>;
 
-/** What onSubscribe puts in `rootValue` for the execute/subscribe hooks below (yoga's recipe). */
-interface Root {
+/** What onSubscribe puts in `rootValue` for the execute/subscribe hooks below (yoga's recipe), and the operation's frames. */
+interface Root extends ResultSinkRoot {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
+  resultSink: NextFrames;
 }
 
 const CLOSE_FORBIDDEN = 4403;
@@ -100,7 +105,9 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       params,
     });
 
+  const messages = new NextMessages();
   const { metrics, resolveParams } = gateway.transport;
+  const delivered = metrics && (() => metrics.eventsDelivered());
   const stopSampling = metrics?.addCollector(() => metrics.connections('ws', wss.clients.size));
 
   const handle = useServer<Params, Extra>(
@@ -108,6 +115,8 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs ?? 3_000,
       execute: (args) => (args.rootValue as Root).execute(args) as never,
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
+      onOperation: (_ctx, _id, _payload, args, result) =>
+        isAsyncIterable(result) ? (args.rootValue as Root).resultSink.drain(result as AsyncIterable<ExecutionResult>) : undefined,
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
         const header = ctx.extra.request.headers.authorization;
@@ -127,7 +136,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
           return refuse(socket, CLOSE_TRY_AGAIN_LATER, 'The chat server could not be reached to check the credentials; try again later.');
         }
       },
-      onSubscribe: async (ctx, _id, message) => {
+      onSubscribe: async (ctx, id, message) => {
         let payload = message;
         if (resolveParams) {
           try {
@@ -148,7 +157,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
-        const rootValue: Root = { execute, subscribe };
+        const rootValue: Root = { execute, subscribe, resultSink: new NextFrames(ctx.extra.socket, id, messages, delivered) };
         return {
           schema,
           document,
