@@ -18,8 +18,10 @@
  * - 1009 Message Too Big: a message over the gateway's request body limit (`MAX_BODY_BYTES`), closed
  *   by ws as soon as its frame header announces the size, before the payload is read or parsed.
  * - graphql-ws's own: 4408 no `connection_init` in time, 4409 duplicate operation id, 4429 second
- *   `connection_init`, 4401 subscribe before ack, 4400 malformed message; and keep-alive pings,
- *   terminating peers that stop answering.
+ *   `connection_init`, 4401 subscribe before ack, 4400 malformed message.
+ * - Keep-alive: every `keepAliveMs` each socket is pinged, and one that has not answered the
+ *   previous ping is terminated. One timer serves every socket (graphql-ws's own keep-alive runs
+ *   an interval and a timeout per socket).
  *
  * Operations go through the gateway's persisted-operations rule (`gateway.transport.resolveParams`:
  * APQ hashes, trusted documents) before they are parsed, as HTTP requests do in yoga's onParams;
@@ -73,6 +75,27 @@ interface Root extends ResultSinkRoot {
 
 const CLOSE_FORBIDDEN = 4403;
 const CLOSE_TRY_AGAIN_LATER = 1013;
+
+/** Pings every socket each `intervalMs`, terminating one that has not answered the previous ping; returns its stop. */
+function keepAlive(wss: WebSocketServer, intervalMs: number): () => void {
+  if (intervalMs <= 0) return () => undefined;
+  const answered = new WeakSet<WebSocket>();
+  function onPong(this: WebSocket) {
+    answered.add(this);
+  }
+  wss.on('connection', (socket) => {
+    answered.add(socket);
+    socket.on('pong', onPong);
+  });
+  const timer = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (socket.readyState !== socket.OPEN) continue;
+      if (!answered.delete(socket)) socket.terminate();
+      else socket.ping();
+    }
+  }, intervalMs);
+  return () => clearInterval(timer);
+}
 
 /** Closes the socket with a reason the client can read; graphql-ws's own close then does nothing. */
 function refuse(socket: WebSocket, code: number, reason: string): false {
@@ -169,8 +192,9 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       },
     },
     wss,
-    options.keepAliveMs ?? 12_000,
+    0, // our keep-alive below
   );
+  const stopKeepAlive = keepAlive(wss, options.keepAliveMs ?? 12_000);
   // graphql-ws writes a socket's error (ws's, for a client's protocol violation such as a message
   // over maxPayload) to console.error with its stack, once per socket: output any client can
   // fill. ws has already closed the socket with the right code by then; one line at debug, as for
@@ -188,6 +212,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     stats: () => ({ sockets: wss.clients.size }),
     close: async () => {
       stopSampling?.();
+      stopKeepAlive();
       await handle.dispose();
     },
   };
