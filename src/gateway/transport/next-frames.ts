@@ -53,18 +53,29 @@ interface Encoded {
 /** Serialized results, shared by every socket of one graphql-ws server. */
 export class NextMessages {
   private readonly encoded = new WeakMap<object, Encoded>();
+  /** The result being fanned out now (every socket of a shared execution asks for it in turn) and its encoding. */
+  private lastResult: ExecutionResult | undefined;
+  private lastEntry: Encoded | undefined;
 
   /** The whole WebSocket frame of `result`'s `next` message for operation `id`, serialized once per result. */
   frame(result: ExecutionResult, id: string): Buffer {
-    const entry = this.encoded.get(result);
+    const entry = this.lastResult === result ? this.lastEntry : this.remember(result, this.encoded.get(result));
     if (entry?.id === id) return entry.frame;
     if (entry) return textFrame(`{"id":${JSON.stringify(id)},"type":"next","payload":${entry.payload}}`);
     const { errors, ...rest } = result;
     // GraphQLError#toJSON is what graphql-ws maps errors with; JSON.stringify calls it itself.
     const payload = JSON.stringify(errors ? { ...rest, errors } : result);
     const frame = textFrame(`{"id":${JSON.stringify(id)},"type":"next","payload":${payload}}`);
-    this.encoded.set(result, { payload, id, frame });
+    const encoded = { payload, id, frame };
+    this.encoded.set(result, encoded);
+    this.remember(result, encoded);
     return frame;
+  }
+
+  private remember(result: ExecutionResult, entry: Encoded | undefined): Encoded | undefined {
+    this.lastResult = result;
+    this.lastEntry = entry;
+    return entry;
   }
 }
 
