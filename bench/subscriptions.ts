@@ -279,6 +279,8 @@ async function runBench(): Promise<void> {
       deliveriesReceived: received,
       latencyMs: latencySummary(accepted, result.arrivals),
       gatewayCpuPerDeliveryUs: +((cpu.user + cpu.system) / Math.max(1, received)).toFixed(1),
+      // System time is mostly the kernel's share of the socket writes (one per delivery).
+      gatewayCpuPerDeliverySplitUs: { user: +(cpu.user / Math.max(1, received)).toFixed(1), system: +(cpu.system / Math.max(1, received)).toFixed(1) },
       clientsCpuPerDeliveryUs: clientsChild ? +(progressed.cpuUs / Math.max(1, received)).toFixed(1) : null,
       loadAverage1m: { atStart: +loadAtStart.toFixed(2), atEnd: +loadAtEnd.toFixed(2), cores: availableParallelism() },
       gatewayRssMB: { idleBaseline: Math.round(baselineRss / MB), connected: Math.round(connectedRss / MB), peak: Math.round(peakRss / MB), end: Math.round(memory.rss / MB) },
