@@ -308,7 +308,7 @@ async function runBench(): Promise<void> {
     writeReport({
       bench: 'subscriptions',
       rows: [
-        { metric: 'deliveries received / expected', value: +(received / expected).toFixed(4), unit: '×', target: '= 1', met: verdicts.deliveries },
+        { metric: 'deliveries received / expected', value: +(received / expected).toFixed(4), unit: '×', target: '≥ 1', met: verdicts.deliveries },
         { metric: 'fan-out latency p50', value: report.latencyMs.p50, unit: 'ms' },
         { metric: 'fan-out latency p99', value: report.latencyMs.p99, unit: 'ms', target: `< ${TARGETS.p99Ms} ms`, met: verdicts.p99 },
         { metric: 'gateway RSS above the idle baseline, per subscriber', value: kbPerSubscriber, unit: 'KB', target: `≤ ${TARGETS.kbPerSubscriber} KB`, met: verdicts.memory },
@@ -326,7 +326,9 @@ async function runBench(): Promise<void> {
     local?.close();
     await served.close();
     await gateway.dispose();
-    process.exitCode = Object.values(verdicts).every(Boolean) ? 0 : 1;
+    // A missed figure is reported (and bench:all keeps only the runs that exit 0); lost deliveries
+    // or a wrong number of upstream queues mean the run itself failed.
+    process.exitCode = verdicts.queues && verdicts.deliveries ? 0 : 1;
   } finally {
     emulatorChild.send({ type: 'stop' } satisfies Message);
     clientsChild?.send({ type: 'stop' } satisfies Message);
