@@ -6,6 +6,11 @@
  * has its own bounded backlog: one that falls more than `limit` results behind gets `overflow()`
  * as its last result and ends, without slowing the others or the source. The source is returned
  * (ending its subscription) when its last consumer leaves.
+ *
+ * A consumer may also have a {@link Sink}: while its reader waits for the next result (so nothing
+ * of it is in flight), a result the sink takes is written there in the source's own turn and never
+ * queued or read; the others are read as usual. With thousands of consumers on one source, this is
+ * what keeps the cost of a result close to one socket write per consumer.
  */
 
 export interface MulticastOptions<T> {
@@ -13,6 +18,12 @@ export interface MulticastOptions<T> {
   limit: number;
   /** The last result a consumer that fell behind receives. */
   overflow: () => T;
+}
+
+/** Where a consumer's results may be written directly (a WebSocket: transport/next-frames.ts). */
+export interface Sink<T> {
+  /** Writes `value` now and returns true, or returns false to have it read through the iterator instead. */
+  tryWrite(value: T): boolean;
 }
 
 const DONE = { done: true, value: undefined } as const;
@@ -32,6 +43,7 @@ class Consumer<T> implements AsyncIterableIterator<T> {
   constructor(
     private readonly options: MulticastOptions<T>,
     private readonly leave: (consumer: Consumer<T>) => void,
+    private readonly sink?: Sink<T>,
   ) {}
 
   /** Results waiting to be read. */
@@ -41,6 +53,8 @@ class Consumer<T> implements AsyncIterableIterator<T> {
 
   push(value: T): void {
     if (this.ending) return;
+    // A waiting reader has nothing queued nor in flight: writing now keeps the order.
+    if (this.waiter && this.sink?.tryWrite(value)) return;
     if (this.backlog >= this.options.limit) {
       // Drops what is queued; the overflow result is the last one read.
       this.items = [this.options.overflow()];
@@ -127,11 +141,15 @@ class Channel<T> {
     private readonly onEmpty: () => void,
   ) {}
 
-  attach(onLeave?: () => void): Consumer<T> {
-    const consumer = new Consumer<T>(this.options, (c) => {
-      this.detach(c);
-      onLeave?.();
-    });
+  attach(onLeave?: () => void, sink?: Sink<T>): Consumer<T> {
+    const consumer = new Consumer<T>(
+      this.options,
+      (c) => {
+        this.detach(c);
+        onLeave?.();
+      },
+      sink,
+    );
     this.consumers.add(consumer);
     return consumer;
   }
@@ -178,12 +196,14 @@ export class Multicast<T> {
   /**
    * Joins the source stream for `key`, opening it with `open` if there is none. Whatever `open`
    * yields that is not an async iterable (e.g. an error result) is returned as is, unshared.
-   * `onLeave` is called once when the consumer returned ends (for any reason).
+   * `onLeave` is called once when the consumer returned ends (for any reason); `sink`, if given,
+   * takes the results it can while the consumer's reader waits.
    */
   async join<R>(
     key: string,
     open: () => Promise<AsyncIterable<T> | R> | AsyncIterable<T> | R,
     onLeave?: () => void,
+    sink?: Sink<T>,
   ): Promise<AsyncIterableIterator<T> | R> {
     for (let attempt = 0; attempt < 3; attempt++) {
       let channel = this.channels.get(key);
@@ -208,7 +228,7 @@ export class Multicast<T> {
         return opened as R;
       }
       if (channel.ended) continue; // it ended while we waited: open a fresh one
-      const consumer = channel.attach(onLeave);
+      const consumer = channel.attach(onLeave, sink);
       if (opener) void channel.pump(opened as AsyncIterable<T>);
       return consumer;
     }

@@ -109,9 +109,57 @@ function once<T>(fetchAll: () => Promise<Map<number, T>>): () => Promise<Map<num
 
 /**
  * The loaders of one request (or of one event batch, see schema/events) as `connection`'s caller;
- * `server` is the gateway's shared state about the chat server (its feature level).
+ * `server` is the gateway's shared state about the chat server (its feature level). They are built
+ * at their first use: every GraphQL subscription has a context of its own for as long as it is open,
+ * yet resolves its events with the loaders of each event batch (schema/events/stream.ts), so most
+ * of those contexts never use theirs.
  */
 export function createLoaders(connection: ZulipConnection, server: UpstreamServer): Loaders {
+  return new LazyLoaders(connection, server);
+}
+
+class LazyLoaders implements Loaders {
+  private built: Loaders | undefined;
+
+  constructor(
+    private readonly connection: ZulipConnection,
+    private readonly server: UpstreamServer,
+  ) {}
+
+  private get all(): Loaders {
+    return (this.built ??= buildLoaders(this.connection, this.server));
+  }
+
+  get users() {
+    return this.all.users;
+  }
+  get channels() {
+    return this.all.channels;
+  }
+  get userGroups() {
+    return this.all.userGroups;
+  }
+  get messages() {
+    return this.all.messages;
+  }
+  get content() {
+    return this.all.content;
+  }
+  get memo() {
+    return this.all.memo;
+  }
+  user(id: number) {
+    return this.all.user(id);
+  }
+  channel(id: number) {
+    return this.all.channel(id);
+  }
+  directory() {
+    return this.all.directory();
+  }
+}
+
+function buildLoaders(connection: ZulipConnection, server: UpstreamServer): Loaders {
   const levels: FeatureLevelSource = { anonymousConnection: connection, server };
   // The caller's live directory, asked at the first lookup (not before: a request that looks
   // nothing up starts no queue) and kept for the request: whether a request uses it does not change

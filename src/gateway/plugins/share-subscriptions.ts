@@ -14,6 +14,11 @@
  * `slowConsumerLimit`), so one number bounds both queues a subscription has. Subscriptions that are
  * not shared (resuming from a cursor) run through the same queue under a key of their own.
  *
+ * A transport that can write results itself puts a {@link Sink} in the operation's `rootValue`
+ * (`resultSink`; graphql-ws's does, transport/next-frames.ts): the shared execution then writes
+ * each result to it in its own turn while the client keeps up, and only the rest (results with
+ * errors, results that waited) goes through the subscription's iterator and envelop's per-result hooks.
+ *
  * It also bounds what one credential can hold open on this instance, shared or not, on every
  * transport together: past `maxPerCredential` a subscription is refused with TOO_MANY_SUBSCRIPTIONS
  * before it runs, so one client cannot grow the gateway's memory without limit.
@@ -22,7 +27,7 @@ import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionR
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 import { GatewayErrorCode } from '../errors.js';
-import { isAsyncIterable, Multicast } from '../events/multicast.js';
+import { isAsyncIterable, Multicast, type Sink } from '../events/multicast.js';
 
 export interface ShareSubscriptionsOptions {
   /** Share identical subscriptions. @default true */
@@ -31,6 +36,11 @@ export interface ShareSubscriptionsOptions {
   slowConsumerLimit: number;
   /** Subscriptions one credential may have open on this instance. @default DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL */
   maxPerCredential?: number;
+}
+
+/** What a transport puts in `rootValue` to have results written to it directly. */
+export interface ResultSinkRoot {
+  resultSink?: Sink<ExecutionResult>;
 }
 
 /** Many tabs and devices of one user, each with a few subscriptions, stay well under it. */
@@ -110,9 +120,10 @@ export function shareSubscriptions(
       } else {
         key = `unshared:${++unshared}`;
       }
+      const sink = (args.rootValue as ResultSinkRoot | undefined)?.resultSink;
       setSubscribeFn((async (subscribeArgs: Parameters<typeof subscribeFn>[0]) => {
         try {
-          const result = await multicast.join(key, () => subscribeFn(subscribeArgs), release);
+          const result = await multicast.join(key, () => subscribeFn(subscribeArgs), release, sink);
           if (!isAsyncIterable(result)) release?.(); // refused or failed: nothing stays open
           return result;
         } catch (error) {

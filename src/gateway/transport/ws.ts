@@ -18,27 +18,33 @@
  * - 1009 Message Too Big: a message over the gateway's request body limit (`MAX_BODY_BYTES`), closed
  *   by ws as soon as its frame header announces the size, before the payload is read or parsed.
  * - graphql-ws's own: 4408 no `connection_init` in time, 4409 duplicate operation id, 4429 second
- *   `connection_init`, 4401 subscribe before ack, 4400 malformed message; and keep-alive pings,
- *   terminating peers that stop answering.
+ *   `connection_init`, 4401 subscribe before ack, 4400 malformed message.
+ * - Keep-alive: every `keepAliveMs` each socket is pinged, and one that has not answered the
+ *   previous ping is terminated. One timer serves every socket (graphql-ws's own keep-alive runs
+ *   an interval and a timeout per socket).
  *
  * Operations go through the gateway's persisted-operations rule (`gateway.transport.resolveParams`:
  * APQ hashes, trusted documents) before they are parsed, as HTTP requests do in yoga's onParams;
  * each gets its own request id and logger (plugins/request-id.ts), and the open sockets are a
  * metrics gauge sampled at scrape time.
  *
- * Frames are sent by graphql-ws through ws's `send`; sharing identical subscriptions and the
+ * A subscription's `next` messages are written by next-frames.ts (each shared result serialized
+ * once for every socket); graphql-ws sends everything else. Sharing identical subscriptions and the
  * slow-consumer policy are the gateway's (plugins/share-subscriptions.ts), the same as for SSE.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { GraphQLParams } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAuthError } from '../../zulip/errors.js';
 import type { Context } from '../context.js';
+import { isAsyncIterable } from '../events/multicast.js';
+import type { ResultSinkRoot } from '../plugins/share-subscriptions.js';
 import { credentialsFromConnectionParams, type SentCredentials } from '../credentials.js';
 import type { Gateway } from '../yoga.js';
+import { NextFrames, NextMessages } from './next-frames.js';
 
 export interface GraphQLWsOptions {
   /** Where to accept upgrades. @default '/graphql' */
@@ -60,14 +66,36 @@ export interface GraphQLWsServer {
 type Extra = { socket: WebSocket; request: IncomingMessage };
 type Params = Record<string, unknown>;
 
-/** What onSubscribe puts in `rootValue` for the execute/subscribe hooks below (yoga's recipe). */
-interface Root {
+/** What onSubscribe puts in `rootValue` for the execute/subscribe hooks below (yoga's recipe), and the operation's frames. */
+interface Root extends ResultSinkRoot {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
+  resultSink: NextFrames;
 }
 
 const CLOSE_FORBIDDEN = 4403;
 const CLOSE_TRY_AGAIN_LATER = 1013;
+
+/** Pings every socket each `intervalMs`, terminating one that has not answered the previous ping; returns its stop. */
+function keepAlive(wss: WebSocketServer, intervalMs: number): () => void {
+  if (intervalMs <= 0) return () => undefined;
+  const answered = new WeakSet<WebSocket>();
+  function onPong(this: WebSocket) {
+    answered.add(this);
+  }
+  wss.on('connection', (socket) => {
+    answered.add(socket);
+    socket.on('pong', onPong);
+  });
+  const timer = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (socket.readyState !== socket.OPEN) continue;
+      if (!answered.delete(socket)) socket.terminate();
+      else socket.ping();
+    }
+  }, intervalMs);
+  return () => clearInterval(timer);
+}
 
 /** Closes the socket with a reason the client can read; graphql-ws's own close then does nothing. */
 function refuse(socket: WebSocket, code: number, reason: string): false {
@@ -100,7 +128,9 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       params,
     });
 
+  const messages = new NextMessages();
   const { metrics, resolveParams } = gateway.transport;
+  const delivered = metrics && (() => metrics.eventsDelivered());
   const stopSampling = metrics?.addCollector(() => metrics.connections('ws', wss.clients.size));
 
   const handle = useServer<Params, Extra>(
@@ -108,6 +138,8 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs ?? 3_000,
       execute: (args) => (args.rootValue as Root).execute(args) as never,
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
+      onOperation: (_ctx, _id, _payload, args, result) =>
+        isAsyncIterable(result) ? (args.rootValue as Root).resultSink.drain(result as AsyncIterable<ExecutionResult>) : undefined,
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
         const header = ctx.extra.request.headers.authorization;
@@ -127,7 +159,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
           return refuse(socket, CLOSE_TRY_AGAIN_LATER, 'The chat server could not be reached to check the credentials; try again later.');
         }
       },
-      onSubscribe: async (ctx, _id, message) => {
+      onSubscribe: async (ctx, id, message) => {
         let payload = message;
         if (resolveParams) {
           try {
@@ -148,7 +180,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
-        const rootValue: Root = { execute, subscribe };
+        const rootValue: Root = { execute, subscribe, resultSink: new NextFrames(ctx.extra.socket, id, messages, delivered) };
         return {
           schema,
           document,
@@ -160,8 +192,9 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       },
     },
     wss,
-    options.keepAliveMs ?? 12_000,
+    0, // our keep-alive below
   );
+  const stopKeepAlive = keepAlive(wss, options.keepAliveMs ?? 12_000);
   // graphql-ws writes a socket's error (ws's, for a client's protocol violation such as a message
   // over maxPayload) to console.error with its stack, once per socket: output any client can
   // fill. ws has already closed the socket with the right code by then; one line at debug, as for
@@ -179,6 +212,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     stats: () => ({ sockets: wss.clients.size }),
     close: async () => {
       stopSampling?.();
+      stopKeepAlive();
       await handle.dispose();
     },
   };

@@ -1,6 +1,7 @@
 /** Sharing one source among identical consumers, each with its own bounded backlog (events/multicast.ts). */
 import { describe, expect, test } from 'vitest';
 import { Multicast } from '../../../src/gateway/events/multicast.js';
+import { until } from '../../helpers/wait.js';
 
 /** A push-driven source that records whether it was returned. */
 function source<T>() {
@@ -111,5 +112,37 @@ describe('Multicast', () => {
     expect(await idle.next()).toEqual({ done: true, value: undefined });
     await reader.return!();
     expect(s.state.returned).toBe(true);
+  });
+});
+
+describe('Multicast with a sink', () => {
+  test('while the reader waits, results the sink takes are written and never read; the others are read, in order', async () => {
+    const multicast = new Multicast<number>({ limit: 10, overflow: () => -1 });
+    const s = source<number>();
+    const written: number[] = [];
+    let accept = true;
+    const sink = { tryWrite: (n: number) => accept && n % 2 === 0 && (written.push(n), true) };
+    const consumer = (await multicast.join('k', s.open, undefined, sink)) as AsyncIterableIterator<number>;
+    const read: number[] = [];
+    // Before the reader asks, nothing goes to the sink: what it will read first must come first.
+    s.push(0);
+    await new Promise((resolve) => setImmediate(resolve)); // the source's turn: 0 is queued for the reader
+    const reading = (async () => {
+      for (let r = await consumer.next(); !r.done; r = await consumer.next()) read.push(r.value);
+    })();
+    await until(() => read.length === 1);
+    s.push(2);
+    await until(() => written.length === 1);
+    s.push(3); // refused by the sink (odd): read
+    await until(() => read.length === 2);
+    s.push(4);
+    await until(() => written.length === 2);
+    accept = false;
+    s.push(6); // refused (the socket is busy): read
+    await until(() => read.length === 3);
+    expect(read).toEqual([0, 3, 6]);
+    expect(written).toEqual([2, 4]);
+    s.end();
+    await reading;
   });
 });
