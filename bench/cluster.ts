@@ -50,15 +50,32 @@ function instanceChild(zulipUrl: string, redisUrl?: string): ChildProcess {
   return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx'] });
 }
 
-/** used_cpu_sys + used_cpu_user of the Redis server, in microseconds, and commands processed. */
-async function redisCounters(redis: Redis): Promise<{ cpuUs: number; commands: number }> {
+/**
+ * used_cpu_sys + used_cpu_user of the Redis server, in microseconds, commands processed, and calls
+ * per command name (INFO commandstats; commands run inside a script count as their own calls).
+ */
+async function redisCounters(redis: Redis): Promise<{ cpuUs: number; commands: number; calls: Map<string, number> }> {
   const cpu = await redis.info('cpu');
   const stats = await redis.info('stats');
+  const commandstats = await redis.info('commandstats');
   const field = (text: string, name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? NaN);
+  const calls = new Map<string, number>();
+  for (const [, name, count] of commandstats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(name!, Number(count));
   return {
     cpuUs: (field(cpu, 'used_cpu_sys') + field(cpu, 'used_cpu_user')) * 1e6,
     commands: field(stats, 'total_commands_processed'),
+    calls,
   };
+}
+
+/** Calls per message per credential of each command between two readings, most frequent first. */
+function callsPerMessage(before: Map<string, number>, after: Map<string, number>, perMessage: number): Record<string, number> {
+  const rows: [string, number][] = [];
+  for (const [name, count] of after) {
+    const delta = count - (before.get(name) ?? 0);
+    if (delta > 0) rows.push([name, +(delta / perMessage).toFixed(2)]);
+  }
+  return Object.fromEntries(rows.sort((a, b) => b[1] - a[1]));
 }
 
 async function runPhase(mode: 'single' | 'cluster') {
@@ -110,6 +127,8 @@ async function runPhase(mode: 'single' | 'cluster') {
           redisCpuPerDeliveryUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / Math.max(1, received)).toFixed(2),
           redisCpuPerMessageUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / MESSAGES).toFixed(0),
           redisCommandsPerMessage: +((redisAfter.commands - redisBefore.commands) / MESSAGES).toFixed(1),
+          redisCommandsPerMessagePerCredential: +((redisAfter.commands - redisBefore.commands) / MESSAGES / USERS).toFixed(2),
+          redisCallsPerMessagePerCredential: callsPerMessage(redisBefore.calls, redisAfter.calls, MESSAGES * USERS),
         }),
       errors: result.errors.length,
       firstErrors: result.errors.slice(0, 3),

@@ -117,12 +117,12 @@ class Subscribers {
       socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { email: user.email, apiKey: user.apiKey } })));
       socket.on('message', (data) => {
         const at = now();
-        const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { messages?: { message?: { id: number } } } } };
+        const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { messages?: { message?: { zulipId: number } } } } };
         if (message.type === 'connection_ack') {
           socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: QUERY } }));
           resolve(socket);
         } else if (message.type === 'next') {
-          const id = message.payload?.data?.messages?.message?.id;
+          const id = message.payload?.data?.messages?.message?.zulipId;
           if (id === undefined) this.errors.push(JSON.stringify(message.payload).slice(0, 200));
           else {
             (this.arrivals.get(id) ?? this.arrivals.set(id, []).get(id)!).push(at);
