@@ -22,6 +22,11 @@ export interface CredentialKeys {
   state: string;
 }
 
+/** The log key of the credential whose lease key is `lease` (a handover seals the log, lease.ts). */
+export function streamKeyOfLease(lease: string): string {
+  return lease.replace(/lease:\{([^}]*)\}$/, 'stream:{$1}');
+}
+
 /** A cluster setting is missing or unusable; the gateway must not start. */
 export class ClusterConfigError extends Error {
   override readonly name = 'ClusterConfigError';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ClusterConfigError, createKeyDeriver } from '../../../src/gateway/cluster/keys.js';
+import { ClusterConfigError, createKeyDeriver, streamKeyOfLease } from '../../../src/gateway/cluster/keys.js';
 
 const SECRET = 'a'.repeat(32);
 const SERVER = 'https://chat.example.com';
@@ -23,6 +23,7 @@ describe('credential keys', () => {
       state: `team-a:state:{${keys.id}}`,
     });
     expect(createKeyDeriver({ secret: SECRET })(SERVER, hamlet).lease).toBe(`chatgraph:lease:{${keys.id}}`);
+    expect(streamKeyOfLease(keys.lease)).toBe(keys.stream); // the log a lease handover seals
   });
 
   it('is stable across instances sharing the secret, and differs for any other secret, server or credential', () => {
