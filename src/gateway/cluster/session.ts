@@ -105,6 +105,8 @@ export class ClusterEventSession implements EventSession {
   #interestTimer: ReturnType<typeof setTimeout> | undefined;
   /** The latest interest refresh sent (settled, never rejecting): leaving waits for it. */
   #interestWrite: Promise<unknown> = Promise.resolve();
+  /** When this session last renewed the interest key's lifetime (0: never). */
+  #interestKeyRenewedAt = 0;
   /** The one shutdown of this session, once started (stop and a refused credential share it). */
   #leaving: Promise<void> | undefined;
   /** The sessions (of any instance) for this credential (a sorted set: member session, score expiry). */
@@ -263,14 +265,26 @@ export class ClusterEventSession implements EventSession {
     if (token !== undefined) await this.#stream.saveQueue(token, null).catch(() => undefined);
   }
 
-  /** Keeps this instance in the credential's interest set while the session lives (refreshed with the lease cycle). */
+  /**
+   * Keeps this session in the credential's interest set while it lives: its score (an expiry time,
+   * two lease lifetimes ahead) is refreshed every two lease retries, and the key's own lifetime (four
+   * lease lifetimes) only when half of it may have passed, so that a refresh is usually one ZADD.
+   */
   #showInterest(): void {
     if (this.#stopped) return;
     const { ttlMs, retryMs } = this.shared.lease;
+    const now = Date.now();
+    const renewKey = now - this.#interestKeyRenewedAt >= 2 * ttlMs;
     this.#interestWrite = this.shared.redis
-      .run((c) => c.multi().zadd(this.#interestKey, Date.now() + ttlMs, this.#interestMember).pexpire(this.#interestKey, ttlMs * 2).exec())
-      .catch(() => undefined);
-    this.#interestTimer = setTimeout(() => this.#showInterest(), retryMs);
+      .run(async (c) => {
+        await c.zadd(this.#interestKey, now + 2 * ttlMs, this.#interestMember);
+        if (renewKey) await c.pexpire(this.#interestKey, 4 * ttlMs);
+      })
+      .then(
+        () => renewKey && (this.#interestKeyRenewedAt = now),
+        () => undefined,
+      );
+    this.#interestTimer = setTimeout(() => this.#showInterest(), 2 * retryMs);
     this.#interestTimer.unref?.();
   }
 
