@@ -17,7 +17,9 @@
  * Reports per phase: upstream queues (live queues in the emulator; target = users, i.e. one per
  * user across the cluster), deliveries (target all), latency p50/p99/max; for the cluster phase,
  * Redis CPU per delivery (INFO cpu `used_cpu_sys` + `used_cpu_user`, before and after the sending
- * phase) and Redis commands per message. Bounded by BENCH_DEADLINE_S.
+ * phase) and Redis commands per message, in all and per credential and command name (INFO
+ * commandstats, which counts the commands a script runs as calls of their own). With BENCH_REPORT
+ * set, the headline rows go to that file (bench/report.ts). Bounded by BENCH_DEADLINE_S.
  *
  * Environment: BENCH_USERS (50), BENCH_SUBSCRIBERS (5000), BENCH_MESSAGES (40), BENCH_INTERVAL_MS
  * (250), BENCH_DEADLINE_S (300), BENCH_PHASES (single,cluster).
@@ -28,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { RedisServer, redisServerFound } from '../test/helpers/redis-server.js';
 import { ask, deliveries, latencySummary, ready, sendMessages, sleep, type Message } from './fanout.js';
+import { writeReport, type ReportRow } from './report.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5000);
@@ -144,6 +147,29 @@ async function runPhase(mode: 'single' | 'cluster') {
   }
 }
 
+/** The headline rows (bench/report.ts): the targets first, then the figures they come from. */
+function reportRows(phases: Awaited<ReturnType<typeof runPhase>>[]): ReportRow[] {
+  const single = phases.find((p) => p.mode === 'single');
+  const cluster = phases.find((p) => p.mode === 'cluster');
+  const rows: ReportRow[] = [];
+  if (cluster?.redisCommandsPerMessagePerCredential !== undefined) {
+    const value = cluster.redisCommandsPerMessagePerCredential;
+    rows.push({ metric: 'Redis commands per message per credential', value, unit: 'commands', target: '≤ 2', met: value <= 2 });
+  }
+  if (single && cluster) {
+    const value = +(cluster.latencyMs.p99 - single.latencyMs.p99).toFixed(1);
+    rows.push({ metric: 'cluster p99 minus single-instance p99 (same run)', value, unit: 'ms', target: '≤ 50', met: value <= 50 });
+  }
+  for (const p of [single, cluster]) {
+    if (!p) continue;
+    rows.push({ metric: `${p.mode} fan-out latency p50`, value: p.latencyMs.p50, unit: 'ms' });
+    rows.push({ metric: `${p.mode} fan-out latency p99`, value: p.latencyMs.p99, unit: 'ms' });
+    rows.push({ metric: `${p.mode} deliveries (of ${p.deliveriesExpected})`, value: p.deliveriesReceived, unit: 'deliveries' });
+  }
+  if (cluster?.redisCpuPerDeliveryUs !== undefined) rows.push({ metric: 'Redis CPU per delivery', value: cluster.redisCpuPerDeliveryUs, unit: 'µs' });
+  return rows;
+}
+
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -185,6 +211,7 @@ async function main(): Promise<void> {
     );
   }
   if (cluster && 'redisCpuPerDeliveryUs' in cluster) console.log(`cluster: Redis CPU ${cluster.redisCpuPerDeliveryUs} µs per delivery (${cluster.redisCpuPerMessageUs} µs per message)`);
+  writeReport({ bench: 'cluster', rows: reportRows(phases), notes: [`load average (1 min) ${report.loadAverage1m.atStart} at start, ${report.loadAverage1m.atEnd} at end, ${report.loadAverage1m.cores} cores`, `${USERS} users, ${SUBSCRIBERS} subscribers, ${MESSAGES} messages every ${INTERVAL_MS} ms`] });
   process.exitCode = ok ? 0 : 1;
 }
 
