@@ -180,7 +180,11 @@ export class LeaseKeeper {
 
   /** Runs one attempt or renewal now (tests; also after a holder learns its write was refused). */
   tick(): Promise<void> {
-    this.#busy = this.#busy.then(() => this.#cycle());
+    return this.#run(true);
+  }
+
+  #run(force: boolean): Promise<void> {
+    this.#busy = this.#busy.then(() => this.#cycle(force));
     return this.#busy;
   }
 
@@ -188,15 +192,21 @@ export class LeaseKeeper {
     if (!this.#running) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.tick().then(() => this.#schedule(this.options.retryMs));
+      void this.#run(false).then(() => this.#schedule(this.options.retryMs));
     }, delayMs);
     this.#timer.unref?.();
   }
 
-  async #cycle(): Promise<void> {
+  /**
+   * One attempt, or one renewal. A scheduled renewal waits until half of the lease's lifetime may
+   * have passed: a failed one is then retried every interval until the lease may lapse, as before,
+   * and a dead holder's lease still ends one lifetime after its last renewal.
+   */
+  async #cycle(force: boolean): Promise<void> {
     if (!this.#running) return;
     const sentAt = this.#now();
     const token = this.#token;
+    if (token !== undefined && !force && this.#validUntil - sentAt > this.options.ttlMs / 2) return;
     try {
       if (token === undefined) {
         const acquired = await this.lease.acquire();

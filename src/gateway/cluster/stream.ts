@@ -127,6 +127,11 @@ while i <= #ARGV do
   used = last
   i = i + n
 end
+if #ARGV < 12 and redis.call('EXISTS', KEYS[3]) == 0 then
+  -- An empty log, so that the holder's first events go by plain XADD too (which creates none).
+  redis.call('XADD', KEYS[3], fmt(used) .. '-1', 'g', gen)
+  redis.call('XTRIM', KEYS[3], 'MAXLEN', 0)
+end
 if ARGV[11] == 'new' then
   local kept = 0
   for c = #chunks, 1, -1 do

@@ -120,7 +120,9 @@ describeWithRedis('event streams', () => {
 
   it('appends a batch of events with its queue position in one command once the holder knows the log\u2019s end', async () => {
     const { stream, token } = await holder();
-    const first = await stream.append(token, payloads(1, 2), { queueId: 'q', lastEventId: 2 }); // the script: the log starts
+    await stream.saveQueue(token, { queueId: 'q', lastEventId: 0 }); // the script: a registration starts the log
+    let first = { generation: '', firstSeq: 0, lastSeq: 0 };
+    expect(await commandsDuring(async () => (first = await stream.append(token, payloads(1, 2), { queueId: 'q', lastEventId: 2 })))).toBe(1);
     let last = first;
     for (let i = 0; i < 5; i++) {
       const commands = await commandsDuring(async () => (last = await stream.append(token, payloads(3 + i * 3, 3), { queueId: 'q', lastEventId: 5 + i * 3 })));
