@@ -85,7 +85,7 @@ export interface EventStreamOptions {
  */
 export const SEAL_GAP = 1000;
 
-// KEYS: lease, state, stream. ARGV: token, now, maxEntries, cutoff, ttl, newGen, newBase, queueMode, qid, leid,
+// KEYS: lease, state, stream, snapshot. ARGV: token, now, maxEntries, cutoff, ttl, newGen, newBase, queueMode, qid, leid,
 // countTrim ('' none; 'new': the new entries hold enough events; else the oldest entry id to keep), payloads…
 // One entry per batch (at most SEAL_GAP payloads each): id = the sequence number of its last event,
 // p = that of the entry before it, q/l = the queue position it was logged with, d = each payload.
@@ -98,7 +98,7 @@ if not gen then
   gen = ARGV[6]
   top = tonumber(ARGV[7])
   used = top
-  redis.call('DEL', KEYS[2], KEYS[3])
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
   redis.call('HSET', KEYS[2], 'gen', gen)
 else
   top = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
@@ -162,6 +162,7 @@ while true do
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[5]) end
+redis.call('PEXPIRE', KEYS[4], ARGV[5])
 if #ARGV < 12 then first = top + 1 end
 return {gen, fmt(first), fmt(top), oldest}`;
 
@@ -355,10 +356,11 @@ export class EventStream {
     const result = await this.redis.run((c) =>
       c.eval(
         APPEND,
-        3,
+        4,
         this.keys.lease,
         this.keys.state,
         this.keys.stream,
+        this.keys.snapshot,
         token,
         now,
         this.#maxEntries,
