@@ -94,9 +94,17 @@ export class SnapshotLoader {
 
   /**
    * Loads the snapshot of the registration of `queueId` (or whichever is stored, when undefined) once
-   * it is there, then the log's events after it. Resolves whether the listeners were loaded.
+   * it is there, then the log's events after it. Resolves whether the listeners were loaded; when a
+   * registration's snapshot (`queueId`) cannot be, they are told `lost` (unless a newer load runs):
+   * whatever they held no longer follows the log.
    */
   async load(queueId: string | undefined, position: () => { generation: string | undefined; seq: number }): Promise<boolean> {
+    const loaded = await this.#load(queueId, position);
+    if (!loaded && queueId !== undefined && this.#loading === undefined) for (const listener of this.options.listeners()) listener.lost?.();
+    return loaded;
+  }
+
+  async #load(queueId: string | undefined, position: () => { generation: string | undefined; seq: number }): Promise<boolean> {
     const loading = { held: [] as { seq: number; raw: RawEvent }[] };
     this.#loading = loading;
     const current = () => this.#loading === loading;
