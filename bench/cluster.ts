@@ -22,7 +22,8 @@
  * set, the headline rows go to that file (bench/report.ts). Bounded by BENCH_DEADLINE_S.
  *
  * Environment: BENCH_USERS (50), BENCH_SUBSCRIBERS (5000), BENCH_MESSAGES (40), BENCH_INTERVAL_MS
- * (250), BENCH_DEADLINE_S (300), BENCH_PHASES (single,cluster).
+ * (250), BENCH_DEADLINE_S (300), BENCH_PHASES (single,cluster), BENCH_CPU_PROF (a folder: the gateway
+ * instances write V8 CPU profiles there).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -50,7 +51,8 @@ function instanceChild(zulipUrl: string, redisUrl?: string): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, ZULIP_URL: zulipUrl, SLOW_CONSUMER_LIMIT: '10000', GRACE_MS: '30000', CLUSTER_RETRY_MS: '250' };
   delete env.REDIS_URL;
   if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, GATEWAY_SECRET: 'bench-secret-'.padEnd(40, 'x'), REDIS_KEY_PREFIX: 'bench:' });
-  return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx'] });
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx', ...profile] });
 }
 
 /**
