@@ -17,10 +17,13 @@
  * Reports per phase: upstream queues (live queues in the emulator; target = users, i.e. one per
  * user across the cluster), deliveries (target all), latency p50/p99/max; for the cluster phase,
  * Redis CPU per delivery (INFO cpu `used_cpu_sys` + `used_cpu_user`, before and after the sending
- * phase) and Redis commands per message. Bounded by BENCH_DEADLINE_S.
+ * phase) and Redis commands per message, in all and per credential and command name (INFO
+ * commandstats, which counts the commands a script runs as calls of their own). With BENCH_REPORT
+ * set, the headline rows go to that file (bench/report.ts). Bounded by BENCH_DEADLINE_S.
  *
  * Environment: BENCH_USERS (50), BENCH_SUBSCRIBERS (5000), BENCH_MESSAGES (40), BENCH_INTERVAL_MS
- * (250), BENCH_DEADLINE_S (300), BENCH_PHASES (single,cluster).
+ * (250), BENCH_DEADLINE_S (300), BENCH_PHASES (single,cluster), BENCH_CPU_PROF (a folder: the gateway
+ * instances write V8 CPU profiles there).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -28,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { RedisServer, redisServerFound } from '../test/helpers/redis-server.js';
 import { ask, deliveries, latencySummary, ready, sendMessages, sleep, type Message } from './fanout.js';
+import { writeReport, type ReportRow } from './report.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 5000);
@@ -47,18 +51,36 @@ function instanceChild(zulipUrl: string, redisUrl?: string): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, ZULIP_URL: zulipUrl, SLOW_CONSUMER_LIMIT: '10000', GRACE_MS: '30000', CLUSTER_RETRY_MS: '250' };
   delete env.REDIS_URL;
   if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, GATEWAY_SECRET: 'bench-secret-'.padEnd(40, 'x'), REDIS_KEY_PREFIX: 'bench:' });
-  return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx'] });
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  return fork(INSTANCE, [], { env, execArgv: ['--import', 'tsx', ...profile] });
 }
 
-/** used_cpu_sys + used_cpu_user of the Redis server, in microseconds, and commands processed. */
-async function redisCounters(redis: Redis): Promise<{ cpuUs: number; commands: number }> {
+/**
+ * used_cpu_sys + used_cpu_user of the Redis server, in microseconds, commands processed, and calls
+ * per command name (INFO commandstats; commands run inside a script count as their own calls).
+ */
+async function redisCounters(redis: Redis): Promise<{ cpuUs: number; commands: number; calls: Map<string, number> }> {
   const cpu = await redis.info('cpu');
   const stats = await redis.info('stats');
+  const commandstats = await redis.info('commandstats');
   const field = (text: string, name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? NaN);
+  const calls = new Map<string, number>();
+  for (const [, name, count] of commandstats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(name!, Number(count));
   return {
     cpuUs: (field(cpu, 'used_cpu_sys') + field(cpu, 'used_cpu_user')) * 1e6,
     commands: field(stats, 'total_commands_processed'),
+    calls,
   };
+}
+
+/** Calls per message per credential of each command between two readings, most frequent first. */
+function callsPerMessage(before: Map<string, number>, after: Map<string, number>, perMessage: number): Record<string, number> {
+  const rows: [string, number][] = [];
+  for (const [name, count] of after) {
+    const delta = count - (before.get(name) ?? 0);
+    if (delta > 0) rows.push([name, +(delta / perMessage).toFixed(2)]);
+  }
+  return Object.fromEntries(rows.sort((a, b) => b[1] - a[1]));
 }
 
 async function runPhase(mode: 'single' | 'cluster') {
@@ -110,6 +132,8 @@ async function runPhase(mode: 'single' | 'cluster') {
           redisCpuPerDeliveryUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / Math.max(1, received)).toFixed(2),
           redisCpuPerMessageUs: +((redisAfter.cpuUs - redisBefore.cpuUs) / MESSAGES).toFixed(0),
           redisCommandsPerMessage: +((redisAfter.commands - redisBefore.commands) / MESSAGES).toFixed(1),
+          redisCommandsPerMessagePerCredential: +((redisAfter.commands - redisBefore.commands) / MESSAGES / USERS).toFixed(2),
+          redisCallsPerMessagePerCredential: callsPerMessage(redisBefore.calls, redisAfter.calls, MESSAGES * USERS),
         }),
       errors: result.errors.length,
       firstErrors: result.errors.slice(0, 3),
@@ -123,6 +147,29 @@ async function runPhase(mode: 'single' | 'cluster') {
     monitor?.disconnect();
     await server?.dispose();
   }
+}
+
+/** The headline rows (bench/report.ts): the targets first, then the figures they come from. */
+function reportRows(phases: Awaited<ReturnType<typeof runPhase>>[]): ReportRow[] {
+  const single = phases.find((p) => p.mode === 'single');
+  const cluster = phases.find((p) => p.mode === 'cluster');
+  const rows: ReportRow[] = [];
+  if (cluster?.redisCommandsPerMessagePerCredential !== undefined) {
+    const value = cluster.redisCommandsPerMessagePerCredential;
+    rows.push({ metric: 'Redis commands per message per credential', value, unit: 'commands', target: '≤ 2', met: value <= 2 });
+  }
+  if (single && cluster) {
+    const value = +(cluster.latencyMs.p99 - single.latencyMs.p99).toFixed(1);
+    rows.push({ metric: 'cluster p99 minus single-instance p99 (same run)', value, unit: 'ms', target: '≤ 50', met: value <= 50 });
+  }
+  for (const p of [single, cluster]) {
+    if (!p) continue;
+    rows.push({ metric: `${p.mode} fan-out latency p50`, value: p.latencyMs.p50, unit: 'ms' });
+    rows.push({ metric: `${p.mode} fan-out latency p99`, value: p.latencyMs.p99, unit: 'ms' });
+    rows.push({ metric: `${p.mode} deliveries (of ${p.deliveriesExpected})`, value: p.deliveriesReceived, unit: 'deliveries' });
+  }
+  if (cluster?.redisCpuPerDeliveryUs !== undefined) rows.push({ metric: 'Redis CPU per delivery', value: cluster.redisCpuPerDeliveryUs, unit: 'µs' });
+  return rows;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -166,6 +213,7 @@ async function main(): Promise<void> {
     );
   }
   if (cluster && 'redisCpuPerDeliveryUs' in cluster) console.log(`cluster: Redis CPU ${cluster.redisCpuPerDeliveryUs} µs per delivery (${cluster.redisCpuPerMessageUs} µs per message)`);
+  writeReport({ bench: 'cluster', rows: reportRows(phases), notes: [`load average (1 min) ${report.loadAverage1m.atStart} at start, ${report.loadAverage1m.atEnd} at end, ${report.loadAverage1m.cores} cores`, `${USERS} users, ${SUBSCRIBERS} subscribers, ${MESSAGES} messages every ${INTERVAL_MS} ms`] });
   process.exitCode = ok ? 0 : 1;
 }
 

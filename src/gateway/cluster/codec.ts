@@ -28,6 +28,26 @@ export function encodeResync(reason: ResyncReason, featureLevel: number | null):
   return JSON.stringify({ resync: reason, featureLevel } satisfies EntryData);
 }
 
+/**
+ * The mark of a registration (holder.ts): where in the log its state stands, for the instances
+ * that load it from its snapshot (snapshot.ts). It is no event: readers skip it like any entry
+ * they cannot decode.
+ */
+export function encodeRegistrationMark(queueId: string): string {
+  return JSON.stringify({ registered: queueId });
+}
+
+/** The queue id a registration mark names, or undefined for any other entry. */
+export function registrationMarkOf(data: string): string | undefined {
+  if (!data.startsWith('{"registered":')) return undefined;
+  try {
+    const parsed = JSON.parse(data) as { registered?: unknown };
+    return typeof parsed.registered === 'string' ? parsed.registered : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A decoded entry: the event, and the raw upstream event when it is the first made of it. */
 export interface DecodedEntry {
   event: GatewayEvent;

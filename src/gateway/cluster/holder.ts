@@ -11,7 +11,8 @@
  *   queue to the new holder; a queue registered but never logged is deleted instead (nobody else
  *   knows it).
  * - A registration that replaces a queue (or that starts after the log lost track of the queue)
- *   logs a RESYNC entry first, ahead of the new queue's events.
+ *   logs a RESYNC entry first, ahead of the new queue's events; every registration logs its mark,
+ *   where the other instances load its snapshot (snapshot.ts).
  * - A queue given up after an unexpected failure (a position older than what was acknowledged:
  *   "already been pruned", after Redis lost the log) is deleted upstream once its replacement is
  *   logged: the fenced write proves the lease was still ours, so nobody else polls the old queue,
@@ -24,7 +25,7 @@ import type { RegisterQueueResult } from '../../zulip/model/events.js';
 import { LeaseLostError, type EventStream, type QueuePosition } from './stream.js';
 import type { ResyncReason } from '../events/model.js';
 import { QueuePoller, discardQueue, type RegisterExtras } from '../events/queue.js';
-import { encodeEvents, encodeResync } from './codec.js';
+import { encodeEvents, encodeRegistrationMark, encodeResync } from './codec.js';
 
 export interface StreamHolderOptions {
   connection: ZulipConnection;
@@ -116,6 +117,7 @@ export class StreamHolder {
     const resync = reason ?? (this.#resyncFirst ? 'QUEUE_EXPIRED' : undefined);
     this.#resyncFirst = false;
     const entries = resync ? [encodeResync(resync, this.poller.featureLevel)] : [];
+    if (result.queue_id) entries.push(encodeRegistrationMark(result.queue_id));
     const at = await this.#write(entries, { queueId: result.queue_id!, lastEventId: result.last_event_id });
     this.options.onRegistrationLogged?.(result, reason, { generation: at.generation, seq: at.lastSeq });
     const abandoned = this.#abandoned;

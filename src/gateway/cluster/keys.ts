@@ -20,6 +20,13 @@ export interface CredentialKeys {
   stream: string;
   /** Hash: stream generation and last sequence number, upstream queue_id and last_event_id. */
   state: string;
+  /** The latest registration the holder logged, for the other instances' listeners (snapshot.ts). */
+  snapshot: string;
+}
+
+/** The log key of the credential whose lease key is `lease` (a handover seals the log, lease.ts). */
+export function streamKeyOfLease(lease: string): string {
+  return lease.replace(/lease:\{([^}]*)\}$/, 'stream:{$1}');
 }
 
 /** A cluster setting is missing or unusable; the gateway must not start. */
@@ -61,6 +68,7 @@ export function createKeyDeriver(options: KeyDeriverOptions): KeyDeriver {
       lease: `${prefix}lease:{${id}}`,
       stream: `${prefix}stream:{${id}}`,
       state: `${prefix}state:{${id}}`,
+      snapshot: `${prefix}snapshot:{${id}}`,
     };
   };
 }

@@ -13,6 +13,9 @@
  *   the cursor.
  * - Redis unreachable: every subscriber gets a RESYNC (`REDIS_UNAVAILABLE`) and delivery resumes by
  *   itself when Redis is back; a log Redis lost (restart) is announced the same way.
+ * - In-process listeners (the live directory) get the holder's registrations on every instance:
+ *   the holder tells its own once the log is delivered up to it, and stores it (snapshot.ts); the
+ *   others load it at its mark in the log, or when they start following.
  * - When the session ends (grace period over, shutdown), the instance stops polling first, then
  *   leaves the credential's interest set and checks it in one step: the last one out deletes the
  *   upstream queue, holder or not; otherwise another instance continues it (#leave).
@@ -34,7 +37,8 @@ import type { EventFilter, FilterSpec } from '../events/filters.js';
 import type { GatewayEvent, RawEvent, ResyncReason } from '../events/model.js';
 import type { EventSession, QueueEventSessionOptions, SessionListener } from '../events/session.js';
 import type { Delivery, SessionScope, Subscriber } from '../events/subscriber.js';
-import { decodeEntry } from './codec.js';
+import { decodeEntry, registrationMarkOf } from './codec.js';
+import { SnapshotLoader, SnapshotStore } from './snapshot.js';
 import { StreamHolder } from './holder.js';
 
 /** What every session of one instance shares (cluster.ts). */
@@ -80,6 +84,9 @@ const NO_LOG = 'none';
 export class ClusterEventSession implements EventSession {
   readonly #groups: FanOut;
   readonly #stream: EventStream;
+  readonly #snapshots: SnapshotStore;
+  /** Loads the registrations of other instances into this one's listeners. */
+  readonly #loader: SnapshotLoader;
   readonly #keeper: LeaseKeeper;
   readonly #listeners = new Set<SessionListener>();
   readonly #gates = new Map<Subscriber, ResumeGate<Gated>>();
@@ -105,6 +112,8 @@ export class ClusterEventSession implements EventSession {
   #interestTimer: ReturnType<typeof setTimeout> | undefined;
   /** The latest interest refresh sent (settled, never rejecting): leaving waits for it. */
   #interestWrite: Promise<unknown> = Promise.resolve();
+  /** When this session last renewed the interest key's lifetime (0: never). */
+  #interestKeyRenewedAt = 0;
   /** The one shutdown of this session, once started (stop and a refused credential share it). */
   #leaving: Promise<void> | undefined;
   /** The sessions (of any instance) for this credential (a sorted set: member session, score expiry). */
@@ -130,6 +139,8 @@ export class ClusterEventSession implements EventSession {
       else if (gate.opened) subscriber.push(delivery);
     });
     this.#stream = new EventStream(shared.redis, keys, shared.stream);
+    this.#snapshots = new SnapshotStore(shared.redis, keys.snapshot, Math.max(shared.stream.stateTtlMs ?? 900_000, shared.stream.maxAgeMs ?? 300_000));
+    this.#loader = new SnapshotLoader({ store: this.#snapshots, stream: this.#stream, listeners: () => this.#listeners, retryMs: shared.retryMs, withinMs: 2_000 });
     this.#interestKey = `${keys.lease}:interest`;
     this.#interestMember = `${shared.instanceId}.${randomBytes(6).toString('base64url')}`;
     this.#keeper = new LeaseKeeper(
@@ -263,14 +274,26 @@ export class ClusterEventSession implements EventSession {
     if (token !== undefined) await this.#stream.saveQueue(token, null).catch(() => undefined);
   }
 
-  /** Keeps this instance in the credential's interest set while the session lives (refreshed with the lease cycle). */
+  /**
+   * Keeps this session in the credential's interest set while it lives: its score (an expiry time,
+   * two lease lifetimes ahead) is refreshed every two lease retries, and the key's own lifetime (four
+   * lease lifetimes) only when half of it may have passed, so that a refresh is usually one ZADD.
+   */
   #showInterest(): void {
     if (this.#stopped) return;
     const { ttlMs, retryMs } = this.shared.lease;
+    const now = Date.now();
+    const renewKey = now - this.#interestKeyRenewedAt >= 2 * ttlMs;
     this.#interestWrite = this.shared.redis
-      .run((c) => c.multi().zadd(this.#interestKey, Date.now() + ttlMs, this.#interestMember).pexpire(this.#interestKey, ttlMs * 2).exec())
-      .catch(() => undefined);
-    this.#interestTimer = setTimeout(() => this.#showInterest(), retryMs);
+      .run(async (c) => {
+        await c.zadd(this.#interestKey, now + 2 * ttlMs, this.#interestMember);
+        if (renewKey) await c.pexpire(this.#interestKey, 4 * ttlMs);
+      })
+      .then(
+        () => renewKey && (this.#interestKeyRenewedAt = now),
+        () => undefined,
+      );
+    this.#interestTimer = setTimeout(() => this.#showInterest(), 2 * retryMs);
     this.#interestTimer.unref?.();
   }
 
@@ -296,6 +319,8 @@ export class ClusterEventSession implements EventSession {
         this.#position = { generation: state?.generation, seq: state?.lastSeq ?? 0 };
         if (state) this.#sawLog = true;
         this.#unfollow = this.shared.tailer.follow(this.keys, this.#position, this.#tailListener());
+        // The registration another instance made, if the log still holds what followed it.
+        if (state?.queueId !== undefined && this.#listeners.size > 0) void this.#loader.load(undefined, () => this.#position);
         return;
       } catch (error) {
         this.#lastError = error;
@@ -341,8 +366,17 @@ export class ClusterEventSession implements EventSession {
       this.#position = { generation: entry.generation, seq: entry.seq };
       this.#resynced = false;
       const decoded = decodeEntry(entry.data);
-      if (!decoded) continue;
-      if (decoded.raw) raws.push(decoded.raw);
+      if (!decoded) {
+        const registered = registrationMarkOf(entry.data);
+        // Another instance registered: load its snapshot (this instance's own registration is told by #registrationReached).
+        if (registered !== undefined && registered !== this.#holder?.poller.queueId && this.#listeners.size > 0) {
+          flush();
+          void this.#loader.load(registered, () => this.#position);
+        }
+        continue;
+      }
+      if (decoded.raw && this.#loader.loading) this.#loader.hold(entry.seq, decoded.raw);
+      else if (decoded.raw) raws.push(decoded.raw);
       // A queue registered elsewhere, or events lost: the listeners' state no longer follows the log.
       else if (decoded.event.kind === 'RESYNC') {
         flush();
@@ -393,6 +427,7 @@ export class ClusterEventSession implements EventSession {
 
   /** The log broke (a queue this instance did not register, an outage, a lost log): listeners' state is stale. */
   #streamBroken(): void {
+    this.#loader.cancel();
     for (const listener of this.#listeners) listener.lost?.();
   }
 
@@ -477,6 +512,9 @@ export class ClusterEventSession implements EventSession {
       ...(unexpectedBackoff && { unexpectedBackoff }),
       onRegistered: (result) => this.#registered(result),
       onRegistrationLogged: (result, reason, at) => {
+        if (this.#listeners.size > 0 && result.queue_id) {
+          void this.#snapshots.save({ ...at, queueId: result.queue_id, reason, result }).catch(() => undefined);
+        }
         const pending = { result, reason, ...at };
         this.#pendingRegistration = pending;
         this.#registrationReached();

@@ -36,7 +36,7 @@ export interface TailPosition {
 export interface StreamTailerOptions {
   /** Longest single XREAD BLOCK. @default 2_000 */
   blockMs?: number;
-  /** Entries per read and log. @default 500 */
+  /** Entries per read and log, and events delivered per read and log. @default 500 */
   count?: number;
   /** Wait between attempts while Redis is unreachable. @default 250 */
   retryMs?: number;
@@ -165,7 +165,10 @@ export class StreamTailer {
       // A new log: read it from its start on the next round (what we got may not begin there).
       return this.#restart(follow, generation);
     }
-    const fresh = entries.filter((e) => e.seq > follow.position.seq && e.generation === generation);
+    // At most `count` events per log and read, as when each entry held one: a logged batch can be
+    // large (a queue continued after an outage), and subscribers must get the chance to read
+    // between two reads. The rest of an entry is read again from the position.
+    const fresh = entries.filter((e) => e.seq > follow.position.seq && e.generation === generation).slice(0, this.#options.count);
     if (fresh.length === 0) return;
     follow.position.seq = fresh[fresh.length - 1]!.seq;
     safely(() => follow.listener.entries(fresh));

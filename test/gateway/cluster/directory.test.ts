@@ -2,8 +2,11 @@
  * The live directory in cluster mode, over a real Redis: two gateway instances in this process
  * share one credential's upstream queue. The instance that registered the queue loads its directory
  * from that registration (the directory's register options are part of it) and keeps it current
- * from the Redis log; the other instance answers per request. Answers are the same on both.
+ * from the Redis log; the other instance loads the same registration from Redis (cluster/snapshot.ts)
+ * and follows the same log. Answers are the same on both, and cost no upstream call once warm.
  */
+import { gunzipSync } from 'node:zlib';
+import { Redis } from 'ioredis';
 import { expect, onTestFinished, test } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { EventHub, sessionKey } from '../../../src/gateway/events/hub.js';
@@ -54,9 +57,10 @@ describeWithRedis('live directory in cluster mode', () => {
     return { hub, directoryOf, gql };
   }
 
-  test('the holder serves warm lookups from its directory with no upstream call; the other instance answers per request; both stay correct after a change', async () => {
+  test('both instances serve warm lookups from their directories with no upstream call: the other instance loads the holder\u2019s registration from Redis; a change made through one is seen on the other once its event arrived', async () => {
     const [a, b] = [await instance('d1:'), await instance('d1:')];
     const othello = userId('othello');
+    const hamlet = userId('hamlet');
 
     // A's first lookup opens hamlet's session there: A takes the lease and registers the one queue.
     const first = await a.gql('hamlet', ONE, { id: othello });
@@ -64,36 +68,64 @@ describeWithRedis('live directory in cluster mode', () => {
     await waitUntil(() => a.directoryOf('hamlet')?.ready === true, 10_000, 'A\u2019s directory to load from the registration');
     expect(a.hub.stats().cluster?.leasesHeld).toBe(1);
 
-    // B follows the same queue through Redis; it saw no registration, so it answers per request.
+    // B follows the same queue through Redis, and loads A's registration from there: no second one.
     const onB = await b.gql('hamlet', ONE, { id: othello });
     expect(onB.data).toEqual(first.data);
-    await waitUntil(() => b.hub.stats().cluster?.streamsFollowed === 1, 10_000, 'B to follow hamlet\u2019s log');
+    await waitUntil(() => b.directoryOf('hamlet')?.ready === true, 10_000, 'B\u2019s directory to load from the stored registration');
+    expect(b.hub.stats().cluster?.leasesHeld).toBe(0);
     expect(registersOf('hamlet')).toBe(1);
-    expect(b.directoryOf('hamlet')?.ready).not.toBe(true);
 
     let before = lookupsOf('hamlet');
     expect((await a.gql('hamlet', ONE, { id: othello })).data).toEqual(first.data);
-    expect(lookupsOf('hamlet')).toBe(before); // warm on the holder: no upstream call
-    before = lookupsOf('hamlet');
     expect((await b.gql('hamlet', ONE, { id: othello })).data).toEqual(first.data);
-    expect(lookupsOf('hamlet')).toBe(before + 1); // per request on the other instance
+    expect(lookupsOf('hamlet')).toBe(before); // warm on both: no upstream call
 
-    // A change upstream reaches A's directory through the log (in order, after its snapshot).
+    // A change upstream reaches both directories through the log (in order, after their snapshot).
     const renamed = await fetch(`${upstream.url}/api/v1/settings`, {
       method: 'PATCH',
       headers: { authorization: basicAuth(demoUser('othello')), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ full_name: 'Othello of Cyprus' }),
     });
     expect(renamed.status).toBe(200);
-    await waitUntil(async () => (await a.gql('hamlet', ONE, { id: othello })).data?.user?.fullName === 'Othello of Cyprus', 10_000, 'A to apply the rename');
+    for (const side of [a, b]) {
+      await waitUntil(async () => (await side.gql('hamlet', ONE, { id: othello })).data?.user?.fullName === 'Othello of Cyprus', 10_000, 'the rename to be applied');
+    }
     before = lookupsOf('hamlet');
     expect((await a.gql('hamlet', ONE, { id: othello })).data!.user!.fullName).toBe('Othello of Cyprus');
-    expect(lookupsOf('hamlet')).toBe(before);
     expect((await b.gql('hamlet', ONE, { id: othello })).data!.user!.fullName).toBe('Othello of Cyprus');
-    expect(registersOf('hamlet')).toBe(1);
+    expect(lookupsOf('hamlet')).toBe(before);
+
+    // A change made through A (hamlet renames himself there) is seen on B once its event arrived, still with no call.
+    const mutation = await a.gql('hamlet', 'mutation($name: String!) { updateSettings(input: { fullName: $name }) { ignoredParametersUnsupported } }', { name: 'Hamlet, Prince' });
+    expect(mutation.errors).toBeUndefined();
+    const registers = registersOf('hamlet'); // the mutation reads the settings back with a registration of its own
+    await waitUntil(() => b.directoryOf('hamlet')?.userById(hamlet)?.full_name === 'Hamlet, Prince', 10_000, 'B to apply the rename made through A');
+    before = lookupsOf('hamlet');
+    expect((await b.gql('hamlet', ONE, { id: hamlet })).data!.user!.fullName).toBe('Hamlet, Prince');
+    expect(lookupsOf('hamlet')).toBe(before);
+    expect(registersOf('hamlet')).toBe(registers); // the queue went on: no registration for the directories
+
+    // The stored registration holds values only: no API key, in any key or value.
+    const redisClient = new Redis(redis.url);
+    onTestFinished(() => void redisClient.quit());
+    const dump: string[] = [];
+    for (const key of await redisClient.keys('d1:*')) {
+      dump.push(key);
+      const type = await redisClient.type(key);
+      if (type === 'string') {
+        const value = (await redisClient.getBuffer(key))!;
+        dump.push(key.startsWith('d1:snapshot:') ? gunzipSync(value).toString('utf8') : value.toString('utf8'));
+      }
+      if (type === 'hash') dump.push(...Object.values(await redisClient.hgetall(key)));
+      if (type === 'stream') dump.push(JSON.stringify(await redisClient.xrange(key, '-', '+')));
+    }
+    const text = dump.join('\n');
+    expect(text).toContain('Othello, the Moor of Venice'); // the dump is real: only the snapshot holds the name from before the rename
+    const { email, apiKey } = demoUser('hamlet');
+    for (const secret of [apiKey, Buffer.from(`${email}:${apiKey}`).toString('base64')]) expect(text).not.toContain(secret);
   });
 
-  test('after the queue expires, the holder’s re-registration reloads its directory, which then follows the new queue only', async () => {
+  test('after the queue expires, the holder’s re-registration reloads both instances\u2019 directories, which then follow the new queue only', async () => {
     const [a, b] = [await instance('d2:'), await instance('d2:')];
     const iago = userId('iago');
     const registeredBefore = registersOf('hamlet');
@@ -122,13 +154,18 @@ describeWithRedis('live directory in cluster mode', () => {
     await waitUntil(() => a.directoryOf('hamlet')?.ready === true && a.directoryOf('hamlet')!.lastEventId < beforeExpiry, 10_000, 'the reload');
     expect((await a.gql('hamlet', ONE, { id: iago })).data!.user!.fullName).toBe('Iago the First');
 
-    // The new queue's events apply on top of the new snapshot; lookups on A stay free, B per request.
+    // B loads the new registration from Redis at its mark in the log, after the RESYNC.
+    await waitUntil(() => b.directoryOf('hamlet')?.ready === true && b.directoryOf('hamlet')!.lastEventId < beforeExpiry, 10_000, 'B\u2019s reload');
+
+    // The new queue's events apply on top of the new snapshot; lookups stay free on both.
     expect((await rename('Iago the Second')).status).toBe(200);
-    await waitUntil(async () => (await a.gql('hamlet', ONE, { id: iago })).data?.user?.fullName === 'Iago the Second', 10_000, 'A to apply the second rename');
+    for (const side of [a, b]) {
+      await waitUntil(async () => (await side.gql('hamlet', ONE, { id: iago })).data?.user?.fullName === 'Iago the Second', 10_000, 'the second rename');
+    }
     const before = lookupsOf('hamlet');
     expect((await a.gql('hamlet', ONE, { id: iago })).data!.user!.fullName).toBe('Iago the Second');
-    expect(lookupsOf('hamlet')).toBe(before);
     expect((await b.gql('hamlet', ONE, { id: iago })).data!.user!.fullName).toBe('Iago the Second');
+    expect(lookupsOf('hamlet')).toBe(before);
     expect(registersOf('hamlet')).toBe(registeredBefore + 2);
   });
 });

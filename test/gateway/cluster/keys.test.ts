@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ClusterConfigError, createKeyDeriver } from '../../../src/gateway/cluster/keys.js';
+import { ClusterConfigError, createKeyDeriver, streamKeyOfLease } from '../../../src/gateway/cluster/keys.js';
 
 const SECRET = 'a'.repeat(32);
 const SERVER = 'https://chat.example.com';
@@ -21,8 +21,10 @@ describe('credential keys', () => {
       lease: `team-a:lease:{${keys.id}}`,
       stream: `team-a:stream:{${keys.id}}`,
       state: `team-a:state:{${keys.id}}`,
+      snapshot: `team-a:snapshot:{${keys.id}}`,
     });
     expect(createKeyDeriver({ secret: SECRET })(SERVER, hamlet).lease).toBe(`chatgraph:lease:{${keys.id}}`);
+    expect(streamKeyOfLease(keys.lease)).toBe(keys.stream); // the log a lease handover seals
   });
 
   it('is stable across instances sharing the secret, and differs for any other secret, server or credential', () => {

@@ -62,9 +62,11 @@ describeWithRedis('event streams', () => {
     const oldest = await stream.since({ generation, seq: lastSeq - 50 });
     expect('entries' in oldest && oldest.entries.length).toBe(50);
     expect(await stream.since({ generation, seq: lastSeq - 51 })).toEqual({ resync: 'CURSOR_EXPIRED' });
-    const length = await (await instance()).run((c) => c.xlen(keys.stream));
+    // Events left in the log (an entry holds one appended batch; whole batches are trimmed).
+    const left = await (await instance()).run((c) => c.xrange(keys.stream, '-', '+'));
+    const length = left.reduce((sum, [, fields]) => sum + fields.filter((f, i) => i % 2 === 0 && f === 'd').length, 0);
     expect(length).toBeGreaterThanOrEqual(50);
-    expect(length).toBeLessThan(600 / 2); // MAXLEN ~ trims whole nodes (100 entries each), but it trims
+    expect(length).toBeLessThan(600 / 2);
   });
 
   it('keeps entries younger than maxAgeMs: older cursors expire, and old entries are deleted', async () => {
@@ -105,6 +107,56 @@ describeWithRedis('event streams', () => {
     expect(cleared.queueId).toBeUndefined();
     expect(cleared.lastEventId).toBeUndefined();
     expect(cleared.lastSeq).toBe(state.lastSeq);
+  });
+
+  /** Commands Redis ran (script-inner ones included) while `body` ran, less the two INFO calls. */
+  async function commandsDuring(body: () => Promise<unknown>): Promise<number> {
+    const observer = await instance();
+    const total = async () => Number(/total_commands_processed:(\d+)/.exec(await observer.run((c) => c.info('stats')))![1]);
+    const before = await total();
+    await body();
+    return (await total()) - before - 1;
+  }
+
+  it('appends a batch of events with its queue position in one command once the holder knows the log\u2019s end', async () => {
+    const { stream, token } = await holder();
+    await stream.saveQueue(token, { queueId: 'q', lastEventId: 0 }); // the script: a registration starts the log
+    let first = { generation: '', firstSeq: 0, lastSeq: 0 };
+    expect(await commandsDuring(async () => (first = await stream.append(token, payloads(1, 2), { queueId: 'q', lastEventId: 2 })))).toBe(1);
+    let last = first;
+    for (let i = 0; i < 5; i++) {
+      const commands = await commandsDuring(async () => (last = await stream.append(token, payloads(3 + i * 3, 3), { queueId: 'q', lastEventId: 5 + i * 3 })));
+      expect(commands).toBe(1);
+    }
+    expect(last.lastSeq).toBe(first.lastSeq + 15);
+    expect(await stream.state()).toMatchObject({ lastSeq: last.lastSeq, queueId: 'q', lastEventId: 17 });
+    const replay = await stream.since({ generation: first.generation, seq: first.lastSeq });
+    expect('entries' in replay && replay.entries.map((e) => e.data)).toEqual(payloads(3, 15));
+  });
+
+  it('refuses the plain append of an ex-holder whose lease expired and was taken over, and writes nothing', async () => {
+    const credential = { email: `user${++credentialCount}@example.com`, apiKey: `apiKey${credentialCount}-0123456789abcdef` };
+    const keys = deriveKeys('https://chat.example.com', credential);
+    const [mine, theirs] = [await instance(), await instance()];
+    const lease = new Lease(mine, keys.lease, 200);
+    const token = (await lease.acquire())!;
+    const stream = new EventStream(mine, keys);
+    await stream.append(token, payloads(1, 1), { queueId: 'q', lastEventId: 1 });
+    await stream.append(token, payloads(2, 1), { queueId: 'q', lastEventId: 2 }); // a plain XADD: the end is known
+    // Paused past its lease: another instance takes it, and continues from what the log says.
+    await waitUntil(async () => (await lease.holder()) === undefined, 2000, 'the lease to expire');
+    const next = (await new Lease(theirs, keys.lease, 60_000).acquire())!;
+    const before = (await new EventStream(theirs, keys).state())!;
+    expect(before).toMatchObject({ queueId: 'q', lastEventId: 2 });
+    const late = await stream.append(token, ['late'], { queueId: 'q', lastEventId: 3 }).catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(LeaseLostError);
+    expect(await new EventStream(theirs, keys).state()).toEqual(before);
+    // The new holder's own writes go on after the log's end, and a cursor from before resumes across the handover.
+    const successor = new EventStream(theirs, keys);
+    const written = await successor.append(next, ['continued'], { queueId: 'q', lastEventId: 3 });
+    expect(written.firstSeq).toBeGreaterThan(before.lastSeq);
+    const replay = await successor.since({ generation: before.generation, seq: before.lastSeq - 1 });
+    expect(replay).toMatchObject({ entries: [{ data: 'event 2' }, { data: 'continued' }] });
   });
 
   it('refuses writes without the lease and writes nothing', async () => {
