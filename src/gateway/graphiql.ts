@@ -1,13 +1,14 @@
 /**
  * GraphiQL, served from the installed @graphql-yoga/render-graphiql package: its page inlines the
  * editor, workers and styles (megabytes of it), so nothing is loaded from a CDN (yoga's built-in page
- * pulls everything from unpkg). The page is rendered once per gateway and then reused.
+ * pulls everything from unpkg). The package is imported at the first GraphiQL request, not with the
+ * gateway: its bundle is held as strings (tens of megabytes of heap) by every process that imports
+ * it, and most gateways never serve the page. The page is rendered once per gateway and then reused.
  *
  * Opens on the README's dashboard query; in demo mode the demo Authorization header is pre-filled.
  * Every request it sends carries the CSRF header (`additionalHeaders`), so its SSE subscriptions
  * pass the CSRF rule whatever content type the browser picks.
  */
-import { renderGraphiQL as renderPackagedGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** The README's "Messages" dashboard query (test/gateway/observability/graphiql.test.ts checks it is there verbatim). */
@@ -53,11 +54,14 @@ export function graphiqlOptions(setup: GraphiQLSetup): GraphiQLOptions {
  * yoga's `renderGraphiQL` option: the packaged page, rendered once per distinct options (one in
  * practice), since rendering copies the whole bundle into a new string.
  */
-export function packagedGraphiQLRenderer(): (options: GraphiQLOptions) => string {
-  let last: { key: string; html: string } | undefined;
+export function packagedGraphiQLRenderer(): (options: GraphiQLOptions) => Promise<string> {
+  let last: { key: string; html: Promise<string> } | undefined;
   return (options) => {
     const key = JSON.stringify(options);
-    if (last?.key !== key) last = { key, html: renderPackagedGraphiQL(options) };
+    if (last?.key !== key) {
+      const html = import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options));
+      last = { key, html };
+    }
     return last.html;
   };
 }
