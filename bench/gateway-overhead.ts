@@ -18,7 +18,7 @@
  * warm live directory) in process against the REST client (src/zulip) making the same upstream
  * call, and the README's dashboard in process; written to the file BENCH_REPORT names, if any
  * (bench/report.ts). `BENCH_MODE=targets` stops there.
- * `BENCH_PROFILE=single|dashboard|readme|settings|user|typename` runs only one CPU loop, for
+ * `BENCH_PROFILE=single|dashboard|readme|settings|settingsDirect|user|userDirect|typename` runs only one CPU loop, for
  * profiling with `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
  * `BENCH_MODE=transport` measures only the gateway process's CPU per query over loopback HTTP, the
  * client running in the emulator process (see compareTransports).
@@ -105,7 +105,9 @@ async function main(): Promise<void> {
       dashboard: [c.dashboardInProcess, LIMITS.cpuDashboard],
       readme: [c.readmeDashboardInProcess, LIMITS.cpuDashboard],
       settings: [c.settingsInProcess, LIMITS.cpuSingle],
+      settingsDirect: [c.settingsDirect, LIMITS.cpuSingle],
       user: [c.userInProcess, LIMITS.cpuSingle],
+      userDirect: [c.userDirect, LIMITS.cpuSingle],
       typename: [c.typenameInProcess, LIMITS.cpuSingle],
     };
     if (process.env.BENCH_MODE === 'transport') {
