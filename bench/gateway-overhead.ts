@@ -16,9 +16,10 @@
  * served as `npm start` serves it (transport/http.ts: yoga's node adapter).
  * First, the query targets of issue 20 (see `targets`): `serverSettings` and `user(id)` (from the
  * warm live directory) in process against the REST client (src/zulip) making the same upstream
- * call, and the README's dashboard in process; written to the file BENCH_REPORT names, if any
- * (bench/report.ts). `BENCH_MODE=targets` stops there.
- * `BENCH_PROFILE=single|dashboard|readme|settings|settingsDirect|user|userDirect|typename` runs only one CPU loop, for
+ * call, and the README's dashboard in process, beside it through a second gateway built with
+ * `compiledExecution: false`; written to the file BENCH_REPORT names, if any (bench/report.ts).
+ * `BENCH_MODE=targets` stops there.
+ * `BENCH_PROFILE=single|dashboard|readme|readmeInterpreted|settings|settingsDirect|user|userDirect|typename` runs only one CPU loop, for
  * profiling with `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
  * `BENCH_MODE=transport` measures only the gateway process's CPU per query over loopback HTTP, the
  * client running in the emulator process (see compareTransports).
@@ -81,10 +82,12 @@ async function main(): Promise<void> {
   const { createGatewayServer } = await import('../src/gateway/transport/http.js');
   const { ZulipConnection } = await import('../src/zulip/connection.js');
   const gateway = createGateway({ zulipUrl: ready.url, logging: false, graphiql: false });
+  // For one context row: what compiled execution saves on the README dashboard, in the same run.
+  const interpreted = createGateway({ zulipUrl: ready.url, logging: false, graphiql: false, compiledExecution: false });
   const served = createGatewayServer(gateway, { drainMs: 0 });
   const gatewayUrl = (await served.listen(0, '127.0.0.1')).replace(/\/graphql$/, '');
   const clientAgent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
-  const c = makeClients({ ...ready, zulipUrl: ready.url, gatewayUrl, gatewayFetch: (r) => gateway.fetch(r), clientAgent });
+  const c = makeClients({ ...ready, zulipUrl: ready.url, gatewayUrl, gatewayFetch: (r) => gateway.fetch(r), interpretedFetch: (r) => interpreted.fetch(r), clientAgent });
 
   try {
     // Sanity: each client works and costs what it should, counted by the emulator too.
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
       single: [c.singleInProcess, LIMITS.cpuSingle],
       dashboard: [c.dashboardInProcess, LIMITS.cpuDashboard],
       readme: [c.readmeDashboardInProcess, LIMITS.cpuDashboard],
+      readmeInterpreted: [c.readmeDashboardInterpreted, LIMITS.cpuDashboard],
       settings: [c.settingsInProcess, LIMITS.cpuSingle],
       settingsDirect: [c.settingsDirect, LIMITS.cpuSingle],
       user: [c.userInProcess, LIMITS.cpuSingle],
@@ -136,6 +140,7 @@ async function main(): Promise<void> {
     emulator.exit();
     await served.close();
     await gateway.dispose();
+    await interpreted.dispose();
     await c.close();
     await clientAgent.close();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -162,6 +167,7 @@ async function targets(c: Clients, emulator: EmulatorProcess): Promise<void> {
       user: { call: c.userInProcess, limits: LIMITS.cpuSingle },
       userDirect: { call: c.userDirect, limits: LIMITS.cpuSingle },
       readme: { call: c.readmeDashboardInProcess, limits: LIMITS.cpuDashboard },
+      readmeInterpreted: { call: c.readmeDashboardInterpreted, limits: LIMITS.cpuDashboard },
       dashboard: { call: c.dashboardInProcess, limits: LIMITS.cpuDashboard },
       floor: { call: c.typenameInProcess, limits: LIMITS.cpuSingle },
     },
@@ -182,6 +188,7 @@ async function targets(c: Clients, emulator: EmulatorProcess): Promise<void> {
       cpu.user.map((x, i) => x / cpu.userDirect[i]!),
     ],
     [{ metric: 'README dashboard, gateway CPU in process', value: ms(cpu.readme), unit: 'ms', target: '≤ 1.0 ms', met: within(median(cpu.readme), 1) }, cpu.readme],
+    [{ metric: 'README dashboard, interpreted (compiledExecution: false), in process', value: ms(cpu.readmeInterpreted), unit: 'ms' }, cpu.readmeInterpreted],
     [{ metric: 'server settings, gateway CPU in process', value: ms(cpu.settings), unit: 'ms' }, cpu.settings],
     [{ metric: 'GET /server_settings, REST client CPU', value: ms(cpu.settingsDirect), unit: 'ms' }, cpu.settingsDirect],
     [{ metric: 'one user by id, gateway CPU in process', value: ms(cpu.user), unit: 'ms' }, cpu.user],

@@ -53,6 +53,8 @@ export interface Clients {
   singleDirectFetch: Call;
   /** README's dashboard, in process. */
   readmeDashboardInProcess: Call;
+  /** README's dashboard, in process, through a gateway built with `compiledExecution: false`. */
+  readmeDashboardInterpreted: Call;
   /** `serverSettings` in process, without credentials (as the README's curl example sends it). */
   settingsInProcess: Call;
   /** `GET /server_settings` through src/zulip, the call the gateway makes for it. */
@@ -73,6 +75,8 @@ export interface Target {
   messageId: number;
   userId: number;
   gatewayFetch: (request: Request) => Response | Promise<Response>;
+  /** The same gateway but with graphql's interpreter for every query (`compiledExecution: false`). */
+  interpretedFetch: (request: Request) => Response | Promise<Response>;
   clientAgent: Agent;
 }
 
@@ -88,13 +92,13 @@ export function makeClients(t: Target): Clients {
     });
     return checkGraphQL(statusCode, await body.json());
   };
-  const inProcess = async (query: string, variables: Record<string, unknown>, authorized = true): Promise<number> => {
+  const inProcess = async (query: string, variables: Record<string, unknown>, authorized = true, gatewayFetch = t.gatewayFetch): Promise<number> => {
     const body = JSON.stringify({ query, variables });
     // With its Content-Length, as every HTTP client sends a JSON body (plugins/body-limit.ts counts
     // the bytes of a body without one as they arrive).
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
     if (authorized) headers.authorization = auth;
-    const response = await t.gatewayFetch(new Request('http://gateway.localhost/graphql', { method: 'POST', headers, body }));
+    const response = await gatewayFetch(new Request('http://gateway.localhost/graphql', { method: 'POST', headers, body }));
     return checkGraphQL(response.status, await response.json());
   };
   const rest = async (path: string): Promise<Record<string, unknown>> => {
@@ -115,6 +119,7 @@ export function makeClients(t: Target): Clients {
     dashboardGateway: () => graphql(DASHBOARD_QUERY, {}),
     dashboardInProcess: () => inProcess(DASHBOARD_QUERY, {}),
     readmeDashboardInProcess: () => inProcess(README_DASHBOARD_QUERY, {}),
+    readmeDashboardInterpreted: () => inProcess(README_DASHBOARD_QUERY, {}, true, t.interpretedFetch),
     typenameInProcess: () => inProcess('{ __typename }', {}),
     settingsInProcess: () => inProcess(SERVER_SETTINGS_QUERY, {}, false),
     async settingsDirect() {
