@@ -281,7 +281,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Before yoga's masking (added after these plugins): bugs are logged with their stacks.
       ...(logger ? [useLogging(logger)] : []),
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
-      ...(tracing ? [useTracing(tracing)] : []),
+      // Off (no exporter configured): not in the chain at all.
+      ...(tracing?.enabled ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
       // Every refusal coded (plugins/refusals.ts): a method first, then the body and CSRF checks,
       // then a content type yoga does not read.
