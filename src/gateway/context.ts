@@ -12,7 +12,7 @@
 import { GraphQLError } from 'graphql';
 import type { ResponseInfo, ZulipConnection } from '../zulip/connection.js';
 import type { Credentials } from '../zulip/credentials.js';
-import { credentialsFromHeader, type SentCredentials } from './credentials.js';
+import type { SentCredentials } from './credentials.js';
 import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './live/reads.js';
@@ -55,7 +55,7 @@ export interface Context {
  * (only the Authorization header is read).
  */
 export function createContext({ request, upstream, observation }: { request: { headers: Pick<Headers, 'get'> }; upstream: UpstreamServer; observation?: object }): Context {
-  return contextFor(upstream, credentialsFromHeader(request.headers.get('authorization')), observation);
+  return contextFor(upstream, upstream.authorizations.get(request.headers.get('authorization')), observation);
 }
 
 /**

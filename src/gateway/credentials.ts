@@ -38,6 +38,30 @@ export function parseAuthorization(value: string): SentCredentials {
   return { credentials: { email, apiKey } };
 }
 
+/**
+ * The credentials of recently seen Authorization header values, parsed once each: a client sends
+ * the same header with every request, and the same credentials object then lets its connections
+ * share their credential key (zulip/connection.ts). Bounded; the oldest value is dropped first.
+ * It holds nothing a request's own connection does not hold while it runs.
+ */
+export class AuthorizationCache {
+  readonly #parsed = new Map<string, SentCredentials>();
+
+  constructor(readonly maxEntries = 1024) {}
+
+  /** `credentialsFromHeader(authorization)`, the same object for the same value while it is kept. */
+  get(authorization: string | null | undefined): SentCredentials | undefined {
+    if (authorization === null || authorization === undefined) return undefined;
+    let sent = this.#parsed.get(authorization);
+    if (sent === undefined) {
+      sent = parseAuthorization(authorization);
+      if (this.#parsed.size >= this.maxEntries) this.#parsed.delete(this.#parsed.keys().next().value!);
+      this.#parsed.set(authorization, sent);
+    }
+    return sent;
+  }
+}
+
 /** The credentials of an HTTP request's Authorization header; undefined when it has none. */
 export function credentialsFromHeader(authorization: string | null | undefined): SentCredentials | undefined {
   return authorization === null || authorization === undefined ? undefined : parseAuthorization(authorization);

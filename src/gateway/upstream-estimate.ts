@@ -28,6 +28,7 @@ import {
   isObjectType,
   Kind,
   typeFromAST,
+  type DirectiveNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -36,6 +37,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { costOf, DEFAULT_LIST_SIZE, type DirectoryCount, type ListSize } from './upstream-cost.js';
 
@@ -62,10 +64,75 @@ interface Scope {
 }
 
 export function estimateUpstreamCalls(input: EstimateInput): number {
+  return walkEstimate(input).calls;
+}
+
+/** An estimate, and what of its input it read besides the document. */
+interface Walked {
+  calls: number;
+  /** A variable decided it (a list's bound, `@skip`/`@include`): it holds for these variables only. */
+  readVariables: boolean;
+  /** Whether the directory was warm changed a field's cost. */
+  readWarmth: boolean;
+  /** A list was sized by the directory's count. */
+  readCounts: boolean;
+}
+
+/** What an operation's estimate depends on besides its document: none, the directory's warmth, or its counts. */
+type Reads = 'document' | 'warmth' | 'counts';
+
+/** The estimates of one operation, by the state of the directory it reads. */
+interface Known {
+  reads: Reads;
+  calls: Map<string, number>;
+}
+
+/**
+ * Estimates for one gateway, kept per parsed document (yoga's parse cache hands the same
+ * DocumentNode to every request with the same text) and operation name: an operation whose
+ * estimate no variable decides is walked once per state of the directory it reads (cold, warm, or
+ * its counts), not on every request.
+ */
+export class UpstreamEstimates {
+  /** Per document and operation name; null when its variables decide it (walked every time). */
+  readonly #known = new WeakMap<DocumentNode, Map<string, Known | null>>();
+
+  estimate(input: EstimateInput): number {
+    let byOperation = this.#known.get(input.document);
+    if (!byOperation) this.#known.set(input.document, (byOperation = new Map()));
+    const name = input.operationName ?? '';
+    const known = byOperation.get(name);
+    if (known === null) return estimateUpstreamCalls(input);
+    const cached = known?.calls.get(stateKey(known.reads, input.directory));
+    if (cached !== undefined) return cached;
+    const walked = walkEstimate(input);
+    if (walked.readVariables) {
+      byOperation.set(name, null);
+      return walked.calls;
+    }
+    const reads: Reads = walked.readCounts ? 'counts' : walked.readWarmth ? 'warmth' : 'document';
+    // A directory's counts change as users and channels come and go: only the latest few are kept.
+    const calls = known && known.calls.size < MAX_DIRECTORY_STATES ? known.calls : new Map<string, number>();
+    calls.set(stateKey(reads, input.directory), walked.calls);
+    byOperation.set(name, { reads, calls });
+    return walked.calls;
+  }
+}
+
+const MAX_DIRECTORY_STATES = 8;
+
+function stateKey(reads: Reads, directory: WarmDirectory | undefined): string {
+  if (reads === 'document') return '';
+  if (!directory) return 'cold';
+  return reads === 'warmth' ? 'warm' : `${directory.users} ${directory.channels} ${directory.subscriptions} ${directory.userGroups}`;
+}
+
+function walkEstimate(input: EstimateInput): Walked {
   const { schema, document, variables } = input;
+  const walked: Walked = { calls: 0, readVariables: false, readWarmth: false, readCounts: false };
   const operation = pickOperation(document, input.operationName);
   const root = operation && schema.getRootType(operation.operation);
-  if (!operation || !root) return 0;
+  if (!operation || !root) return walked;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   // A write fences the credential's directory (plugins/directory-writes.ts): count it cold.
@@ -75,6 +142,7 @@ export function estimateUpstreamCalls(input: EstimateInput): number {
 
   const walk = (set: SelectionSetNode, type: GraphQLCompositeType, scope: Scope, isRoot: boolean): void => {
     for (const selection of set.selections) {
+      if (selection.directives?.length && selection.directives.some(directiveHoldsVariable)) walked.readVariables = true;
       if (!included(selection, variables)) continue;
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
@@ -92,15 +160,15 @@ export function estimateUpstreamCalls(input: EstimateInput): number {
     const def = (parent as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields()[node.name.value];
     if (!def) return; // __typename, or a meta field
     const cost = costOf(def, isRoot);
+    if (cost.directory === true && operation.operation === 'query') walked.readWarmth = true;
     const warm = cost.directory === true && directory !== undefined;
     if (!warm) {
       calls += (cost.each ?? 0) * scope.items + (cost.perBatch ?? 0) * scope.groups;
       if (cost.once) once.set(cost.once.key, Math.max(once.get(cost.once.key) ?? 0, cost.once.calls));
     }
-    const args = argumentsOf(def, node, variables);
     const isList = isListType(getNullableType(def.type));
     const sizedByParent = scope.sized?.fields.includes(node.name.value) ? scope.sized.size : undefined;
-    const size = listSize(cost.size, args, directory);
+    const size = listSize(cost.size, def, node, variables, directory, walked);
     const ownSize = isList && !cost.size?.sizedFields ? (sizedByParent ?? size) : 1;
     const items = scope.items * ownSize;
     // Each resolution that calls upstream answers on its own: what it returns forms its own group.
@@ -113,7 +181,27 @@ export function estimateUpstreamCalls(input: EstimateInput): number {
 
   walk(operation.selectionSet, root, { items: 1, groups: 1, sized: undefined }, true);
   for (const value of once.values()) calls += value;
-  return calls;
+  walked.calls = calls;
+  return walked;
+}
+
+/** Whether a directive's arguments hold a variable. */
+function directiveHoldsVariable(directive: DirectiveNode): boolean {
+  return directive.arguments?.some((argument) => holdsVariable(argument.value)) ?? false;
+}
+
+/** Whether a value is, or holds, a variable. */
+function holdsVariable(value: ValueNode): boolean {
+  switch (value.kind) {
+    case Kind.VARIABLE:
+      return true;
+    case Kind.LIST:
+      return value.values.some(holdsVariable);
+    case Kind.OBJECT:
+      return value.fields.some((field) => holdsVariable(field.value));
+    default:
+      return false;
+  }
 }
 
 function pickOperation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | undefined {
@@ -145,12 +233,28 @@ function argumentsOf(def: GraphQLField<unknown, unknown>, node: FieldNode, varia
   }
 }
 
-function listSize(size: ListSize | undefined, args: Record<string, unknown>, directory: EstimateInput['directory']): number {
-  for (const name of size?.slicingArguments ?? []) {
-    const value = args[name];
-    if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, value);
-    if (Array.isArray(value)) return value.length;
+/** A list's size: its slicing argument (which `walked` notes when a variable gives it), else the directory's count, else assumed. */
+function listSize(
+  size: ListSize | undefined,
+  def: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  variables: EstimateInput['variables'],
+  directory: EstimateInput['directory'],
+  walked: Walked,
+): number {
+  if (size?.slicingArguments?.length) {
+    if (node.arguments?.some((argument) => size.slicingArguments!.includes(argument.name.value) && holdsVariable(argument.value))) walked.readVariables = true;
+    const args = argumentsOf(def, node, variables);
+    for (const name of size.slicingArguments) {
+      const value = args[name];
+      if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, value);
+      if (Array.isArray(value)) return value.length;
+    }
   }
-  if (size?.directory && directory) return directory[size.directory];
+  if (size?.directory && directory) {
+    walked.readCounts = true;
+    return directory[size.directory];
+  }
+  if (size?.directory) walked.readCounts = true; // cold: a warm directory would size it
   return size?.assumedSize ?? DEFAULT_LIST_SIZE;
 }

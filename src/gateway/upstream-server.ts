@@ -6,6 +6,7 @@
  */
 import { ZulipConnection, type FetchLike, type ObservedCall } from '../zulip/connection.js';
 import type { Credentials } from '../zulip/credentials.js';
+import { AuthorizationCache } from './credentials.js';
 import type { LiveDirectories } from './directory/live.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from './loaders/users.js';
@@ -69,6 +70,8 @@ export class UpstreamServer {
   readonly userIdsBatchThreshold: number;
   /** Each credential's rate-limit budget, from the answers' X-RateLimit-* headers. */
   readonly budgets = new UpstreamBudgets();
+  /** Recent Authorization header values, each parsed once (credentials.ts). */
+  readonly authorizations = new AuthorizationCache();
   /** The organization's upload limits in bytes (schema/uploads.ts), read from `POST /register` once. */
   readonly uploadLimits = new SharedValue<{ maxFileUploadBytes: number }>();
   /** Whether `GET /users` honours `user_ids` (feature level 384), learned from its first answer. */

@@ -30,6 +30,7 @@ import { DEFAULT_UPSTREAM_DEADLINE_MS, operationDeadline } from './plugins/deadl
 import { LiveQueries } from './live/queries.js';
 import { liveQueries } from './plugins/live-queries.js';
 import { boundInputs } from './plugins/input-bounds.js';
+import { compiledExecution } from './plugins/compiled-execution.js';
 import { operationLimits } from './plugins/limits.js';
 import { limitVariablesDepth } from './plugins/variables-depth.js';
 import { useLogging } from './plugins/logging.js';
@@ -106,6 +107,12 @@ export interface GatewayOptions {
    * message too (a larger one closes the socket with 1009). @default MAX_REQUEST_BODY_BYTES
    */
   maxRequestBodyBytes?: number;
+  /**
+   * Run queries and mutations as code compiled once per document (graphql-jit,
+   * plugins/compiled-execution.ts) rather than graphql's interpreter; the documents it cannot run
+   * as graphql-js would, and the subgraph schema, are interpreted anyway. @default true
+   */
+  compiledExecution?: boolean;
   /** Run identical subscriptions (credential, operation, variables) once, on every transport. @default true */
   shareSubscriptions?: boolean;
   /**
@@ -274,7 +281,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Before yoga's masking (added after these plugins): bugs are logged with their stacks.
       ...(logger ? [useLogging(logger)] : []),
       ...(metrics || options.endpoints ? [useMetrics(metrics, options.endpoints)] : []),
-      ...(tracing ? [useTracing(tracing)] : []),
+      // Off (no exporter configured): not in the chain at all.
+      ...(tracing?.enabled ? [useTracing(tracing)] : []),
       ...(persisted ? [persisted.plugin] : []),
       // Every refusal coded (plugins/refusals.ts): a method first, then the body and CSRF checks,
       // then a content type yoga does not read.
@@ -303,6 +311,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       useEventHub(hub),
       // After the hub in the list, so disposed before it: directories release their queues first.
       ...(directories ? [directoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
+      // fails entries one by one (plugins/compiled-execution.ts says why that matters).
+      ...(options.subgraph || options.compiledExecution === false ? [] : [compiledExecution()]),
       // `@live` queries: they follow the hub's sessions and count toward the subscription limit.
       liveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.

@@ -122,6 +122,11 @@ interface Family {
   baseUrl: string;
   /** `${baseUrl}/api/v1/` */
   apiBase: string;
+  /**
+   * The key of each credentials object the family's connections were given, computed once: a
+   * gateway gives every request a connection of its own, often with the same credentials object.
+   */
+  keys: WeakMap<Credentials, string>;
 }
 
 /** A request built once per call; retries resend it unchanged (a streamed body is never retried). */
@@ -175,7 +180,14 @@ export class ZulipConnection {
    * the event hub and graphql-ws need it, not every request.
    */
   get credentialKey(): string {
-    return (this.#credentialKey ??= credentialKeyOf(this.#credentials));
+    if (this.#credentialKey !== undefined) return this.#credentialKey;
+    const credentials = this.#credentials;
+    let key = credentials && this.family.keys.get(credentials);
+    if (key === undefined) {
+      key = credentialKeyOf(credentials);
+      if (credentials) this.family.keys.set(credentials, key);
+    }
+    return (this.#credentialKey = key);
   }
 
   /** A connection to the same server, with the same transport and options, as someone else. */
@@ -404,6 +416,6 @@ function withoutCredentials(o: ConnectionOptions): Omit<ConnectionOptions, 'cred
 
 function createFamily(options: ConnectionOptions): Family {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  return { transport: createTransport(options.fetch), baseUrl, apiBase: `${baseUrl}/api/v1/` };
+  return { transport: createTransport(options.fetch), baseUrl, apiBase: `${baseUrl}/api/v1/`, keys: new WeakMap() };
 }
 

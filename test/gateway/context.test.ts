@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createContext, requireCredentials } from '../../src/gateway/context.js';
-import { credentialsFromConnectionParams, parseAuthorization } from '../../src/gateway/credentials.js';
+import { AuthorizationCache, credentialsFromConnectionParams, parseAuthorization } from '../../src/gateway/credentials.js';
 import { UpstreamServer } from '../../src/gateway/upstream-server.js';
 import type { Credentials } from '../../src/zulip/connection.js';
 import { getServerSettings } from '../../src/zulip/routes/server-settings.js';
@@ -51,6 +51,33 @@ describe('createContext', () => {
     const ctx = createContext({ request: request(basicAuth(hamlet)), upstream: upstream() });
     expect(ctx.credentials).toEqual(hamlet);
     expect(requireCredentials(ctx)).toEqual(hamlet);
+  });
+
+  it('parses a header value once for the requests that repeat it, each still with a connection and key of its own credentials', () => {
+    const server = upstream();
+    const first = createContext({ request: request(basicAuth(hamlet)), upstream: server });
+    const second = createContext({ request: request(basicAuth(hamlet)), upstream: server });
+    const other = createContext({ request: request(basicAuth(service)), upstream: server });
+    expect(second.credentials).toBe(first.credentials);
+    expect(second.connection).not.toBe(first.connection);
+    expect(second.connection.credentialKey).toBe(first.connection.credentialKey);
+    expect(other.credentials).toEqual(service);
+    expect(other.connection.credentialKey).not.toBe(first.connection.credentialKey);
+    // The same key as a connection that never shared anything computes for the same credentials.
+    expect(new UpstreamServer({ baseUrl: 'http://ctx.localhost' }).connection.withCredentials({ ...hamlet }).credentialKey).toBe(first.connection.credentialKey);
+  });
+
+  it('keeps a bounded number of header values, the oldest dropped first', () => {
+    const cache = new AuthorizationCache(2);
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => basicAuth({ email: `${name}@zulip.example.com`, apiKey: `${name}-key` }));
+    const parsedA = cache.get(a!);
+    expect(cache.get(a!)).toBe(parsedA);
+    cache.get(b!);
+    cache.get(c!);
+    expect(cache.get(a!)).not.toBe(parsedA);
+    expect(cache.get(a!)).toEqual(parsedA);
+    expect(cache.get(null)).toBeUndefined();
+    expect(cache.get('Bearer x')).toEqual(parseAuthorization('Bearer x'));
   });
 
   it('uses the configured default credentials only when there is no Authorization header', () => {

@@ -5,10 +5,13 @@
  * upstream call with a code naming the estimate, and the same query without the cap really makes
  * hundreds of calls, no more than estimated. Aliases and fragments that fan out are counted.
  */
+import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addChannel, insertMessage, subscribe } from '../../src/emulator/factory.js';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
 import { sessionKey } from '../../src/gateway/events/hub.js';
+import { buildSchema } from '../../src/gateway/schema/index.js';
+import { estimateUpstreamCalls, UpstreamEstimates } from '../../src/gateway/upstream-estimate.js';
 import { ZulipConnection } from '../../src/zulip/connection.js';
 import { createHarness, setupHarness, type Harness } from '../helpers/harness.js';
 import { until } from '../helpers/wait.js';
@@ -149,5 +152,44 @@ describe('fan-outs through aliases and fragments, 40 channels, live directory lo
     const refused = refusal(await h.gql(query));
     expect(refused.extensions).toMatchObject({ estimate: estimateFor(known), cap: 50 });
     expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('estimates a repeated document by the variables each request sends', async () => {
+    // Refused either way: 1 + n for `a`, and 1 + 2n for `b` (1 + n when its topics are skipped).
+    const query = 'query($skip: Boolean!) { a: channels { topics { name } } b: channels { topics @skip(if: $skip) { name } emailAddress } }';
+    for (const skip of [false, true, false, true]) {
+      h.resetUpstreamRequests();
+      const refused = refusal(await h.gql(query, { skip }));
+      expect(refused.extensions).toMatchObject({ estimate: skip ? 2 + 2 * known : 2 + 3 * known, cap: 50 });
+      expect(h.upstreamRequests).toEqual([]);
+    }
+  });
+});
+
+describe('UpstreamEstimates, which keeps estimates per document', () => {
+  const schema = buildSchema();
+  const documents = [
+    '{ channels { name topics { name } } }',
+    '{ users { fullName } channels { name } }',
+    'query($id: Long!) { user(id: $id) { fullName } }',
+    'query($n: Int!) { messages(last: $n) { nodes { sender { fullName } channel { name } } } }',
+    'query($skip: Boolean!) { channels { topics @skip(if: $skip) { name } } }',
+    'mutation { updateSettings(fullName: "x") { fullName } }',
+  ].map((text) => parse(text));
+  const variables = [{ id: 1, n: 5, skip: false }, { id: 2, n: 50, skip: true }];
+  const directories = [undefined, { users: 10, channels: 4, subscriptions: 3, userGroups: 2 }, { users: 11, channels: 5, subscriptions: 3, userGroups: 2 }];
+
+  it('gives every request the estimate walking its document would, whatever its variables and directory', () => {
+    const estimates = new UpstreamEstimates();
+    for (let round = 0; round < 2; round++) {
+      for (const document of documents) {
+        for (const vars of variables) {
+          for (const directory of directories) {
+            const input = { schema, document, variables: vars, directory };
+            expect(estimates.estimate(input)).toBe(estimateUpstreamCalls(input));
+          }
+        }
+      }
+    }
   });
 });

@@ -18,7 +18,7 @@ import type { LiveDirectories } from '../directory/live.js';
 import { GatewayErrorCode } from '../errors.js';
 import type { EventHub } from '../events/hub.js';
 import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Headroom } from '../upstream-budget.js';
-import { estimateUpstreamCalls, type WarmDirectory } from '../upstream-estimate.js';
+import { UpstreamEstimates, type WarmDirectory } from '../upstream-estimate.js';
 
 export interface UpstreamBudgetOptions {
   /** Estimated upstream calls one operation may make. @default DEFAULT_MAX_UPSTREAM_CALLS (50) */
@@ -46,11 +46,12 @@ export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Cont
   const maxCalls = options.maxCalls ?? DEFAULT_MAX_UPSTREAM_CALLS;
   const headroom = options.headroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM;
   const { hub, directories } = options;
+  const estimates = new UpstreamEstimates();
 
   const judge = (args: ExecutionArgs, ctx: Context, warm: Directory | undefined): Judgement => {
     const directory: WarmDirectory | undefined = warm?.sizes();
     const { schema, document, operationName, variableValues: variables } = args;
-    const estimate = estimateUpstreamCalls({ schema, document, operationName, variables, directory });
+    const estimate = estimates.estimate({ schema, document, operationName, variables, directory });
     if (estimate > maxCalls) {
       const message = `This operation needs about ${estimate} calls to the chat server, over the gateway's cap of ${maxCalls} per operation: select fewer fields under lists, or page through them.`;
       return { estimate, refusal: { message, extensions: { cap: maxCalls } } };
