@@ -131,6 +131,7 @@ export async function start(
     ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     maxUpstreamCalls: config.maxUpstreamCalls,
     upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,
+    compiledExecution: config.compiledExecution,
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
   const served = createGatewayServer(gateway, { drainMs: config.drainMs, ...config.server });

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       liveDirectory: { enabled: true, idleMs: 300_000, maxBytes: 512 * 1_048_576 },
       maxUpstreamCalls: 50,
       upstreamBudgetHeadroom: '10%',
+      compiledExecution: true,
     });
     expect(config.cluster).toBeUndefined();
     expect(config.userIdsBatchThreshold).toBeUndefined(); // the gateway's own default
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://redis:6379', GATEWAY_SECRET: 'x'.repeat(32), REDIS_KEY_PREFIX: 'cg:', CLUSTER_FAILOVER_MS: '5000',
       LIVE_DIRECTORY: 'off', LIVE_DIRECTORY_MAX_BYTES: String(64 * 1_048_576), LIVE_DIRECTORY_IDLE_MS: '60000', USER_IDS_BATCH_THRESHOLD: '20',
       MAX_BODY_BYTES: '100000', UPSTREAM_DEADLINE_MS: '5000', MAX_UPSTREAM_CALLS: '120', UPSTREAM_BUDGET_HEADROOM: '25',
+      COMPILED_EXECUTION: 'off',
     });
     expect(config).toMatchObject({
       port: 8080, host: '0.0.0.0', zulipUrl: 'https://chat.example.com', demo: false,
@@ -70,6 +72,7 @@ describe('loadConfig', () => {
       cluster: { url: 'redis://redis:6379', secret: 'x'.repeat(32), keyPrefix: 'cg:', failoverMs: 5000 },
       liveDirectory: { enabled: false, idleMs: 60_000, maxBytes: 64 * 1_048_576 }, userIdsBatchThreshold: 20,
       maxRequestBodyBytes: 100_000, upstreamDeadlineMs: 5000, maxUpstreamCalls: 120, upstreamBudgetHeadroom: 25,
+      compiledExecution: false,
     });
     expect(loadConfig({ UPSTREAM_BUDGET_HEADROOM: ' 5% ' }).upstreamBudgetHeadroom).toBe('5%');
   });

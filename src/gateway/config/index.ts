@@ -54,6 +54,8 @@ export interface GatewayConfig {
   liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
   /** The message cache (directory/messages/cache.ts); it follows the live directory's queues. */
   liveCache: { enabled: boolean; maxBytes: number };
+  /** Queries and mutations run as compiled code (plugins/compiled-execution.ts). */
+  compiledExecution: boolean;
   /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
   userIdsBatchThreshold?: number;
   /** Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts). */
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       enabled: bool('LIVE_CACHE', true),
       maxBytes: int('LIVE_CACHE_MAX_BYTES', 64 * 1_048_576, 65_536, 2 ** 40),
     },
+    compiledExecution: bool('COMPILED_EXECUTION', true),
   };
   const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);
   if (userIdsBatchThreshold !== undefined) config.userIdsBatchThreshold = userIdsBatchThreshold;

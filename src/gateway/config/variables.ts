@@ -60,6 +60,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'UPSTREAM_BUDGET_HEADROOM', default: '10%', meaning: 'What no operation may spend of its credential\'s remaining rate-limit budget (X-RateLimit-Remaining), so the user\'s other clients keep working: a number of calls, or a percentage of the advertised limit.' },
   { name: 'LIVE_CACHE', default: 'on', meaning: 'Keep the message windows queries fetched (GET /messages) current from the same event queue, so a repeated query costs no upstream call (on/off). Needs LIVE_DIRECTORY.' },
   { name: 'LIVE_CACHE_MAX_BYTES', default: '67108864', meaning: 'Estimated memory cap of all cached message windows; the least recently used are dropped above it.' },
+  { name: 'COMPILED_EXECUTION', default: 'on', meaning: 'Run queries and mutations as code compiled once per document (graphql-jit) instead of graphql\'s interpreter; documents it cannot run as graphql-js would (subscriptions, @defer, @stream, @live, several operations) are interpreted anyway (on/off).' },
   { name: 'USER_IDS_BATCH_THRESHOLD', default: '5', meaning: 'Below Zulip feature level 384 (no user_ids filter), batches of at most this many users are fetched one by one, larger ones as the whole user list.' },
 ];
 
