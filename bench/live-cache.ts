@@ -19,7 +19,6 @@ const CHILD_FLAG = '--emulator-child';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOOP = { count: 300, maxMs: 4000 };
 const WARMUP = { count: 200, maxMs: 3000 };
-const SEED = { senders: 40, channels: 10, messages: 150 };
 
 const DASHBOARD = /* GraphQL */ `
   query Dashboard {
@@ -46,29 +45,13 @@ interface Ready {
 
 async function runEmulatorChild(): Promise<void> {
   const { createEmulator } = await import('../src/emulator/app.js');
-  const { addChannel, addUser, insertMessage, subscribe } = await import('../src/emulator/factory.js');
+  const { seedDashboard } = await import('./dashboard-seed.js');
   const { DEMO_USERS } = await import('../src/emulator/seed.js');
   const emulator = createEmulator({ seed: 'demo' });
   const store = emulator.store;
   const viewer = DEMO_USERS[0]!;
   const viewerId = store.userByEmail(viewer.email)!.user_id;
-  const now = Date.now();
-  const senders = Array.from({ length: SEED.senders }, (_, i) => addUser(store, { full_name: `Sender ${i}`, delivery_email: `s${i}@zulip.example.com` }, now));
-  const channels = Array.from({ length: SEED.channels }, (_, i) => addChannel(store, { name: `bench-${i}`, description: `Bench **${i}**` }, now));
-  for (const channel of channels) {
-    subscribe(store, channel.stream_id, viewerId);
-    for (const sender of senders) subscribe(store, channel.stream_id, sender.user_id);
-  }
-  for (let i = 0; i < SEED.messages; i++) {
-    const sender = senders[i % SEED.senders]!;
-    const message = insertMessage(store, {
-      sender_id: sender.user_id,
-      ...(i % 10 === 3 ? { to_user_ids: [viewerId] } : { stream_id: channels[i % SEED.channels]!.stream_id, topic: `topic ${i % 5}` }),
-      content: `Bench message **${i}** with a [link](https://example.com/${i}).`,
-      timestamp: Math.floor(now / 1000) - SEED.messages + i,
-    });
-    message.reactions.push({ emoji_name: 'tada', emoji_code: '1f389', reaction_type: 'unicode_emoji', user_id: senders[(i * 7 + 3) % SEED.senders]!.user_id });
-  }
+  seedDashboard(store, viewerId);
   const { url } = await emulator.listen({ host: '127.0.0.1', port: 0 });
   process.once('disconnect', () => void emulator.close().then(() => process.exit(0)));
   process.send!({ url, email: viewer.email, apiKey: viewer.apiKey } satisfies Ready);

@@ -8,9 +8,6 @@ import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'undici';
 import { checkGraphQL } from './clients.js';
 
-/** Extra organization data, so that a dashboard page has many distinct senders and channels. */
-export const SEED = { senders: 40, channels: 10, messages: 150 };
-
 /** Load the emulator process drives against a gateway (BENCH_MODE=transport), so that none of the client's CPU is counted as the gateway's. */
 export interface Drive {
   url: string;
@@ -37,35 +34,13 @@ export type FromChild =
 
 export async function runEmulatorChild(): Promise<void> {
   const { createEmulator } = await import('../../src/emulator/app.js');
-  const { addChannel, addUser, insertMessage, subscribe } = await import('../../src/emulator/factory.js');
+  const { seedDashboard } = await import('../dashboard-seed.js');
   const { DEMO_USERS } = await import('../../src/emulator/seed.js');
   const emulator = createEmulator({ seed: 'demo' });
   const store = emulator.store;
   const viewer = DEMO_USERS[0]!;
   const viewerId = store.userByEmail(viewer.email)!.user_id;
-  const now = Date.now();
-  const senders = Array.from({ length: SEED.senders }, (_, i) =>
-    addUser(store, { full_name: `Bench Sender ${i}`, delivery_email: `bench${i}@zulip.example.com` }, now),
-  );
-  const channels = Array.from({ length: SEED.channels }, (_, i) =>
-    addChannel(store, { name: `bench-${i}`, description: `Bench channel **${i}**` }, now),
-  );
-  for (const channel of channels) {
-    subscribe(store, channel.stream_id, viewerId);
-    for (const sender of senders) subscribe(store, channel.stream_id, sender.user_id);
-  }
-  let lastId = 0;
-  for (let i = 0; i < SEED.messages; i++) {
-    const sender = senders[i % SEED.senders]!;
-    const message = insertMessage(store, {
-      sender_id: sender.user_id,
-      ...(i % 10 === 3 ? { to_user_ids: [viewerId] } : { stream_id: channels[i % SEED.channels]!.stream_id, topic: `topic ${i % 5}` }),
-      content: `Bench message **${i}** with a [link](https://example.com/${i}).`,
-      timestamp: Math.floor(now / 1000) - SEED.messages + i,
-    });
-    message.reactions.push({ emoji_name: 'tada', emoji_code: '1f389', reaction_type: 'unicode_emoji', user_id: senders[(i * 7 + 3) % SEED.senders]!.user_id });
-    lastId = message.id;
-  }
+  const { senderIds, lastMessageId } = seedDashboard(store, viewerId);
   const { url } = await emulator.listen({ host: '127.0.0.1', port: 0 });
   const send = (message: FromChild) => process.send!(message);
   const auth = `Basic ${Buffer.from(`${viewer.email}:${viewer.apiKey}`).toString('base64')}`;
@@ -106,7 +81,7 @@ export async function runEmulatorChild(): Promise<void> {
         void emulator.close().then(() => process.exit(0));
     }
   });
-  send({ type: 'ready', url, email: viewer.email, apiKey: viewer.apiKey, messageId: lastId, userId: senders[0]!.user_id });
+  send({ type: 'ready', url, email: viewer.email, apiKey: viewer.apiKey, messageId: lastMessageId, userId: senderIds[0]! });
 }
 
 /** Request/response over the IPC channel to the emulator process. */
