@@ -79,7 +79,7 @@ export function writeEventTypes(operation: OperationDefinitionNode | undefined, 
 }
 
 /** The envelop plugin: fences the caller's directory (and message cache) around each mutation that changes them. */
-export function directoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
+export function useDirectoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
   return {
     onExecute({ args }) {
       const connection = args.contextValue.connection;

@@ -76,7 +76,7 @@ function shareable(document: DocumentNode, operationName: string | null | undefi
  */
 export type AdmitLongRunning = (credentialKey: string) => (() => void) | GraphQLError;
 
-export function shareSubscriptions(
+export function useSharedSubscriptions(
   options: ShareSubscriptionsOptions,
 ): Plugin<Context> & { sharing: GraphQLSubscriptionSharing; admit: AdmitLongRunning } {
   const limit = options.slowConsumerLimit;

@@ -24,7 +24,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput, isNotFound, notFoundError } from '../errors.js';
 import { invalidGlobalId } from '../global-ids.js';
-import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
 import {
   GroupSettingUpdateInput,
   GroupSettingValueRef,
@@ -33,7 +33,7 @@ import {
 } from './group-settings.js';
 import { asNode } from './node.js';
 import { UserRef, userOrNull } from './users.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../upstream-cost.js';
+import { channelLookupCost, upstreamCost, userLookupCost } from '../upstream/cost.js';
 import { reaches } from '../zulip-operations.js';
 
 // ---- helpers shared with subscriptions and user topics --------------------------------------------

@@ -54,7 +54,7 @@ import { fetchMessagePage, MessageRef } from './messages/index.js';
 import { UserGroupRef } from './user-groups.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
-import { upstreamCost } from '../upstream-cost.js';
+import { upstreamCost } from '../upstream/cost.js';
 
 /**
  * The federation spec version the SDL links to. v2.3 has all this subgraph uses (`@key`), and every

@@ -26,7 +26,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import {
   ChannelRef,
@@ -36,7 +36,7 @@ import {
 } from './channels.js';
 import { GroupSettingValueInput, loadUsers, toWireGroupSettingValue, type GroupSettingValueInputShape } from './group-settings.js';
 import { UserRef } from './users.js';
-import { upstreamCost, userLookupCost } from '../upstream-cost.js';
+import { upstreamCost, userLookupCost } from '../upstream/cost.js';
 import { reaches } from '../zulip-operations.js';
 
 // ---- the caller's subscriptions, once per request ------------------------------------------------

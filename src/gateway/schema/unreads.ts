@@ -6,7 +6,7 @@
 import type { User } from '../../zulip/model/users.js';
 import type { ChannelUnreads, ConversationUnreads, TopicUnreads, UnreadsView } from '../directory/unreads.js';
 import { builder } from '../builder.js';
-import { upstreamCost } from '../upstream-cost.js';
+import { upstreamCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { memoKey } from '../loaders/index.js';
 import { loadUnreads } from '../loaders/unreads.js';

@@ -11,7 +11,7 @@ import { createChannelFolder, getChannelFolders, patchChannelFolders, updateChan
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
-import { getFeatureLevel, requireFeatureLevel } from '../../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../../upstream/feature-level.js';
 import { memoKey } from '../../loaders/index.js';
 import { reaches } from '../../zulip-operations.js';
 import { ChannelRef } from '../channels.js';

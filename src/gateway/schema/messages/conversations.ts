@@ -10,7 +10,7 @@ import type { Message } from '../../../zulip/model/messages.js';
 import type { User } from '../../../zulip/model/users.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream-cost.js';
+import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
 import { ChannelRef, channelOrNull } from '../channels.js';
 import { unreads, unreadsCost } from '../unreads.js';
 import { ownUser, UserRef } from '../users.js';

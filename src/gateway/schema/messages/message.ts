@@ -14,7 +14,7 @@ import type {
   TopicLink,
 } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream-cost.js';
+import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
 import type { Context } from '../../context.js';
 import { isNotFound, notFoundError } from '../../errors.js';
 import { invalidGlobalId } from '../../global-ids.js';
