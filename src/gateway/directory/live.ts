@@ -295,7 +295,7 @@ export class LiveDirectories {
         for (const fence of entry.fences) fence.mark = current.lastEventId;
         wakeSettled(entry);
       },
-      // Cluster mode: the log no longer continues what the directory loaded (see cluster/session.ts).
+      // Cluster mode: the log no longer continues what the directory loaded (see cluster/session/).
       lost: () => {
         this.messages?.reset(key);
         const directory = this.registry.get(key);

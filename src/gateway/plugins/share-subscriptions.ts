@@ -1,6 +1,6 @@
 /**
  * Identical GraphQL subscriptions (operations, not the channel subscriptions of
- * schema/subscriptions.ts) run once: the same credential, operation document and variables, on any
+ * schema/subscriptions/) run once: the same credential, operation document and variables, on any
  * transport (graphql-ws and SSE both subscribe through envelop, so an SSE stream and a WebSocket
  * of one user share too). With many tabs and devices per user, an event then costs one GraphQL
  * execution, not one per client (as Apollo Router's subscription deduplication does).

@@ -49,7 +49,7 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { invalidGlobalId, parseIntegerKey, readGlobalId } from '../global-ids.js';
 import { memoKey } from '../loaders/index.js';
-import { ChannelRef } from './channels.js';
+import { ChannelRef } from './channels/index.js';
 import { fetchMessagePage, MessageRef } from './messages/index.js';
 import { UserGroupRef } from './user-groups.js';
 import { UserRef } from './users.js';

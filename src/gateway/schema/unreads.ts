@@ -11,7 +11,7 @@ import type { Context } from '../context.js';
 import { memoKey } from '../loaders/index.js';
 import { loadUnreads } from '../loaders/unreads.js';
 import { UNREADS } from '../live/resources.js';
-import { ChannelRef, channelOrNull, TopicRef } from './channels.js';
+import { ChannelRef, channelOrNull, TopicRef } from './channels/index.js';
 import { UserRef } from './users.js';
 
 const callerUnreads = memoKey<UnreadsView>('caller unreads');

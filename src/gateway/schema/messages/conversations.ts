@@ -11,7 +11,7 @@ import type { User } from '../../../zulip/model/users.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
-import { ChannelRef, channelOrNull } from '../channels.js';
+import { ChannelRef, channelOrNull } from '../channels/index.js';
 import { unreads, unreadsCost } from '../unreads.js';
 import { ownUser, UserRef } from '../users.js';
 import { MessageTypeEnum } from './enums.js';

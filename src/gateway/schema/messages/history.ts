@@ -12,7 +12,7 @@ import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { reaches } from '../../zulip-operations.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 import { loadUsers } from '../group-settings.js';
 import { UserRef } from '../users.js';
 import { foundOrNull, MessageRef } from './message.js';

@@ -18,7 +18,7 @@ import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/
 import type { Context } from '../../context.js';
 import { isNotFound, notFoundError } from '../../errors.js';
 import { invalidGlobalId } from '../../global-ids.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 import { asNode } from '../node.js';
 import { UserRef } from '../users.js';
 import { ContentTypeEnum, KNOWN_FLAGS, MessageFlagEnum, MessageTypeEnum } from './enums.js';
