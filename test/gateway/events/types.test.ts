@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyToWindows } from '../../../src/gateway/directory/messages/events.js';
 import { DIRECTORY_EVENT_TYPES } from '../../../src/gateway/directory/register.js';
-import { parseEvent, SUPPORTED_EVENT_TYPES, type RawEvent } from '../../../src/gateway/events/model.js';
+import { parseEvent, SUPPORTED_EVENT_TYPES } from '../../../src/gateway/events/model.js';
+import { eg } from '../../fixtures/eg.js';
 import { EVENT_KINDS, EVENT_TYPES, kindsOf, LIVE_BY_KIND, OPS_BY_TYPE, UNREADS_EVENT_TYPES } from '../../../src/gateway/events/types.js';
 
 const zulip = JSON.parse(readFileSync(new URL('../../fixtures/zulip-event-types.json', import.meta.url), 'utf8')) as { events: [string, string | null][] };
@@ -50,13 +51,15 @@ describe('the event table', () => {
   });
 
   it('drives the parser: every registered type and op yields the table’s kinds, any other op is UNKNOWN', () => {
-    const fields = { message: { id: 1 }, message_id: 1, sender_id: 1, sender: { user_id: 1 }, emoji_name: 'x', user_id: 1, flag: 'read', messages: [] };
+    const sender = eg.user();
+    const message = eg.streamMessage({ sender });
+    const fields = { message, message_id: message.id, sender_id: sender.user_id, sender, emoji_name: 'x', user_id: sender.user_id, flag: 'read', messages: [] };
     for (const type of SUPPORTED_EVENT_TYPES) {
       for (const op of OPS_BY_TYPE[type] ?? [undefined]) {
-        const raw = { id: 1, type, op, ...fields, ...(type === 'update_message' && { rendered_content: 'x', orig_subject: 'a' }) } as RawEvent;
+        const raw = eg.event(type, { op, ...fields, ...(type === 'update_message' && { rendered_content: 'x', orig_subject: 'a' }) });
         expect(parseEvent(raw).map((e) => e.kind), `${type}/${op}`).toEqual(Object.keys(kindsOf(type, op)!));
       }
-      if (OPS_BY_TYPE[type]) expect(parseEvent({ id: 1, type, op: 'not_an_op', ...fields } as RawEvent)[0]!.kind).toBe('UNKNOWN');
+      if (OPS_BY_TYPE[type]) expect(parseEvent(eg.event(type, { ...fields, op: 'not_an_op' }))[0]!.kind).toBe('UNKNOWN');
     }
   });
 
