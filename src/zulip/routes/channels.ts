@@ -15,7 +15,6 @@ import type {
 } from '../model/channels.js';
 import * as channels from '../generated/channels.js';
 import type { GetStreamEmailAddressParams, GetStreamIdParams } from '../generated/channels.js';
-import { callOperation } from '../operation.js';
 import { json, raw, type WireParams } from '../params.js';
 
 /** Which channels `GET /streams` returns; each flag is sent only when set. */
@@ -192,7 +191,7 @@ export function getStreamTopics(
  * https://zulip.com/api/get-stream-id
  */
 export const getStreamId = (c: ZulipConnection, p: GetStreamIdParams, call?: SendOptions): Promise<SendResult<GetStreamIdResult>> =>
-  callOperation(c, channels.getStreamId, p, call);
+  channels.getStreamId(c, p, call);
 
 /**
  * The email address of a channel (feature level 226), posting as `senderId` (feature level 335).
@@ -202,7 +201,7 @@ export const getStreamEmailAddress = (
   c: ZulipConnection,
   p: GetStreamEmailAddressParams,
   call?: SendOptions,
-): Promise<SendResult<GetStreamEmailAddressResult>> => callOperation(c, channels.getStreamEmailAddress, p, call);
+): Promise<SendResult<GetStreamEmailAddressResult>> => channels.getStreamEmailAddress(c, p, call);
 
 // ---- channel creation, topic deletion and channel folders (issue 17) ----
 
@@ -211,14 +210,14 @@ export const getStreamEmailAddress = (
  * https://zulip.com/api/create-channel
  */
 export const createChannel = (c: ZulipConnection, p: channels.CreateChannelParams, call?: SendOptions): Promise<SendResult<CreateChannelResult>> =>
-  callOperation(c, channels.createChannel, p, call);
+  channels.createChannel(c, p, call);
 
 /**
  * Deletes every message of a topic the caller can see (organization administrators).
  * https://zulip.com/api/delete-topic
  */
 export const deleteTopic = (c: ZulipConnection, p: channels.DeleteTopicParams, call?: SendOptions): Promise<SendResult<DeleteTopicResult>> =>
-  callOperation(c, channels.deleteTopic, p, call);
+  channels.deleteTopic(c, p, call);
 
 /**
  * The organization's channel folders, by `order` (feature level 389).
@@ -228,7 +227,7 @@ export const getChannelFolders = (
   c: ZulipConnection,
   p: channels.GetChannelFoldersParams = {},
   call?: SendOptions,
-): Promise<SendResult<GetChannelFoldersResult>> => callOperation(c, channels.getChannelFolders, p, call);
+): Promise<SendResult<GetChannelFoldersResult>> => channels.getChannelFolders(c, p, call);
 
 /**
  * Creates a channel folder (organization administrators; feature level 389).
@@ -238,18 +237,18 @@ export const createChannelFolder = (
   c: ZulipConnection,
   p: channels.CreateChannelFolderParams,
   call?: SendOptions,
-): Promise<SendResult<CreateChannelFolderResult>> => callOperation(c, channels.createChannelFolder, p, call);
+): Promise<SendResult<CreateChannelFolderResult>> => channels.createChannelFolder(c, p, call);
 
 /**
  * Renames, describes, archives or unarchives a channel folder (organization administrators; feature level 389).
  * https://zulip.com/api/update-channel-folder
  */
 export const updateChannelFolder = (c: ZulipConnection, p: channels.UpdateChannelFolderParams, call?: SendOptions): Promise<SendResult<object>> =>
-  callOperation(c, channels.updateChannelFolder, p, call);
+  channels.updateChannelFolder(c, p, call);
 
 /**
  * Reorders every channel folder of the organization (organization administrators; feature level 414).
  * https://zulip.com/api/patch-channel-folders
  */
 export const patchChannelFolders = (c: ZulipConnection, p: channels.PatchChannelFoldersParams, call?: SendOptions): Promise<SendResult<object>> =>
-  callOperation(c, channels.patchChannelFolders, p, call);
+  channels.patchChannelFolders(c, p, call);

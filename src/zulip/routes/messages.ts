@@ -26,7 +26,6 @@ import type {
 } from '../model/messages.js';
 import { json, raw } from '../params.js';
 import * as ops from '../generated/messages.js';
-import { callOperation } from '../operation.js';
 
 /**
  * Zulip answers 400 "The anchor can only be excluded at an end of the range" when `include_anchor`
@@ -296,36 +295,36 @@ export function updateMessageFlagsForNarrow(
  * after some batches; the caller repeats the request. https://zulip.com/api/mark-all-as-read
  */
 export const markAllAsRead = (connection: ZulipConnection, params: ops.MarkAllAsReadParams = {}, call?: SendOptions): Promise<MarkAllAsReadResult> =>
-  callOperation(connection, ops.markAllAsRead, params, call);
+  ops.markAllAsRead(connection, params, call);
 
 /** Marks every unread message of a channel as read. https://zulip.com/api/mark-stream-as-read */
 export const markStreamAsRead = (connection: ZulipConnection, params: ops.MarkStreamAsReadParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.markStreamAsRead, params, call);
+  ops.markStreamAsRead(connection, params, call);
 
 /** Marks every unread message of a topic as read. https://zulip.com/api/mark-topic-as-read */
 export const markTopicAsRead = (connection: ZulipConnection, params: ops.MarkTopicAsReadParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.markTopicAsRead, params, call);
+  ops.markTopicAsRead(connection, params, call);
 
 /**
  * Deletes a message for everyone. Needs the organization's permission (administrators by default
  * for other users' messages; one's own within the deletion time limit). https://zulip.com/api/delete-message
  */
 export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMessageParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.deleteMessage, params, call);
+  ops.deleteMessage(connection, params, call);
 
 /** Renders Markdown as the server would for a message, without sending it. https://zulip.com/api/render-message */
 export const renderMessage = (connection: ZulipConnection, params: ops.RenderMessageParams, call?: SendOptions): Promise<RenderMessageResult> =>
-  callOperation(connection, ops.renderMessage, params, call);
+  ops.renderMessage(connection, params, call);
 
 // issue 17 (api-messages): edit history, read receipts, narrow matches, reports.
 
 /** The message's edit history, oldest snapshot first. https://zulip.com/api/get-message-history */
 export const getMessageHistory = (connection: ZulipConnection, params: ops.GetMessageHistoryParams, call?: SendOptions): Promise<GetMessageHistoryResult> =>
-  callOperation(connection, ops.getMessageHistory, params, call);
+  ops.getMessageHistory(connection, params, call);
 
 /** Who has read the message (feature level 137). https://zulip.com/api/get-read-receipts */
 export const getReadReceipts = (connection: ZulipConnection, params: ops.GetReadReceiptsParams, call?: SendOptions): Promise<GetReadReceiptsResult> =>
-  callOperation(connection, ops.getReadReceipts, params, call);
+  ops.getReadReceipts(connection, params, call);
 
 /**
  * Which of the given messages match a narrow, with search hits highlighted. The narrow takes either
@@ -337,8 +336,8 @@ export const checkMessagesMatchNarrow = (
   params: { readonly msgIds: readonly number[]; readonly narrow: readonly NarrowTerm[] },
   call?: SendOptions,
 ): Promise<CheckMessagesMatchNarrowResult> =>
-  callOperation(connection, ops.checkMessagesMatchNarrow, params as ops.CheckMessagesMatchNarrowParams, call);
+  ops.checkMessagesMatchNarrow(connection, params as ops.CheckMessagesMatchNarrowParams, call);
 
 /** Reports a message to the organization's moderators (feature level 382). https://zulip.com/api/report-message */
 export const reportMessage = (connection: ZulipConnection, params: ops.ReportMessageParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.reportMessage, params, call);
+  ops.reportMessage(connection, params, call);

@@ -14,7 +14,6 @@ import type {
 } from '../model/subscriptions.js';
 import { json } from '../params.js';
 import * as subscriptionOps from '../generated/subscriptions.js';
-import { callOperation } from '../operation.js';
 import { channelPermissionParams } from './channels.js';
 
 /** User IDs (preferred; feature level 9) or API email addresses; never a mix. */
@@ -190,7 +189,7 @@ export const updateSubscriptionProperty = (
   c: ZulipConnection,
   p: subscriptionOps.UpdateSubscriptionPropertyParams,
   call?: SendOptions,
-): Promise<SendResult<object>> => callOperation(c, subscriptionOps.updateSubscriptionProperty, p, call);
+): Promise<SendResult<object>> => subscriptionOps.updateSubscriptionProperty(c, p, call);
 
 /**
  * Subscribes the caller to channels (`add`, creating those that do not exist) and unsubscribes
@@ -201,7 +200,7 @@ export const updateSubscriptions = (
   c: ZulipConnection,
   p: subscriptionOps.UpdateSubscriptionsParams,
   call?: SendOptions,
-): Promise<SendResult<UpdateSubscriptionsResult>> => callOperation(c, subscriptionOps.updateSubscriptions, p, call);
+): Promise<SendResult<UpdateSubscriptionsResult>> => subscriptionOps.updateSubscriptions(c, p, call);
 
 /**
  * The IDs of the channels a user is subscribed to, as far as the caller may see (feature level 440).
@@ -211,4 +210,4 @@ export const getUserChannels = (
   c: ZulipConnection,
   p: subscriptionOps.GetUserChannelsParams,
   call?: SendOptions,
-): Promise<SendResult<GetUserChannelsResult>> => callOperation(c, subscriptionOps.getUserChannels, p, call);
+): Promise<SendResult<GetUserChannelsResult>> => subscriptionOps.getUserChannels(c, p, call);

@@ -10,7 +10,6 @@ import type {
   GroupSettingValueUpdate,
 } from '../model/user-groups.js';
 import * as ops from '../generated/user-groups.js';
-import { callOperation } from '../operation.js';
 import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUserGroupsOptions {
@@ -260,4 +259,4 @@ export function getIsUserGroupMember(
  * its `objections`. https://zulip.com/api/deactivate-user-group
  */
 export const deactivateUserGroup = (c: ZulipConnection, p: ops.DeactivateUserGroupParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.deactivateUserGroup, p, call);
+  ops.deactivateUserGroup(c, p, call);

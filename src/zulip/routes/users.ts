@@ -2,7 +2,6 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/users.js';
 import type { CreateUserResult, GetUserResult, GetUsersResult, OwnUser, ProfileDataUpdate, UserRole } from '../model/users.js';
-import { callOperation } from '../operation.js';
 import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUsersOptions {
@@ -175,15 +174,15 @@ export function deactivateUser(
  * https://zulip.com/api/create-user
  */
 export const createUser = (c: ZulipConnection, p: ops.CreateUserParams, call?: SendOptions): Promise<CreateUserResult> =>
-  callOperation(c, ops.createUser, p, call);
+  ops.createUser(c, p, call);
 
 /**
  * Deactivates the caller's own account; the only owner or the only user cannot
  * (CANNOT_DEACTIVATE_LAST_USER). https://zulip.com/api/deactivate-own-user
  */
 export const deactivateOwnUser = (c: ZulipConnection, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.deactivateOwnUser, {}, call);
+  ops.deactivateOwnUser(c, {}, call);
 
 /** Reactivates a deactivated user (administrators only). https://zulip.com/api/reactivate-user */
 export const reactivateUser = (c: ZulipConnection, p: ops.ReactivateUserParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.reactivateUser, p, call);
+  ops.reactivateUser(c, p, call);
