@@ -120,13 +120,9 @@ export function prepareOperation(
     return encodeURIComponent(String(value));
   });
   const wire: Record<string, WireValue | undefined> = {};
-  const byKey = new Map(operation.parameters.map((p) => [p.key, p]));
-  // In the caller's order (a server lists unsupported parameters in request order); keys the
-  // table does not know are not sent.
-  for (const key of Object.keys(values)) {
-    const parameter = byKey.get(key);
-    if (!parameter || parameter.in === 'path' || parameter.binary) continue;
-    const value = values[key];
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path' || parameter.binary) continue;
+    const value = values[parameter.key];
     if (value === undefined) continue;
     if (parameter.encoding === 'json') {
       wire[parameter.name] = json(value);

@@ -15,7 +15,6 @@ import type {
 } from '../model/channels.js';
 import * as channels from '../generated/channels.js';
 import type { GetStreamEmailAddressParams, GetStreamIdParams } from '../generated/channels.js';
-import { json, raw, type WireParams } from '../params.js';
 
 /** Which channels `GET /streams` returns; each flag is sent only when set. */
 export interface GetStreamsOptions {
@@ -48,23 +47,7 @@ export function getStreams(
   options: GetStreamsOptions = {},
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamsResult>> {
-  return connection.request<GetStreamsResult>(
-    'get-streams',
-    'GET',
-    'streams',
-    {
-      include_public: json(options.includePublic),
-      include_web_public: json(options.includeWebPublic),
-      include_subscribed: json(options.includeSubscribed),
-      exclude_archived: json(options.excludeArchived),
-      include_all: json(options.includeAll),
-      include_default: json(options.includeDefault),
-      include_owner_subscribed: json(options.includeOwnerSubscribed),
-      include_can_access_content: json(options.includeCanAccessContent),
-      include_all_active: json(options.includeAllActive),
-    },
-    call,
-  );
+  return channels.getStreams(connection, options, call);
 }
 
 /**
@@ -77,7 +60,7 @@ export function getStreamById(
   streamId: number,
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamByIdResult>> {
-  return connection.request<GetStreamByIdResult>('get-stream-by-id', 'GET', `streams/${streamId}`, undefined, call);
+  return channels.getStreamById(connection, { streamId }, call);
 }
 
 export interface UpdateStreamOptions {
@@ -111,40 +94,7 @@ export function updateStream(
   options: UpdateStreamOptions,
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.request<Record<string, never>>(
-    'update-stream',
-    'PATCH',
-    `streams/${options.streamId}`,
-    {
-      description: raw(options.description),
-      new_name: raw(options.newName),
-      is_private: json(options.isPrivate),
-      is_web_public: json(options.isWebPublic),
-      history_public_to_subscribers: json(options.historyPublicToSubscribers),
-      is_default_stream: json(options.isDefaultStream),
-      // Json[str] | Json[int] in update_stream_backend: `"unlimited"` goes JSON-encoded.
-      message_retention_days: json(options.messageRetentionDays),
-      ...channelPermissionParams(options),
-    },
-    call,
-  );
-}
-
-/** The channel permission settings: the same JSON parameters when creating (subscribe) and updating a channel. */
-export function channelPermissionParams(options: {
-  canAddSubscribersGroup?: unknown;
-  canRemoveSubscribersGroup?: unknown;
-  canAdministerChannelGroup?: unknown;
-  canSendMessageGroup?: unknown;
-  canSubscribeGroup?: unknown;
-}): WireParams {
-  return {
-    can_add_subscribers_group: json(options.canAddSubscribersGroup),
-    can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
-    can_administer_channel_group: json(options.canAdministerChannelGroup),
-    can_send_message_group: json(options.canSendMessageGroup),
-    can_subscribe_group: json(options.canSubscribeGroup),
-  };
+  return channels.updateStream(connection, options, call);
 }
 
 /**
@@ -156,7 +106,7 @@ export function archiveStream(
   options: { streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.request<Record<string, never>>('archive-stream', 'DELETE', `streams/${options.streamId}`, undefined, call);
+  return channels.archiveStream(connection, options, call);
 }
 
 export interface GetStreamTopicsOptions {
@@ -177,13 +127,7 @@ export function getStreamTopics(
   options: GetStreamTopicsOptions,
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamTopicsResult>> {
-  return connection.request<GetStreamTopicsResult>(
-    'get-stream-topics',
-    'GET',
-    `users/me/${options.streamId}/topics`,
-    { allow_empty_topic_name: json(options.allowEmptyTopicName) },
-    call,
-  );
+  return channels.getStreamTopics(connection, options, call);
 }
 
 /**

@@ -24,7 +24,6 @@ import type {
   UpdateMessageFlagsResult,
   UpdateMessageResult,
 } from '../model/messages.js';
-import { json, raw } from '../params.js';
 import * as ops from '../generated/messages.js';
 
 /**
@@ -86,24 +85,8 @@ export function getMessages(
 ): Promise<GetMessagesResult> {
   const refused = anchorExclusionError('getMessages', options);
   if (refused) return Promise.reject(refused);
-  return connection.request<GetMessagesResult>(
-    'get-messages',
-    'GET',
-    'messages',
-    {
-      anchor: raw(options.anchor),
-      include_anchor: json(options.includeAnchor),
-      num_before: json(options.numBefore),
-      num_after: json(options.numAfter),
-      narrow: json(options.narrow),
-      client_gravatar: json(options.clientGravatar),
-      apply_markdown: json(options.applyMarkdown),
-      message_ids: json(options.messageIds),
-      allow_empty_topic_name: json(options.allowEmptyTopicName),
-      use_first_unread_anchor: json(options.useFirstUnreadAnchor),
-    },
-    call,
-  );
+  // The anchor is a `str` in Zulip's view: a message ID travels as its text.
+  return ops.getMessages(connection, { ...options, anchor: options.anchor === undefined ? undefined : String(options.anchor) }, call);
 }
 
 export interface GetMessageOptions {
@@ -123,13 +106,7 @@ export function getMessage(
   options: GetMessageOptions,
   call: SendOptions = {},
 ): Promise<GetMessageResult> {
-  return connection.request<GetMessageResult>(
-    'get-message',
-    'GET',
-    `messages/${options.messageId}`,
-    { apply_markdown: json(options.applyMarkdown), allow_empty_topic_name: json(options.allowEmptyTopicName) },
-    call,
-  );
+  return ops.getMessage(connection, options, call);
 }
 
 export interface SendMessageOptions {
@@ -158,24 +135,7 @@ export function sendMessage(
   options: SendMessageOptions,
   call: SendOptions = {},
 ): Promise<SendMessageResult> {
-  return connection.request<SendMessageResult>(
-    'send-message',
-    'POST',
-    'messages',
-    {
-      type: raw(options.type),
-      // A `str` parameter that the server tries to JSON-decode first (extract_stream_indicator,
-      // extract_private_recipients): sent as JSON always, a channel name included, so a name made
-      // of digits is not read as a channel ID.
-      to: json(options.to),
-      content: raw(options.content),
-      topic: raw(options.topic),
-      queue_id: raw(options.queueId),
-      local_id: raw(options.localId),
-      read_by_sender: json(options.readBySender),
-    },
-    call,
-  );
+  return ops.sendMessage(connection, options, call);
 }
 
 export interface UpdateMessageOptions {
@@ -205,20 +165,7 @@ export function updateMessage(
   options: UpdateMessageOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageResult> {
-  return connection.request<UpdateMessageResult>(
-    'update-message',
-    'PATCH',
-    `messages/${options.messageId}`,
-    {
-      topic: raw(options.topic),
-      propagate_mode: raw(options.propagateMode),
-      send_notification_to_old_thread: json(options.sendNotificationToOldThread),
-      send_notification_to_new_thread: json(options.sendNotificationToNewThread),
-      content: raw(options.content),
-      stream_id: json(options.streamId),
-    },
-    call,
-  );
+  return ops.updateMessage(connection, options, call);
 }
 
 export interface UpdateMessageFlagsOptions {
@@ -238,13 +185,7 @@ export function updateMessageFlags(
   options: UpdateMessageFlagsOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageFlagsResult> {
-  return connection.request<UpdateMessageFlagsResult>(
-    'update-message-flags',
-    'POST',
-    'messages/flags',
-    { messages: json(options.messages), op: raw(options.op), flag: raw(options.flag) },
-    call,
-  );
+  return ops.updateMessageFlags(connection, options, call);
 }
 
 export interface UpdateMessageFlagsForNarrowOptions {
@@ -271,21 +212,7 @@ export function updateMessageFlagsForNarrow(
 ): Promise<UpdateMessageFlagsForNarrowResult> {
   const refused = anchorExclusionError('updateMessageFlagsForNarrow', options);
   if (refused) return Promise.reject(refused);
-  return connection.request<UpdateMessageFlagsForNarrowResult>(
-    'update-message-flags-for-narrow',
-    'POST',
-    'messages/flags/narrow',
-    {
-      anchor: raw(options.anchor),
-      include_anchor: json(options.includeAnchor),
-      num_before: json(options.numBefore),
-      num_after: json(options.numAfter),
-      narrow: json(options.narrow),
-      op: raw(options.op),
-      flag: raw(options.flag),
-    },
-    call,
-  );
+  return ops.updateMessageFlagsForNarrow(connection, { ...options, anchor: String(options.anchor) }, call);
 }
 
 // ---- marking as read (deprecated by Zulip in favour of update-message-flags-for-narrow) ----------
