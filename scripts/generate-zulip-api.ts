@@ -1,12 +1,15 @@
 /**
  * Writes src/zulip/generated/ from the `operations` facts of test/fixtures/zulip-openapi-facts.json
- * (`npm run generate:api`): one file per resource with, per Zulip operation, its params type and
- * its table entry (method, path template, each parameter's location, encoding and required flag,
- * feature levels), and operations.ts, the table of every operation keyed by camelCase id.
- * src/zulip/operation.ts calls an entry. test/scripts/generate-zulip-api.test.ts fails when the
+ * (`npm run generate:api`): one file per resource with, per Zulip operation, its params type, its
+ * table entry (method, path template, each parameter's location, encoding and required flag, the
+ * feature level that added it) and its binding, the one-liner over `callOperation`
+ * (src/zulip/operation.ts) that src/zulip/routes/ re-exports or wraps; and operations.ts, the table
+ * of every operation keyed by camelCase id. test/scripts/generate-zulip-api.test.ts fails when the
  * committed files differ from what this produces.
  *
- * After a new Zulip release: regenerate the fixture with scripts/openapi-facts.ts, then run this.
+ * The inputs are the facts file and the tables below (view overrides, parameters and operations
+ * the OpenAPI file leaves out). After a new Zulip release: regenerate the facts with
+ * scripts/openapi-facts.ts, then run this (docs/adding-an-operation.md).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +55,28 @@ const JSON_OVERRIDES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * Parameters the bindings send that the OpenAPI file does not document: `queue_lifespan_secs`,
+ * which Zulip's events_register_backend reads as `Json[int]`, and `slim_presence` of the
+ * single-user presence lookup, which Zulip's get_presence_backend reports in
+ * `ignored_parameters_unsupported` and the emulator honours.
+ */
+const UNDOCUMENTED_PARAMETERS: Readonly<Record<string, readonly ParameterFacts[]>> = {
+  'register-queue': [{ name: 'queue_lifespan_secs', in: 'body', required: false, json: true, schema: { type: 'integer' } }],
+  'get-user-presence': [{ name: 'slim_presence', in: 'query', required: false, json: true, schema: { type: 'boolean' } }],
+};
+
+/**
+ * Operations older servers route that the current file no longer documents, as a copy of the
+ * documented operation that replaced them with another id and path: before feature level 80,
+ * `PATCH /settings/display` and `PATCH /settings/notifications` (zerver/urls.py still routes both
+ * to the view of `PATCH /settings`).
+ */
+const LEGACY_OPERATIONS: Readonly<Record<string, { readonly like: string; readonly path: string }>> = {
+  'update-display-settings': { like: 'update-settings', path: '/settings/display' },
+  'update-notification-settings': { like: 'update-settings', path: '/settings/notifications' },
+};
+
+/**
  * The resource (file name, as in src/zulip/routes/, emulator/routes/ and gateway/schema/) of an
  * operation, by path; the first matching rule wins. A new path that matches none fails the run.
  */
@@ -68,7 +93,7 @@ const RESOURCES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/scheduled_messages/, 'scheduled-messages'],
   [/^\/navigation_views/, 'navigation-views'],
   [/\/presence$/, 'presence'],
-  [/^\/settings$/, 'settings'],
+  [/^\/settings(\/display|\/notifications)?$/, 'settings'],
   [/^\/server_settings$/, 'server-settings'],
   [/^\/users\/(me|\{user_id\})\/status$/, 'user-status'],
   [/^\/users\/me\/alert_words$/, 'alert-words'],
@@ -127,6 +152,21 @@ function structured(schema: Schema): boolean {
 
 export function readFacts(file = FACTS_FILE): Record<string, OperationFacts> {
   return (JSON.parse(readFileSync(file, 'utf8')) as { operations: Record<string, OperationFacts> }).operations;
+}
+
+/** The facts with the tables above applied: undocumented parameters added, legacy operations copied in. */
+export function completeFacts(facts: Record<string, OperationFacts>): Record<string, OperationFacts> {
+  const out: Record<string, OperationFacts> = {};
+  for (const [id, operation] of Object.entries(facts)) {
+    const extra = UNDOCUMENTED_PARAMETERS[id] ?? [];
+    out[id] = extra.length === 0 ? operation : { ...operation, parameters: [...operation.parameters, ...extra] };
+  }
+  for (const [id, { like, path }] of Object.entries(LEGACY_OPERATIONS)) {
+    const model = out[like];
+    if (!model) throw new Error(`legacy operation ${id}: no operation ${like}`);
+    out[id] = { ...model, path, deprecated: true };
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -218,10 +258,10 @@ function paramsType(operationId: string, operation: OperationFacts): string[] {
 }
 
 function tableEntry(operationId: string, operation: OperationFacts): string[] {
-  const name = camelCase(operationId);
+  const name = `${camelCase(operationId)}Operation`;
   const lines = [
     `/** ${operation.method} ${operation.path}: https://zulip.com/api/${operationId} */`,
-    `export const ${name}: ZulipOperation<${pascalCase(operationId)}Params> = {`,
+    `const ${name}: ZulipOperation<${pascalCase(operationId)}Params> = {`,
     `  id: '${operationId}',`,
     `  method: '${operation.method}',`,
     `  path: '${operation.path}',`,
@@ -252,8 +292,32 @@ function tableEntry(operationId: string, operation: OperationFacts): string[] {
   return lines;
 }
 
+/**
+ * The binding: a one-liner over callOperation. The table has no response types, so `Result` is
+ * the caller's (src/zulip/routes/ fixes it with the model's type: `ops.getDrafts<GetDraftsResult>`).
+ * An operation without required parameters may be called without params.
+ */
+function binding(operationId: string, operation: OperationFacts): string[] {
+  const name = camelCase(operationId);
+  const params = `${pascalCase(operationId)}Params`;
+  const optional = operation.parameters.every((parameter) => !parameter.required) ? ' = {}' : '';
+  if (operation.body === 'multipart') {
+    return [
+      `/** Calls https://zulip.com/api/${operationId} with \`file\` streamed as its file part; \`Result\` is the answer's type. */`,
+      `export const ${name} = <Result = ZulipResult>(connection: ZulipConnection, params: ${params}, file: FilePart, call?: SendOptions): Promise<SendResult<Result>> =>`,
+      `  uploadOperation<${params}, Result>(connection, ${name}Operation, params, file, call);`,
+    ];
+  }
+  return [
+    `/** Calls https://zulip.com/api/${operationId}; \`Result\` is the answer's type. */`,
+    `export const ${name} = <Result = ZulipResult>(connection: ZulipConnection, params: ${params}${optional}, call?: SendOptions): Promise<SendResult<Result>> =>`,
+    `  callOperation<${params}, Result>(connection, ${name}Operation, params, call);`,
+  ];
+}
+
 /** Every generated file, by name, exactly as written. */
-export function generateZulipApi(facts: Record<string, OperationFacts>): Map<string, string> {
+export function generateZulipApi(documented: Record<string, OperationFacts>): Map<string, string> {
+  const facts = completeFacts(documented);
   const byResource = new Map<string, string[]>();
   const ids = Object.keys(facts).sort();
   for (const id of ids) {
@@ -265,29 +329,41 @@ export function generateZulipApi(facts: Record<string, OperationFacts>): Map<str
   for (const resource of resources) {
     const lines = [
       HEADER,
-      `/** Zulip operations of the ${resource} resource: params types and table entries (see ../operation.ts). */`,
-      "import type { ZulipOperation } from '../operation.js';",
+      `/** Zulip operations of the ${resource} resource: params types, table entries and bindings (see ../operation.ts). */`,
+      "import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';",
+      "import { callOperation, type ZulipOperation, type ZulipResult } from '../operation.js';",
     ];
-    for (const id of byResource.get(resource)!) {
-      lines.push('', ...paramsType(id, facts[id]!), '', ...tableEntry(id, facts[id]!));
+    const ids = byResource.get(resource)!;
+    if (ids.some((id) => facts[id]!.body === 'multipart')) {
+      lines[3] = "import { callOperation, uploadOperation, type ZulipOperation, type ZulipResult } from '../operation.js';";
+      lines.splice(3, 0, "import type { FilePart } from '../multipart.js';");
     }
+    for (const id of ids) {
+      lines.push('', ...paramsType(id, facts[id]!), '', ...tableEntry(id, facts[id]!), '', ...binding(id, facts[id]!));
+    }
+    lines.push(
+      '',
+      `/** The table entries of the ${resource} resource, keyed by camelCase operation id. */`,
+      'export const operations = {',
+      ...ids.map((id) => `  ${camelCase(id)}: ${camelCase(id)}Operation,`),
+      '} as const;',
+    );
     files.set(`${resource}.ts`, `${lines.join('\n')}\n`);
   }
-  const imports = resources.map((resource) => {
-    const names = byResource.get(resource)!.map(camelCase).sort();
-    return `import { ${names.join(', ')} } from './${resource}.js';`;
-  });
+  const alias = (resource: string) => camelCase(resource);
+  const imports = resources.map((resource) => `import { operations as ${alias(resource)} } from './${resource}.js';`);
   const table = [
     HEADER,
     '/**',
-    ' * Every operation of Zulip\'s OpenAPI description, keyed by camelCase operation id. Route bindings',
-    ' * import the entry from its resource file; this table is for whole-API checks (coverage, tests).',
+    ' * Every operation of Zulip\'s OpenAPI description (and the legacy ones older servers route),',
+    ' * keyed by camelCase operation id: its method, path, parameters and the feature level that added',
+    ' * it. The emulator routes by it and the gateway gates by it (`operationLevel(zulipOperations.x)`).',
     ' */',
     "import type { ZulipOperation } from '../operation.js';",
     ...imports,
     '',
     'export const zulipOperations = {',
-    ...ids.map((id) => `  ${camelCase(id)},`),
+    ...resources.map((resource) => `  ...${alias(resource)},`),
     '} as const satisfies Readonly<Record<string, ZulipOperation>>;',
     '',
     '/** A camelCase operation id. */',

@@ -97,7 +97,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       if (faulted) return faulted;
     }
     try {
-      const matched = router.match(request.method, path, !url.pathname.startsWith('/api/v1/'));
+      const matched = router.match(request.method, path, !url.pathname.startsWith('/api/v1/'), settings.featureLevel);
       if ('error' in matched) throw matched.error;
       const user = matched.route.auth === false ? undefined : authenticate(store, request);
       if (user) record.email = user.delivery_email;

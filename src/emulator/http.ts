@@ -6,6 +6,7 @@
  * `ignored_parameters_unsupported`. The file parts of a multipart body are kept apart, for the
  * upload routes (Zulip's `request.FILES`).
  */
+import type { ZulipOperation } from '../zulip/operation.js';
 import { ApiError, badRequest, missingArgument } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -146,14 +147,8 @@ export function checkNoNullBytes(name: string, value: string): string {
   return value;
 }
 
-export interface RouteDef<Ctx> {
-  method: HttpMethod;
-  /**
-   * Path under /api/v1 (or under the root, with `root`) with `:name` placeholders, e.g.
-   * `/messages/:message_id`, and at the end optionally one `*name` that takes the rest of the path
-   * (slashes included), e.g. `/user_uploads/:realm_id_str/*filename`.
-   */
-  path: string;
+/** What every route declares besides where it is. */
+interface RouteBase<Ctx> {
   /** @default true */
   auth?: boolean;
   /** Served outside /api/v1, like Zulip's file URLs (`/user_uploads/...`). @default false */
@@ -162,7 +157,52 @@ export interface RouteDef<Ctx> {
   handler: (ctx: Ctx) => unknown;
 }
 
-interface CompiledRoute<Ctx> extends RouteDef<Ctx> {
+/**
+ * A route of a Zulip operation: its method and path come from the operation table
+ * (src/zulip/generated/), and a server below the operation's feature level answers 404 there.
+ */
+export interface OperationRoute<Ctx> extends RouteBase<Ctx> {
+  operation: ZulipOperation;
+  /** The last path parameter takes the rest of the path, slashes included (file names). @default false */
+  rest?: boolean;
+}
+
+/**
+ * A route the operation table does not describe: a URL Zulip serves outside its REST description
+ * (the file URLs) or one of the emulator's own (`/dev/...`).
+ */
+export interface PathRoute<Ctx> extends RouteBase<Ctx> {
+  method: HttpMethod;
+  /**
+   * Path under /api/v1 (or under the root, with `root`) with `:name` placeholders, e.g.
+   * `/messages/:message_id`, and at the end optionally one `*name` that takes the rest of the path
+   * (slashes included), e.g. `/user_uploads/:realm_id_str/*filename`.
+   */
+  path: string;
+}
+
+export type RouteDef<Ctx> = OperationRoute<Ctx> | PathRoute<Ctx>;
+
+/** A route with its method, router path and the feature level that serves it. */
+export interface ResolvedRoute<Ctx> extends RouteBase<Ctx> {
+  method: HttpMethod;
+  path: string;
+  /** The operation's id, when the route is one. */
+  operationId?: string;
+  /** Below it the route answers 404 (Zulip's URL router of an older release). */
+  featureLevel: number;
+}
+
+/** A route's method, router path (`{name}` → `:name`, the last one `*name` with `rest`) and level. */
+export function resolveRoute<Ctx>(route: RouteDef<Ctx>): ResolvedRoute<Ctx> {
+  if (!('operation' in route)) return { ...route, featureLevel: 0 };
+  const { operation, rest, ...base } = route;
+  let path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
+  if (rest) path = path.replace(/:([^/]+)$/, '*$1');
+  return { ...base, method: operation.method, path, operationId: operation.id, featureLevel: operation.featureLevel };
+}
+
+interface CompiledRoute<Ctx> extends ResolvedRoute<Ctx> {
   segments: string[];
   literalCount: number;
 }
@@ -171,7 +211,8 @@ interface CompiledRoute<Ctx> extends RouteDef<Ctx> {
 export class Router<Ctx> {
   private readonly routes: CompiledRoute<Ctx>[] = [];
 
-  add(route: RouteDef<Ctx>): void {
+  add(definition: RouteDef<Ctx>): void {
+    const route = resolveRoute(definition);
     const segments = route.path.split('/').filter(Boolean);
     const literalCount = segments.filter((s) => !s.startsWith(':')).length;
     this.routes.push({ ...route, segments, literalCount });
@@ -182,17 +223,24 @@ export class Router<Ctx> {
     method: string,
     path: string,
     root = false,
-  ): { route: RouteDef<Ctx>; pathParams: Record<string, string> } | { error: ApiError } {
+    featureLevel = Number.POSITIVE_INFINITY,
+  ): { route: ResolvedRoute<Ctx>; pathParams: Record<string, string> } | { error: ApiError } {
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     let pathMatched = false;
+    let newer = false;
     for (const route of this.routes) {
       if ((route.root ?? false) !== root) continue;
       const pathParams = matchSegments(route.segments, parts);
       if (!pathParams) continue;
+      // An operation newer than the server: 404, as for an unknown route, even where the path serves other methods.
+      if (route.featureLevel > featureLevel) {
+        newer ||= route.method === method;
+        continue;
+      }
       pathMatched = true;
       if (route.method === method) return { route, pathParams };
     }
-    return pathMatched
+    return pathMatched && !newer
       ? { error: new ApiError('BAD_REQUEST', 'Method Not Allowed', 405) }
       : { error: new ApiError('BAD_REQUEST', 'Not Found', 404) };
   }

@@ -2,16 +2,18 @@
  * Calls a Zulip operation described by the generated table (src/zulip/generated/, written by
  * `npm run generate:api` from Zulip's OpenAPI description): the path template is filled from the
  * params, and each other parameter is encoded as the table says, `json(...)` where Zulip's view
- * reads `Json[...]` and `raw(...)` where it reads `str` (see params.ts). A route binding over it is
- * one line:
+ * reads `Json[...]` and `raw(...)` where it reads `str` (see params.ts). The generator writes one
+ * binding per operation over it:
  *
- *   export const getSavedSnippets = (connection: ZulipConnection, params: GetSavedSnippetsParams,
- *     call?: SendOptions): Promise<GetSavedSnippetsResult> => callOperation(connection, ops.getSavedSnippets, params, call);
+ *   export const getSavedSnippets = <Result = ZulipResult>(connection: ZulipConnection,
+ *     params: GetSavedSnippetsParams = {}, call?: SendOptions): Promise<SendResult<Result>> =>
+ *     callOperation<GetSavedSnippetsParams, Result>(connection, getSavedSnippetsOperation, params, call);
  *
- * The result type is taken from the caller's declared return type (the table has no response types).
- * https://zulip.com/api/rest
+ * and src/zulip/routes/ fixes its result type (`ops.getSavedSnippets<GetSavedSnippetsResult>`) or
+ * wraps it in a function where a caller needs defaults or parsing. https://zulip.com/api/rest
  */
 import type { Method, SendOptions, SendResult, ZulipConnection } from './connection.js';
+import { multipartBody, type FilePart } from './multipart.js';
 import { json, raw, type WireValue } from './params.js';
 
 /** One parameter of an operation, as the generated table lists it. */
@@ -49,6 +51,17 @@ export interface ZulipOperation<Params extends object = object> {
   readonly params?: Params;
 }
 
+/** The answer of an operation whose binding was given no result type. */
+export type ZulipResult = Record<string, unknown>;
+
+/**
+ * The feature level an operation needs and how to name it in an error: what the gateway's
+ * feature gate takes (`requireFeatureLevel(ctx, ...operationGate(zulipOperations.getDrafts))`).
+ */
+export function operationGate(operation: Pick<ZulipOperation, 'id' | 'featureLevel'>): [level: number, what: string] {
+  return [operation.featureLevel, `https://zulip.com/api/${operation.id}`];
+}
+
 /**
  * Calls `operation` with `params` (camelCase keys; `undefined` ones are left out). Throws a
  * TypeError before any request when a path parameter is missing, when a `raw` parameter is not a
@@ -70,14 +83,35 @@ export function callOperation<Params extends object, Result = Record<string, unk
 }
 
 /**
- * The relative path (parameters percent-encoded) and the wire parameters of a call; exported for
- * the tests that compare hand-written routes with the table.
+ * Calls an operation that takes a multipart body (an upload): `params` as {@link callOperation}
+ * takes them, and the file streamed as the operation's binary part (`file.stream` is read as the
+ * server takes it).
  */
+export function uploadOperation<Params extends object, Result = Record<string, unknown>>(
+  connection: ZulipConnection,
+  operation: ZulipOperation<Params>,
+  params: NoInfer<Params>,
+  file: FilePart,
+  call: SendOptions = {},
+): Promise<SendResult<Result>> {
+  let request: { path: string; wire: Record<string, WireValue | undefined> };
+  const part = operation.parameters.find((parameter) => parameter.binary);
+  try {
+    if (operation.body !== 'multipart' || !part) throw new TypeError(`${operation.id} takes no file`);
+    request = prepareOperation(operation, params, true);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  return connection.upload<Result>(operation.id, operation.method, request.path, multipartBody(request.wire, part.name, file), call);
+}
+
+/** The relative path (parameters percent-encoded) and the wire parameters of a call. */
 export function prepareOperation(
   operation: ZulipOperation,
   params: object,
+  upload = false,
 ): { path: string; wire: Record<string, WireValue | undefined> } {
-  if (operation.body === 'multipart') throw new TypeError(`${operation.id} takes a multipart body: it needs an upload route`);
+  if (operation.body === 'multipart' && !upload) throw new TypeError(`${operation.id} takes a multipart body: it needs an upload route`);
   const values = params as Readonly<Record<string, unknown>>;
   const byName = new Map(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p]));
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -87,7 +121,7 @@ export function prepareOperation(
   });
   const wire: Record<string, WireValue | undefined> = {};
   for (const parameter of operation.parameters) {
-    if (parameter.in === 'path') continue;
+    if (parameter.in === 'path' || parameter.binary) continue;
     const value = values[parameter.key];
     if (value === undefined) continue;
     if (parameter.encoding === 'json') {

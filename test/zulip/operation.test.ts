@@ -4,14 +4,13 @@
  * bad input fails before any request.
  */
 import { describe, expect, it } from 'vitest';
-import { getMessage, getMessages, sendMessage } from '../../src/zulip/generated/messages.js';
-import { getUserByEmail } from '../../src/zulip/generated/users.js';
-import { updateStream } from '../../src/zulip/generated/channels.js';
-import { uploadFile } from '../../src/zulip/generated/uploads.js';
-import { getSavedSnippets, type GetSavedSnippetsParams } from '../../src/zulip/generated/saved-snippets.js';
+import { zulipOperations } from '../../src/zulip/generated/operations.js';
+import type { GetSavedSnippetsParams } from '../../src/zulip/generated/saved-snippets.js';
 import { ZulipConnection, type SendOptions } from '../../src/zulip/index.js';
 import { callOperation } from '../../src/zulip/operation.js';
 import { scriptedFetch, success, type ScriptedResponse } from '../helpers/scripted-fetch.js';
+
+const { getMessage, getMessages, getSavedSnippets, getUserByEmail, sendMessage, updateStream, uploadFile } = zulipOperations;
 
 function connect(...responses: ScriptedResponse[]) {
   const fetch = scriptedFetch(responses);

@@ -11,6 +11,7 @@
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { Store } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's AlertWord.MAX_WORD_LENGTH. */
 const MAX_WORD_LENGTH = 100;
@@ -55,9 +56,9 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/users/me/alert_words', handler: (ctx) => ({ alert_words: alertWordsOf(ctx.store, ctx.user.user_id) }) },
-  { method: 'POST', path: '/users/me/alert_words', handler: add },
-  { method: 'DELETE', path: '/users/me/alert_words', handler: remove },
+  { operation: ops.getAlertWords, handler: (ctx) => ({ alert_words: alertWordsOf(ctx.store, ctx.user.user_id) }) },
+  { operation: ops.addAlertWords, handler: add },
+  { operation: ops.removeAlertWords, handler: remove },
 ];
 
 /** The `alert_words` fetch type of `POST /register`. */

@@ -7,11 +7,11 @@
  * `POST /users/me/api_key/regenerate` (https://zulip.com/api/regenerate-api-key).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest, userDeactivated } from '../errors.js';
 import { newApiKey } from './bots.js';
 import { passwordOf } from './settings.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 function fetchApiKey({ params, store }: RouteContext) {
   const username = params.str('username');
@@ -29,7 +29,6 @@ function fetchApiKey({ params, store }: RouteContext) {
  * organization's key, whose `email` claim names the account.
  */
 function jwtFetchApiKey({ params, store, settings }: RouteContext) {
-  if (settings.featureLevel < featureLevels.jwtFetchApiKey) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
   const token = params.optStr('token');
   params.has('include_profile');
   if (settings.jwtAuthKey === undefined) throw badRequest('Invalid subdomain');
@@ -67,7 +66,7 @@ function regenerateApiKey(ctx: RouteContext) {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/fetch_api_key', auth: false, handler: fetchApiKey },
-  { method: 'POST', path: '/jwt/fetch_api_key', auth: false, handler: jwtFetchApiKey },
-  { method: 'POST', path: '/users/me/api_key/regenerate', handler: regenerateApiKey },
+  { operation: ops.fetchApiKey, auth: false, handler: fetchApiKey },
+  { operation: ops.jwtFetchApiKey, auth: false, handler: jwtFetchApiKey },
+  { operation: ops.regenerateApiKey, handler: regenerateApiKey },
 ];

@@ -8,12 +8,12 @@
  * permission").
  */
 import { randomBytes } from 'node:crypto';
-import { featureLevels } from '../../zulip/feature-levels.js';
 import { requireMemberOrAdmin } from '../admin.js';
 import type { Route, RouteContext } from '../context.js';
-import { ApiError, badRequest, insufficientPermission } from '../errors.js';
+import { badRequest, insufficientPermission } from '../errors.js';
 import type { User } from '../store.js';
 import { botAudience } from './users/update.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's generate_api_key: 32 random characters. */
 export function newApiKey(): string {
@@ -30,7 +30,6 @@ function accessBot(ctx: RouteContext): User {
 
 /** https://zulip.com/api/get-bot-api-key */
 function getKey(ctx: RouteContext): Record<string, unknown> {
-  if (ctx.settings.featureLevel < featureLevels.getBotApiKey) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
   requireMemberOrAdmin(ctx);
   return { api_key: accessBot(ctx).api_key };
 }
@@ -45,6 +44,6 @@ function regenerateKey(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/bots/:bot_id/api_key', handler: getKey },
-  { method: 'POST', path: '/bots/:bot_id/api_key/regenerate', handler: regenerateKey },
+  { operation: ops.getBotApiKey, handler: getKey },
+  { operation: ops.regenerateBotApiKey, handler: regenerateKey },
 ];

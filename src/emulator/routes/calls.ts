@@ -9,6 +9,7 @@
 import type { Route, RouteContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { VideoChatProvider } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const PROVIDER_NAMES: Record<VideoChatProvider, string> = {
   big_blue_button: 'BigBlueButton',
@@ -45,7 +46,7 @@ function constructorGroups(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/calls/bigbluebutton/create', handler: bigBlueButton },
-  { method: 'POST', path: '/calls/nextcloud_talk/create', handler: nextcloudTalk },
-  { method: 'POST', path: '/calls/constructorgroups/create', handler: constructorGroups },
+  { operation: ops.createBigBlueButtonVideoCall, handler: bigBlueButton },
+  { operation: ops.createNextcloudTalkVideoCall, handler: nextcloudTalk },
+  { operation: ops.createConstructorGroupsVideoCall, handler: constructorGroups },
 ];

@@ -17,6 +17,7 @@ import { badRequest, missingArgument } from '../errors.js';
 import type { CustomProfileField } from '../store.js';
 import { FIELD_TYPE_NAMES, USER_FIELD_TYPE, customProfileFields } from './users/profile-fields.js';
 import { applyProfileChange, readProfileData } from './users/update.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const NAME_MAX_LENGTH = 40;
 const HINT_MAX_LENGTH = 80;
@@ -164,9 +165,9 @@ function removeData(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/realm/profile_fields', handler: (ctx) => ({ custom_fields: structuredClone(sortedFields(ctx)) }) },
-  { method: 'POST', path: '/realm/profile_fields', handler: create },
-  { method: 'PATCH', path: '/realm/profile_fields', handler: reorder },
-  { method: 'PATCH', path: '/users/me/profile_data', handler: updateData },
-  { method: 'DELETE', path: '/users/me/profile_data', handler: removeData },
+  { operation: ops.getCustomProfileFields, handler: (ctx) => ({ custom_fields: structuredClone(sortedFields(ctx)) }) },
+  { operation: ops.createCustomProfileField, handler: create },
+  { operation: ops.reorderCustomProfileFields, handler: reorder },
+  { operation: ops.updateProfileData, handler: updateData },
+  { operation: ops.removeProfileData, handler: removeData },
 ];

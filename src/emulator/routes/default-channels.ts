@@ -12,6 +12,7 @@ import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest, invalidChannelId } from '../errors.js';
 import type { Channel } from '../store.js';
 import { accessChannel, notifyDefaultStreams } from './channels/index.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 function requireAdministrator(ctx: RouteContext): void {
   if (!ctx.store.isAdmin(ctx.user)) throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400);
@@ -46,6 +47,6 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/default_streams', handler: add },
-  { method: 'DELETE', path: '/default_streams', handler: remove },
+  { operation: ops.addDefaultStream, handler: add },
+  { operation: ops.removeDefaultStream, handler: remove },
 ];

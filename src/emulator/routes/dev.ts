@@ -5,11 +5,11 @@
  */
 import type { Route } from '../context.js';
 import { ApiError } from '../errors.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 export const routes: Route[] = [
   {
-    method: 'POST',
-    path: '/dev_fetch_api_key',
+    operation: ops.devFetchApiKey,
     auth: false,
     handler: ({ params, store }) => {
       const username = params.str('username');
@@ -20,8 +20,7 @@ export const routes: Route[] = [
     },
   },
   {
-    method: 'GET',
-    path: '/dev_list_users',
+    operation: ops.devListUsers,
     auth: false,
     handler: ({ store }) => {
       const active = [...store.users.values()].filter((u) => u.is_active && !u.is_bot);

@@ -15,6 +15,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Draft, Store, User } from '../store.js';
 import { checkDirectRecipients, directRecipientIds, normalizeContent, truncateTopic } from './scheduled-messages.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const DRAFT_TYPES: readonly string[] = ['', 'stream', 'private'] satisfies DraftType[];
 const DRAFT_KEYS = new Set(['type', 'to', 'topic', 'content', 'timestamp']);
@@ -160,17 +161,16 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 
 export const routes: Route[] = [
   {
-    method: 'GET',
-    path: '/drafts',
+    operation: ops.getDrafts,
     handler: (ctx) => {
       requireSync(ctx);
       const drafts = draftsOf(ctx.store, ctx.user.user_id);
       return { count: drafts.length, drafts };
     },
   },
-  { method: 'POST', path: '/drafts', handler: create },
-  { method: 'PATCH', path: '/drafts/:draft_id', handler: edit },
-  { method: 'DELETE', path: '/drafts/:draft_id', handler: remove },
+  { operation: ops.createDrafts, handler: create },
+  { operation: ops.editDraft, handler: edit },
+  { operation: ops.deleteDraft, handler: remove },
 ];
 
 /** The `drafts` fetch type of `POST /register`: empty while synchronization is off. */

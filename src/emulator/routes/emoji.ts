@@ -8,6 +8,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { Role, type Store } from '../store.js';
 import { uploadedFile } from './uploads.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** The organization's custom emoji as Zulip lists them, by ID. */
 function realmEmoji(store: Store): Record<string, RealmEmoji> {
@@ -78,7 +79,7 @@ function deactivateEmoji(ctx: RouteContext) {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/realm/emoji', handler: ({ store }) => ({ emoji: realmEmoji(store) }) },
-  { method: 'POST', path: '/realm/emoji/:emoji_name', handler: uploadEmoji },
-  { method: 'DELETE', path: '/realm/emoji/:emoji_name', handler: deactivateEmoji },
+  { operation: ops.getCustomEmoji, handler: ({ store }) => ({ emoji: realmEmoji(store) }) },
+  { operation: ops.uploadCustomEmoji, handler: uploadEmoji },
+  { operation: ops.deactivateCustomEmoji, handler: deactivateEmoji },
 ];

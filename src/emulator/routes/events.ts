@@ -10,6 +10,7 @@ import { parseNarrow, type NarrowTerm } from '../narrow/index.js';
 import type { QueueOptions } from '../queues.js';
 import { lastMessageId } from '../factory.js';
 import { stateModules } from './resources.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Operators a queue narrow accepts (https://zulip.com/api/register-queue#parameter-narrow). */
 const QUEUE_NARROW_OPERATORS = new Set(['channel', 'topic', 'sender', 'is']);
@@ -160,10 +161,9 @@ function register(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/register', handler: register },
+  { operation: ops.registerQueue, handler: register },
   {
-    method: 'GET',
-    path: '/events',
+    operation: ops.getEvents,
     handler: async (ctx) => {
       const queueId = ctx.params.optStr('queue_id');
       const dontBlock = ctx.params.bool('dont_block', false);
@@ -181,8 +181,7 @@ export const routes: Route[] = [
     },
   },
   {
-    method: 'DELETE',
-    path: '/events',
+    operation: ops.deleteQueue,
     handler: (ctx) => {
       ctx.events.delete(ctx.params.str('queue_id'), ctx.user);
       return {};

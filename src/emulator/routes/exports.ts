@@ -18,8 +18,9 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import type { RealmExport, RealmExportTypeName } from '../../zulip/model/exports.js';
 import { requireRealmAdmin } from '../admin.js';
 import type { Route, RouteContext } from '../context.js';
-import { badRequest, requireFeatureLevel } from '../errors.js';
+import { badRequest } from '../errors.js';
 import type { StoredRealmExport } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's EXPORT_LIMIT per seven days. */
 const EXPORT_LIMIT = 5;
@@ -88,7 +89,6 @@ function getRealmExports(ctx: RouteContext): Record<string, unknown> {
 
 /** https://zulip.com/api/get-realm-export-consents */
 function getRealmExportConsents(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.exportConsents);
   requireRealmAdmin(ctx);
   const withVisibility = ctx.settings.featureLevel >= featureLevels.exportConsentEmailVisibility;
   const consents = [...ctx.store.users.values()]
@@ -102,7 +102,7 @@ function getRealmExportConsents(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/export/realm', handler: getRealmExports },
-  { method: 'POST', path: '/export/realm', handler: exportRealm },
-  { method: 'GET', path: '/export/realm/consents', handler: getRealmExportConsents },
+  { operation: ops.getRealmExports, handler: getRealmExports },
+  { operation: ops.exportRealm, handler: exportRealm },
+  { operation: ops.getRealmExportConsents, handler: getRealmExportConsents },
 ];

@@ -26,6 +26,7 @@ import { Role, ROLES, type GroupSettingValue, type StoredInvite, type SYSTEM_GRO
 import { accessChannel } from './channels/access.js';
 import { canAddSubscribers } from './subscriptions/permissions.js';
 import { accessGroupToAddMembers } from './user-groups.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's INVITATION_LINK_VALIDITY_DAYS (10) in minutes: the default lifetime. */
 const DEFAULT_EXPIRY_MINUTES = 10 * 24 * 60;
@@ -251,10 +252,10 @@ function getInvites(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/invites', handler: getInvites },
-  { method: 'POST', path: '/invites', handler: sendInvites },
-  { method: 'POST', path: '/invites/multiuse', handler: createInviteLink },
-  { method: 'DELETE', path: '/invites/multiuse/:invite_id', handler: revokeInviteLink },
-  { method: 'DELETE', path: '/invites/:invite_id', handler: revokeEmailInvite },
-  { method: 'POST', path: '/invites/:invite_id/resend', handler: resendEmailInvite },
+  { operation: ops.getInvites, handler: getInvites },
+  { operation: ops.sendInvites, handler: sendInvites },
+  { operation: ops.createInviteLink, handler: createInviteLink },
+  { operation: ops.revokeInviteLink, handler: revokeInviteLink },
+  { operation: ops.revokeEmailInvite, handler: revokeEmailInvite },
+  { operation: ops.resendEmailInvite, handler: resendEmailInvite },
 ];

@@ -15,6 +15,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { checkIntArray } from '../http.js';
 import type { Store } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const NON_FIELD = '__all__';
 
@@ -144,11 +145,11 @@ function reorder(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/realm/linkifiers', handler: (ctx) => ({ linkifiers: linkifiersOf(ctx.store) }) },
-  { method: 'PATCH', path: '/realm/linkifiers', handler: reorder },
-  { method: 'POST', path: '/realm/filters', handler: add },
-  { method: 'PATCH', path: '/realm/filters/:filter_id', handler: update },
-  { method: 'DELETE', path: '/realm/filters/:filter_id', handler: remove },
+  { operation: ops.getLinkifiers, handler: (ctx) => ({ linkifiers: linkifiersOf(ctx.store) }) },
+  { operation: ops.reorderLinkifiers, handler: reorder },
+  { operation: ops.addLinkifier, handler: add },
+  { operation: ops.updateLinkifier, handler: update },
+  { operation: ops.removeLinkifier, handler: remove },
 ];
 
 /** The `realm_linkifiers` fetch type of `POST /register`. */

@@ -14,8 +14,9 @@
  */
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
-import { ApiError, badRequest, requireFeatureLevel } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
 import type { ClientDevice } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 type TokenKind = 'apns' | 'fcm';
 
@@ -53,7 +54,6 @@ function removeToken(kind: TokenKind) {
 
 /** https://zulip.com/api/register-client-device */
 function registerClientDevice(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.clientDevices);
   const device_id = ctx.store.nextId('client-device');
   ctx.store.clientDevices.set(device_id, { device_id, user_id: ctx.user.user_id });
   return { device_id };
@@ -68,7 +68,6 @@ function ownDevice(ctx: RouteContext, deviceId: number): ClientDevice {
 
 /** https://zulip.com/api/remove-client-device */
 function removeClientDevice(ctx: RouteContext): Record<string, never> {
-  requireFeatureLevel(ctx.settings, featureLevels.removeClientDevice);
   ctx.store.clientDevices.delete(ownDevice(ctx, ctx.params.int('device_id')).device_id);
   return {};
 }
@@ -86,7 +85,6 @@ function checkTokenId(tokenId: string): void {
 
 /** https://zulip.com/api/register-push-device, in its feature level 468 form (register, or rotate the key or the token). */
 function registerPushDevice(ctx: RouteContext): Record<string, never> {
-  requireFeatureLevel(ctx.settings, featureLevels.registerPushDevice);
   const { params } = ctx;
   const tokenKind = params.optStr('token_kind');
   const pushKey = params.optStr('push_key');
@@ -117,7 +115,6 @@ function registerPushDevice(ctx: RouteContext): Record<string, never> {
 
 /** https://zulip.com/api/e2ee-test-notify: to the given device, or to all the user's registered ones. */
 function e2eeTestNotify(ctx: RouteContext): Record<string, never> {
-  requireFeatureLevel(ctx.settings, featureLevels.e2eeTestNotify);
   const deviceId = ctx.settings.featureLevel >= featureLevels.clientDevices ? ctx.params.optInt('device_id') : undefined;
   const registered = [...ctx.store.clientDevices.values()].filter(
     (d) => d.user_id === ctx.user.user_id && d.token_id !== undefined && (deviceId === undefined || d.device_id === deviceId),
@@ -128,7 +125,6 @@ function e2eeTestNotify(ctx: RouteContext): Record<string, never> {
 
 /** https://zulip.com/api/test-notify: to the device with the given legacy token, or to all of them. */
 function testNotify(ctx: RouteContext): Record<string, never> {
-  requireFeatureLevel(ctx.settings, featureLevels.testNotify);
   const token = ctx.params.optStr('token');
   const mine = [...(ctx.store.pushTokens.get(ctx.user.user_id)?.values() ?? [])];
   if (token !== undefined && !mine.some((t) => t.token === token)) throw new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
@@ -136,13 +132,13 @@ function testNotify(ctx: RouteContext): Record<string, never> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/users/me/apns_device_token', handler: addToken('apns') },
-  { method: 'DELETE', path: '/users/me/apns_device_token', handler: removeToken('apns') },
-  { method: 'POST', path: '/users/me/android_gcm_reg_id', handler: addToken('fcm') },
-  { method: 'DELETE', path: '/users/me/android_gcm_reg_id', handler: removeToken('fcm') },
-  { method: 'POST', path: '/register_client_device', handler: registerClientDevice },
-  { method: 'POST', path: '/remove_client_device', handler: removeClientDevice },
-  { method: 'POST', path: '/mobile_push/register', handler: registerPushDevice },
-  { method: 'POST', path: '/mobile_push/e2ee/test_notification', handler: e2eeTestNotify },
-  { method: 'POST', path: '/mobile_push/test_notification', handler: testNotify },
+  { operation: ops.addApnsToken, handler: addToken('apns') },
+  { operation: ops.removeApnsToken, handler: removeToken('apns') },
+  { operation: ops.addFcmToken, handler: addToken('fcm') },
+  { operation: ops.removeFcmToken, handler: removeToken('fcm') },
+  { operation: ops.registerClientDevice, handler: registerClientDevice },
+  { operation: ops.removeClientDevice, handler: removeClientDevice },
+  { operation: ops.registerPushDevice, handler: registerPushDevice },
+  { operation: ops.e2eeTestNotify, handler: e2eeTestNotify },
+  { operation: ops.testNotify, handler: testNotify },
 ];

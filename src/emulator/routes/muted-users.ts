@@ -9,22 +9,17 @@
  * users and bots can be muted; muting marks the muted user's messages read for the caller (with
  * an `update_message_flags` event). Below feature level 48 the routes do not exist.
  */
-import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import type { Store, User } from '../store.js';
 import { notifyFlags } from './messages/flags.js';
 import { noSuchUser } from './users/read.js';
 import { canAccessUser } from './users/wire.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** The caller's muted users as the event and the register state list them, in muting order. */
 export function mutedUsersOf(store: Store, userId: number): { id: number; timestamp: number }[] {
   return [...(store.mutedUsers.get(userId) ?? [])].map(([id, timestamp]) => ({ id, timestamp }));
-}
-
-function requireLevel(ctx: RouteContext): void {
-  // An older server has no such route: Zulip answers its generic 404.
-  if (ctx.settings.featureLevel < featureLevels.mutedUsers) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
 }
 
 /** The muted user of the path: any existing user the caller can access (deactivated users and bots included). */
@@ -50,7 +45,6 @@ function markSentMessagesRead(ctx: RouteContext, muted: User): void {
 
 /** https://zulip.com/api/mute-user */
 function mute(ctx: RouteContext): Record<string, unknown> {
-  requireLevel(ctx);
   if (ctx.pathInt('muted_user_id') === ctx.user.user_id) throw badRequest('Cannot mute self');
   const muted = target(ctx);
   let mine = ctx.store.mutedUsers.get(ctx.user.user_id);
@@ -64,7 +58,6 @@ function mute(ctx: RouteContext): Record<string, unknown> {
 
 /** https://zulip.com/api/unmute-user */
 function unmute(ctx: RouteContext): Record<string, unknown> {
-  requireLevel(ctx);
   const muted = target(ctx);
   if (!ctx.store.mutedUsers.get(ctx.user.user_id)?.delete(muted.user_id)) throw badRequest('User is not muted');
   notify(ctx);
@@ -72,8 +65,8 @@ function unmute(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/users/me/muted_users/:muted_user_id', handler: mute },
-  { method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', handler: unmute },
+  { operation: ops.muteUser, handler: mute },
+  { operation: ops.unmuteUser, handler: unmute },
 ];
 
 /** The `muted_users` fetch type of `POST /register`. */

@@ -13,6 +13,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest, missingArgument } from '../errors.js';
 import type { Params } from '../http.js';
 import type { Store } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** The views the web app has built in; their fragments are fixed and they cannot be renamed. */
 export const BUILT_IN_VIEW_FRAGMENTS: readonly string[] = [
@@ -117,13 +118,12 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 
 export const routes: Route[] = [
   {
-    method: 'GET',
-    path: '/navigation_views',
+    operation: ops.getNavigationViews,
     handler: (ctx) => ({ navigation_views: listOf(ctx.store, ctx.user.user_id) }),
   },
-  { method: 'POST', path: '/navigation_views', handler: add },
-  { method: 'PATCH', path: '/navigation_views/:fragment', handler: edit },
-  { method: 'DELETE', path: '/navigation_views/:fragment', handler: remove },
+  { operation: ops.addNavigationView, handler: add },
+  { operation: ops.editNavigationView, handler: edit },
+  { operation: ops.removeNavigationView, handler: remove },
 ];
 
 /** The `navigation_views` fetch type of `POST /register`. */

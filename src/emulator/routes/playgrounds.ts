@@ -13,6 +13,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { Store } from '../store.js';
 import { urlTemplateVariables } from './linkifiers.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 export function playgroundsOf(store: Store): CodePlayground[] {
   return store.playgrounds.map((p) => ({ ...p }));
@@ -60,8 +61,8 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/realm/playgrounds', handler: add },
-  { method: 'DELETE', path: '/realm/playgrounds/:playground_id', handler: remove },
+  { operation: ops.addCodePlayground, handler: add },
+  { operation: ops.removeCodePlayground, handler: remove },
 ];
 
 /** The `realm_playgrounds` fetch type of `POST /register`. */

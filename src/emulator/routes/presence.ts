@@ -11,6 +11,7 @@
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { PresenceRecord, Store, User } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's OFFLINE_THRESHOLD_SECS (also advertised as server_presence_offline_threshold_seconds). */
 export const OFFLINE_THRESHOLD_SECS = 200;
@@ -225,7 +226,7 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/users/me/presence', handler: updatePresence },
-  { method: 'GET', path: '/realm/presence', handler: getRealmPresence },
-  { method: 'GET', path: '/users/:user_id_or_email/presence', handler: getUserPresence },
+  { operation: ops.updatePresence, handler: updatePresence },
+  { operation: ops.getPresence, handler: getRealmPresence },
+  { operation: ops.getUserPresence, handler: getUserPresence },
 ];

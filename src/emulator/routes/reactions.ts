@@ -15,6 +15,7 @@ import type { Route, RouteContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Message, Reaction, Store, User } from '../store.js';
 import { accessMessage, messageListeners } from './messages/index.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Unicode emoji by Zulip name: code is the dash-separated hex of the codepoints. Aliases share a code. */
 export const UNICODE_EMOJI: Readonly<Record<string, string>> = {
@@ -170,6 +171,6 @@ export function reactionListeners(store: Store, message: Message, reactor: User)
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/messages/:message_id/reactions', handler: addReaction },
-  { method: 'DELETE', path: '/messages/:message_id/reactions', handler: removeReaction },
+  { operation: ops.addReaction, handler: addReaction },
+  { operation: ops.removeReaction, handler: removeReaction },
 ];

@@ -14,6 +14,7 @@ import { activeUserIds, requireRealmAdmin, requireRealmOwner } from '../admin.js
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, missingArgument } from '../errors.js';
 import type { Store } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's validate_domain: the reason a domain is refused, or null. */
 export function domainError(domain: string): string | null {
@@ -93,10 +94,10 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/realm/domains', handler: (ctx) => ({ domains: realmDomainsOf(ctx.store) }) },
-  { method: 'POST', path: '/realm/domains', handler: add },
-  { method: 'PATCH', path: '/realm/domains/:domain', handler: patch },
-  { method: 'DELETE', path: '/realm/domains/:domain', handler: remove },
+  { operation: ops.getRealmDomains, handler: (ctx) => ({ domains: realmDomainsOf(ctx.store) }) },
+  { operation: ops.addRealmDomain, handler: add },
+  { operation: ops.patchRealmDomain, handler: patch },
+  { operation: ops.deleteRealmDomain, handler: remove },
 ];
 
 /** The `realm_domains` fetch type of `POST /register`. */

@@ -12,16 +12,16 @@
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { activeUserIds, requireRealmAdmin } from '../admin.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
-import { badRequest, requireFeatureLevel } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { sendWelcomeBotMessage } from './messages/index.js';
 import { readSetting, SETTINGS, type Value } from './settings.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH. */
 const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 
 /** https://zulip.com/api/test-welcome-bot-custom-message */
 function testWelcomeBotCustomMessage(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.testWelcomeBotCustomMessage);
   requireRealmAdmin(ctx);
   const text = ctx.params.str('welcome_message_custom_text');
   if ([...text].length > MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH) {
@@ -44,7 +44,6 @@ function defaultValue(ctx: { store: RouteContext['store'] }, name: string): Valu
 
 /** https://zulip.com/api/update-realm-user-settings-defaults: every value checked before any is applied. */
 function updateRealmUserSettingsDefaults(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.realmUserSettingsDefaults);
   requireRealmAdmin(ctx);
   const sent = ctx.params.unread();
   const changes = new Map<string, Value>();
@@ -68,6 +67,6 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/realm/test_welcome_bot_custom_message', handler: testWelcomeBotCustomMessage },
-  { method: 'PATCH', path: '/realm/user_settings_defaults', handler: updateRealmUserSettingsDefaults },
+  { operation: ops.testWelcomeBotCustomMessage, handler: testWelcomeBotCustomMessage },
+  { operation: ops.updateRealmUserSettingsDefaults, handler: updateRealmUserSettingsDefaults },
 ];

@@ -9,10 +9,11 @@
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Reminder } from '../../zulip/model/reminders.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
-import { ApiError, badRequest, requireFeatureLevel } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
 import { renderMarkdown } from '../markdown.js';
 import type { Store } from '../store.js';
 import { accessMessage } from './messages/access.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's settings.MAX_REMINDER_NOTE_LENGTH. */
 const MAX_NOTE_LENGTH = 1000;
@@ -25,7 +26,6 @@ function remindersOf(store: Store, userId: number): Reminder[] {
 }
 
 function createMessageReminder(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.messageReminders);
   const { store, user, params } = ctx;
   const messageId = params.int('message_id');
   const at = params.int('scheduled_delivery_timestamp');
@@ -55,12 +55,10 @@ function createMessageReminder(ctx: RouteContext): Record<string, unknown> {
 }
 
 function getReminders(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.listReminders);
   return { reminders: remindersOf(ctx.store, ctx.user.user_id) };
 }
 
 function deleteReminder(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.listReminders);
   const id = ctx.pathInt('reminder_id');
   const reminder = ctx.store.reminders.get(id);
   if (!reminder || reminder.sender_id !== ctx.user.user_id) throw new ApiError('BAD_REQUEST', 'Reminder does not exist', 404);
@@ -70,9 +68,9 @@ function deleteReminder(ctx: RouteContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/reminders', handler: createMessageReminder },
-  { method: 'GET', path: '/reminders', handler: getReminders },
-  { method: 'DELETE', path: '/reminders/:reminder_id', handler: deleteReminder },
+  { operation: ops.createMessageReminder, handler: createMessageReminder },
+  { operation: ops.getReminders, handler: getReminders },
+  { operation: ops.deleteReminder, handler: deleteReminder },
 ];
 
 /** The `reminders` register key (feature level 399). */

@@ -16,6 +16,7 @@ import type { SavedSnippet } from '../../zulip/model/saved-snippets.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Store } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
 const MAX_TITLE_LENGTH = 60;
@@ -35,9 +36,6 @@ export function savedSnippetsOf(store: Store, userId: number): SavedSnippet[] {
   return [...(store.savedSnippets.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id).map(serialize);
 }
 
-function requireLevel(ctx: RouteContext, level: number): void {
-  if (ctx.settings.featureLevel < level) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
-}
 
 /** A stripped, non-empty title or content (`what` is "Title" or "Content"), or undefined when absent. */
 function text(ctx: RouteContext, what: 'Title' | 'Content', limit: number): string | undefined {
@@ -61,7 +59,6 @@ function notify(ctx: RouteContext, event: Record<string, unknown>): void {
 
 /** https://zulip.com/api/create-saved-snippet */
 function create(ctx: RouteContext): Record<string, unknown> {
-  requireLevel(ctx, featureLevels.savedSnippets);
   const content = text(ctx, 'Content', ctx.settings.maxMessageLength) ?? ctx.params.str('content');
   const title = text(ctx, 'Title', MAX_TITLE_LENGTH) ?? ctx.params.str('title');
   const snippet: SavedSnippet = { id: ctx.store.nextId('saved_snippet'), title, content, date_created: Math.floor(ctx.nowSeconds()) };
@@ -72,7 +69,6 @@ function create(ctx: RouteContext): Record<string, unknown> {
 
 /** https://zulip.com/api/edit-saved-snippet */
 function edit(ctx: RouteContext): Record<string, unknown> {
-  requireLevel(ctx, featureLevels.editSavedSnippet);
   const content = text(ctx, 'Content', ctx.settings.maxMessageLength);
   const title = text(ctx, 'Title', MAX_TITLE_LENGTH);
   // Zulip answers before looking the snippet up, so that no spurious event is sent.
@@ -86,7 +82,6 @@ function edit(ctx: RouteContext): Record<string, unknown> {
 
 /** https://zulip.com/api/delete-saved-snippet */
 function remove(ctx: RouteContext): Record<string, unknown> {
-  requireLevel(ctx, featureLevels.savedSnippets);
   const snippet = accessSnippet(ctx);
   ctx.store.savedSnippets.get(ctx.user.user_id)!.delete(snippet.id);
   notify(ctx, { op: 'remove', saved_snippet_id: snippet.id });
@@ -95,16 +90,14 @@ function remove(ctx: RouteContext): Record<string, unknown> {
 
 export const routes: Route[] = [
   {
-    method: 'GET',
-    path: '/saved_snippets',
+    operation: ops.getSavedSnippets,
     handler: (ctx) => {
-      requireLevel(ctx, featureLevels.savedSnippets);
       return { saved_snippets: savedSnippetsOf(ctx.store, ctx.user.user_id) };
     },
   },
-  { method: 'POST', path: '/saved_snippets', handler: create },
-  { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', handler: edit },
-  { method: 'DELETE', path: '/saved_snippets/:saved_snippet_id', handler: remove },
+  { operation: ops.createSavedSnippet, handler: create },
+  { operation: ops.editSavedSnippet, handler: edit },
+  { operation: ops.deleteSavedSnippet, handler: remove },
 ];
 
 /** The `saved_snippets` fetch type of `POST /register` (from feature level 297). */

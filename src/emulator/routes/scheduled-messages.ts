@@ -20,6 +20,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { ApiError, badRequest, streamDoesNotExistById } from '../errors.js';
 import { renderMarkdown } from '../markdown.js';
 import type { Channel, ScheduledMessage, Store, User } from '../store.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 // ---- message rules shared with drafts --------------------------------------------------------
 
@@ -257,15 +258,13 @@ function update(ctx: RouteContext): Record<string, unknown> {
 
 export const routes: Route[] = [
   {
-    method: 'GET',
-    path: '/scheduled_messages',
+    operation: ops.getScheduledMessages,
     handler: (ctx) => ({ scheduled_messages: scheduledMessagesOf(ctx.store, ctx.user.user_id) }),
   },
-  { method: 'POST', path: '/scheduled_messages', handler: create },
-  { method: 'PATCH', path: '/scheduled_messages/:scheduled_message_id', handler: update },
+  { operation: ops.createScheduledMessage, handler: create },
+  { operation: ops.updateScheduledMessage, handler: update },
   {
-    method: 'DELETE',
-    path: '/scheduled_messages/:scheduled_message_id',
+    operation: ops.deleteScheduledMessage,
     handler: (ctx) => {
       const message = accessScheduledMessage(ctx);
       ctx.store.scheduledMessages.delete(message.scheduled_message_id);

@@ -1,10 +1,10 @@
 /** `GET /server_settings`: public, no authentication. https://zulip.com/api/get-server-settings */
 import type { Route } from '../context.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 export const routes: Route[] = [
   {
-    method: 'GET',
-    path: '/server_settings',
+    operation: ops.getServerSettings,
     auth: false,
     handler: ({ store, settings, baseUrl }) => ({
       authentication_methods: {

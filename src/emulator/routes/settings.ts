@@ -15,6 +15,7 @@ import type { Route, RouteContext, StateContext } from '../context.js';
 import { badRequest, missingArgument } from '../errors.js';
 import type { Store, User } from '../store.js';
 import { usersWhoCanAccess } from './presence.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 // The one check_full_name of PATCH /users/{id} and PATCH /settings (zerver/lib/users.py).
 import { checkFullName } from './users/index.js';
 
@@ -348,8 +349,8 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'PATCH', path: '/settings', handler: updateSettings },
+  { operation: ops.updateSettings, handler: updateSettings },
   // Deprecated aliases (before feature level 80 they took display / notification settings only).
-  { method: 'PATCH', path: '/settings/display', handler: updateSettings },
-  { method: 'PATCH', path: '/settings/notifications', handler: updateSettings },
+  { operation: ops.updateDisplaySettings, handler: updateSettings },
+  { operation: ops.updateNotificationSettings, handler: updateSettings },
 ];

@@ -7,13 +7,13 @@
  * channel typing events (queues.ts). `POST /messages/{message_id}/typing` and its
  * `typing_edit_message` event say someone is editing a message.
  */
-import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
-import { badRequest, invalidChannelId, requireFeatureLevel } from '../errors.js';
+import { badRequest, invalidChannelId } from '../errors.js';
 import { checkNoNullBytes } from '../http.js';
 import type { Channel, User } from '../store.js';
 import { accessMessage } from './messages/access.js';
 import { checkCanEditContent } from './messages/edit.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const OPS = new Set(['start', 'stop']);
 const TYPES = new Set(['direct', 'stream', 'channel']);
@@ -111,7 +111,6 @@ function setTypingStatus(ctx: RouteContext): Record<string, never> {
  * conversation's participants, who have typing notifications on (zerver/actions/typing.py).
  */
 function setTypingStatusForMessageEdit(ctx: RouteContext): Record<string, never> {
-  requireFeatureLevel(ctx.settings, featureLevels.editTyping);
   const { params, store, user } = ctx;
   const messageId = ctx.pathInt('message_id');
   const op = params.str('op');
@@ -136,6 +135,6 @@ function setTypingStatusForMessageEdit(ctx: RouteContext): Record<string, never>
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/typing', handler: setTypingStatus },
-  { method: 'POST', path: '/messages/:message_id/typing', handler: setTypingStatusForMessageEdit },
+  { operation: ops.setTypingStatus, handler: setTypingStatus },
+  { operation: ops.setTypingStatusForMessageEdit, handler: setTypingStatusForMessageEdit },
 ];

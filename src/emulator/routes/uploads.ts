@@ -17,6 +17,7 @@ import { ApiError, badRequest } from '../errors.js';
 import { addAttachment } from '../factory.js';
 import type { Attachment, Store, User } from '../store.js';
 import { serializeAttachment } from './messages/rules.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const MIB = 1024 * 1024;
 
@@ -148,7 +149,6 @@ function invalidAttachment(): ApiError {
 }
 
 function thumbnailStatus(ctx: RouteContext) {
-  if (ctx.settings.featureLevel < featureLevels.thumbnailStatus) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
   const attachment = attachmentByPath(ctx.store, `${ctx.path.realm_id_str}/${ctx.path.filename}`);
   if (!attachment || !canSeeUpload(ctx.store, ctx.user, attachment)) throw invalidAttachment();
   const type = ctx.store.uploadedFiles.get(attachment.path_id)?.content_type ?? '';
@@ -175,11 +175,11 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/user_uploads', handler: uploadFile },
-  { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', handler: temporaryUrl },
+  { operation: ops.uploadFile, handler: uploadFile },
+  { operation: ops.getFileTemporaryUrl, rest: true, handler: temporaryUrl },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', root: true, handler: serveFile },
   { method: 'GET', path: '/user_uploads/temporary/:token/*filename', root: true, auth: false, handler: serveTemporary },
-  { method: 'GET', path: '/thumbnail/status/:realm_id_str/*filename', handler: thumbnailStatus },
-  { method: 'GET', path: '/attachments', handler: getAttachments },
-  { method: 'DELETE', path: '/attachments/:attachment_id', handler: removeAttachment },
+  { operation: ops.checkThumbnailStatus, rest: true, handler: thumbnailStatus },
+  { operation: ops.getAttachments, handler: getAttachments },
+  { operation: ops.removeAttachment, handler: removeAttachment },
 ];

@@ -20,6 +20,7 @@ import { checkNoNullBytes } from '../http.js';
 import { addGroup } from '../factory.js';
 import { CHANNEL_PERMISSION_SETTINGS, type GroupSettingValue, type Store, type User, type UserGroup } from '../store.js';
 import { activeUserIds } from './users/index.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 export const USER_GROUP_SETTINGS: readonly UserGroupSettingName[] = [
   'can_add_members_group',
@@ -213,13 +214,7 @@ function getIsUserGroupMember(ctx: RouteContext) {
   return { is_user_group_member: member };
 }
 
-/** An older server has no such route: it answers as for any unknown path. */
-function requireSubgroupsEndpoint(ctx: RouteContext): void {
-  if (ctx.settings.featureLevel < featureLevels.groupSubgroups) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
-}
-
 function getUserGroupSubgroups(ctx: RouteContext) {
-  requireSubgroupsEndpoint(ctx);
   requireMember(ctx.user);
   const group = accessGroup(ctx.store, ctx.pathInt('user_group_id'));
   const direct = ctx.params.bool('direct_subgroup_only', false);
@@ -419,7 +414,6 @@ function updateUserGroupMembers(ctx: RouteContext) {
 }
 
 function updateUserGroupSubgroups(ctx: RouteContext) {
-  requireSubgroupsEndpoint(ctx);
   requireMember(ctx.user);
   const { params, store } = ctx;
   const change: MembershipChange = {
@@ -476,7 +470,6 @@ function deactivationObjections(store: Store, groupId: number): Record<string, u
  * before feature level 298).
  */
 function deactivateUserGroup(ctx: RouteContext) {
-  if (ctx.settings.featureLevel < featureLevels.deactivateUserGroup) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
   requireMember(ctx.user);
   const { store, user } = ctx;
   const group = accessGroup(store, ctx.pathInt('user_group_id'));
@@ -505,13 +498,13 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/user_groups', handler: getUserGroups },
-  { method: 'POST', path: '/user_groups/create', handler: createUserGroup },
-  { method: 'PATCH', path: '/user_groups/:user_group_id', handler: updateUserGroup },
-  { method: 'POST', path: '/user_groups/:user_group_id/members', handler: updateUserGroupMembers },
-  { method: 'GET', path: '/user_groups/:user_group_id/members', handler: getUserGroupMembers },
-  { method: 'GET', path: '/user_groups/:user_group_id/members/:user_id', handler: getIsUserGroupMember },
-  { method: 'POST', path: '/user_groups/:user_group_id/subgroups', handler: updateUserGroupSubgroups },
-  { method: 'GET', path: '/user_groups/:user_group_id/subgroups', handler: getUserGroupSubgroups },
-  { method: 'POST', path: '/user_groups/:user_group_id/deactivate', handler: deactivateUserGroup },
+  { operation: ops.getUserGroups, handler: getUserGroups },
+  { operation: ops.createUserGroup, handler: createUserGroup },
+  { operation: ops.updateUserGroup, handler: updateUserGroup },
+  { operation: ops.updateUserGroupMembers, handler: updateUserGroupMembers },
+  { operation: ops.getUserGroupMembers, handler: getUserGroupMembers },
+  { operation: ops.getIsUserGroupMember, handler: getIsUserGroupMember },
+  { operation: ops.updateUserGroupSubgroups, handler: updateUserGroupSubgroups },
+  { operation: ops.getUserGroupSubgroups, handler: getUserGroupSubgroups },
+  { operation: ops.deactivateUserGroup, handler: deactivateUserGroup },
 ];

@@ -11,10 +11,11 @@
 import type { UserStatus } from '../../zulip/model/user-status.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext } from '../context.js';
-import { ApiError, badRequest, insufficientPermission } from '../errors.js';
+import { badRequest, insufficientPermission } from '../errors.js';
 import { checkNewEmoji, checkReactionType, emojiByName } from './reactions.js';
 import { accessUser, noSuchUser } from './users/read.js';
 import { activeUserIds } from './users/update.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 const MAX_STATUS_TEXT_LENGTH = 60;
 
@@ -47,7 +48,6 @@ function update(ctx: RouteContext): Record<string, unknown> {
  * `for_admin` (administrators; a bot's owner), refused to bots before feature level 473.
  */
 function updateForUser(ctx: RouteContext): Record<string, unknown> {
-  if (ctx.settings.featureLevel < featureLevels.updateStatusForUser) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
   if (ctx.user.is_bot && ctx.settings.featureLevel < featureLevels.updateStatusForUserBots) throw insufficientPermission();
   const target = accessUser(ctx, String(ctx.pathInt('user_id')), { allowDeactivated: false, allowBots: true, forAdmin: true });
   return changeStatus(ctx, target.user_id);
@@ -88,14 +88,13 @@ function changeStatus(ctx: RouteContext, uid: number): Record<string, unknown> {
 
 /** https://zulip.com/api/get-user-status */
 function get(ctx: RouteContext): Record<string, unknown> {
-  if (ctx.settings.featureLevel < featureLevels.getUserStatus) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
   const user = ctx.store.users.get(ctx.pathInt('user_id'));
   if (!user) throw noSuchUser();
   return { status: { ...ctx.store.userStatus.get(user.user_id) } };
 }
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/users/:user_id/status', handler: get },
-  { method: 'POST', path: '/users/me/status', handler: update },
-  { method: 'POST', path: '/users/:user_id/status', handler: updateForUser },
+  { operation: ops.getUserStatus, handler: get },
+  { operation: ops.updateStatus, handler: update },
+  { operation: ops.updateStatusForUser, handler: updateForUser },
 ];

@@ -13,6 +13,7 @@ import { checkNoNullBytes } from '../http.js';
 import type { Queue } from '../queues.js';
 import type { Store, UserTopic } from '../store.js';
 import { accessChannel } from './channels/index.js';
+import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 function serialize(entry: UserTopic): WireUserTopic {
   return {
@@ -113,6 +114,6 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const routes: Route[] = [
-  { method: 'POST', path: '/user_topics', handler: updateUserTopic },
-  { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', handler: muteTopic },
+  { operation: ops.updateUserTopic, handler: updateUserTopic },
+  { operation: ops.muteTopic, handler: muteTopic },
 ];

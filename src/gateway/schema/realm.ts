@@ -61,7 +61,7 @@ builder.mutationField('testWelcomeBotCustomMessage', (t) =>
 // ---- defaults of new users' settings -------------------------------------------------------------
 
 /** The settings Zulip keeps an organization default of: those its endpoint takes. */
-const DEFAULT_SETTINGS = SETTINGS.filter(([, wire]) => realmOps.updateRealmUserSettingsDefaults.parameters.some((p) => p.name === wire));
+const DEFAULT_SETTINGS = SETTINGS.filter(([, wire]) => realmOps.operations.updateRealmUserSettingsDefaults.parameters.some((p) => p.name === wire));
 
 const RealmUserSettingsDefaultsInput = builder.inputType('RealmUserSettingsDefaultsInput', {
   description: 'Changes to the settings new users start with. Leave out (or set to null) what should stay as it is.',

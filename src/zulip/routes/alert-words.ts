@@ -6,11 +6,10 @@ import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as alertWords from '../generated/alert-words.js';
 import type { AddAlertWordsParams, GetAlertWordsParams, RemoveAlertWordsParams } from '../generated/alert-words.js';
 import type { AlertWordsResult } from '../model/alert-words.js';
-import { callOperation } from '../operation.js';
 
 /** https://zulip.com/api/get-alert-words */
 export const getAlertWords = (c: ZulipConnection, p: GetAlertWordsParams = {}, call?: SendOptions): Promise<AlertWordsResult> =>
-  callOperation(c, alertWords.getAlertWords, p, call);
+  alertWords.getAlertWords(c, p, call);
 
 /**
  * Adds words (trimmed; blank ones dropped; one already present in another case is kept as it was).
@@ -18,11 +17,11 @@ export const getAlertWords = (c: ZulipConnection, p: GetAlertWordsParams = {}, c
  * https://zulip.com/api/add-alert-words
  */
 export const addAlertWords = (c: ZulipConnection, p: AddAlertWordsParams, call?: SendOptions): Promise<AlertWordsResult> =>
-  callOperation(c, alertWords.addAlertWords, p, call);
+  alertWords.addAlertWords(c, p, call);
 
 /**
  * Removes words, matched case-insensitively; unknown words are ignored.
  * https://zulip.com/api/remove-alert-words
  */
 export const removeAlertWords = (c: ZulipConnection, p: RemoveAlertWordsParams, call?: SendOptions): Promise<AlertWordsResult> =>
-  callOperation(c, alertWords.removeAlertWords, p, call);
+  alertWords.removeAlertWords(c, p, call);

@@ -7,7 +7,6 @@ import type { SendOptions, SendResult, ZulipConnection } from '../connection.js'
 import * as authentication from '../generated/authentication.js';
 import type { FetchApiKeyParams, JwtFetchApiKeyParams } from '../generated/authentication.js';
 import type { ApiKeyOnlyResult, ApiKeyResult } from '../model/authentication.js';
-import { callOperation } from '../operation.js';
 
 /**
  * The API key of the account with this username (usually its email) and password; 401
@@ -15,7 +14,7 @@ import { callOperation } from '../operation.js';
  * https://zulip.com/api/fetch-api-key
  */
 export const fetchApiKey = (c: ZulipConnection, p: FetchApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyResult>> =>
-  callOperation(c, authentication.fetchApiKey, p, call);
+  authentication.fetchApiKey(c, p, call);
 
 /**
  * The API key of the account a JSON Web Token names (its `email` claim), signed with the key the
@@ -23,11 +22,11 @@ export const fetchApiKey = (c: ZulipConnection, p: FetchApiKeyParams, call?: Sen
  * level 160. The token is a body parameter, like the password. https://zulip.com/api/jwt-fetch-api-key
  */
 export const jwtFetchApiKey = (c: ZulipConnection, p: JwtFetchApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyResult>> =>
-  callOperation(c, authentication.jwtFetchApiKey, p, call);
+  authentication.jwtFetchApiKey(c, p, call);
 
 /**
  * Replaces the caller's API key with a new one (humans only) and answers it: the old key stops
  * working at once. https://zulip.com/api/regenerate-api-key
  */
 export const regenerateApiKey = (c: ZulipConnection, call?: SendOptions): Promise<SendResult<ApiKeyOnlyResult>> =>
-  callOperation(c, authentication.regenerateApiKey, {}, call);
+  authentication.regenerateApiKey(c, {}, call);

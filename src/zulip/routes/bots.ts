@@ -6,12 +6,11 @@
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/bots.js';
 import type { ApiKeyOnlyResult } from '../model/authentication.js';
-import { callOperation } from '../operation.js';
 
 /** A bot's API key. https://zulip.com/api/get-bot-api-key */
 export const getBotApiKey = (c: ZulipConnection, p: ops.GetBotApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyOnlyResult>> =>
-  callOperation(c, ops.getBotApiKey, p, call);
+  ops.getBotApiKey(c, p, call);
 
 /** Replaces a bot's API key and answers the new one. https://zulip.com/api/regenerate-bot-api-key */
 export const regenerateBotApiKey = (c: ZulipConnection, p: ops.RegenerateBotApiKeyParams, call?: SendOptions): Promise<SendResult<ApiKeyOnlyResult>> =>
-  callOperation(c, ops.regenerateBotApiKey, p, call);
+  ops.regenerateBotApiKey(c, p, call);

@@ -5,22 +5,21 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/calls.js';
 import type { CreateVideoCallResult } from '../model/calls.js';
-import { callOperation } from '../operation.js';
 
 /** https://zulip.com/api/create-big-blue-button-video-call */
 export const createBigBlueButtonVideoCall = (
   connection: ZulipConnection,
   params: ops.CreateBigBlueButtonVideoCallParams,
   call?: SendOptions,
-): Promise<CreateVideoCallResult> => callOperation(connection, ops.createBigBlueButtonVideoCall, params, call);
+): Promise<CreateVideoCallResult> => ops.createBigBlueButtonVideoCall(connection, params, call);
 
 /** New in Zulip 12.0 (feature level 465). https://zulip.com/api/create-nextcloud-talk-video-call */
 export const createNextcloudTalkVideoCall = (
   connection: ZulipConnection,
   params: ops.CreateNextcloudTalkVideoCallParams,
   call?: SendOptions,
-): Promise<CreateVideoCallResult> => callOperation(connection, ops.createNextcloudTalkVideoCall, params, call);
+): Promise<CreateVideoCallResult> => ops.createNextcloudTalkVideoCall(connection, params, call);
 
 /** New in Zulip 12.0 (feature level 460). https://zulip.com/api/create-constructor-groups-video-call */
 export const createConstructorGroupsVideoCall = (connection: ZulipConnection, call?: SendOptions): Promise<CreateVideoCallResult> =>
-  callOperation(connection, ops.createConstructorGroupsVideoCall, {}, call);
+  ops.createConstructorGroupsVideoCall(connection, {}, call);

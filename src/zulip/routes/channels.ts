@@ -15,8 +15,6 @@ import type {
 } from '../model/channels.js';
 import * as channels from '../generated/channels.js';
 import type { GetStreamEmailAddressParams, GetStreamIdParams } from '../generated/channels.js';
-import { callOperation } from '../operation.js';
-import { json, raw, type WireParams } from '../params.js';
 
 /** Which channels `GET /streams` returns; each flag is sent only when set. */
 export interface GetStreamsOptions {
@@ -49,23 +47,7 @@ export function getStreams(
   options: GetStreamsOptions = {},
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamsResult>> {
-  return connection.request<GetStreamsResult>(
-    'get-streams',
-    'GET',
-    'streams',
-    {
-      include_public: json(options.includePublic),
-      include_web_public: json(options.includeWebPublic),
-      include_subscribed: json(options.includeSubscribed),
-      exclude_archived: json(options.excludeArchived),
-      include_all: json(options.includeAll),
-      include_default: json(options.includeDefault),
-      include_owner_subscribed: json(options.includeOwnerSubscribed),
-      include_can_access_content: json(options.includeCanAccessContent),
-      include_all_active: json(options.includeAllActive),
-    },
-    call,
-  );
+  return channels.getStreams(connection, options, call);
 }
 
 /**
@@ -78,7 +60,7 @@ export function getStreamById(
   streamId: number,
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamByIdResult>> {
-  return connection.request<GetStreamByIdResult>('get-stream-by-id', 'GET', `streams/${streamId}`, undefined, call);
+  return channels.getStreamById(connection, { streamId }, call);
 }
 
 export interface UpdateStreamOptions {
@@ -112,40 +94,7 @@ export function updateStream(
   options: UpdateStreamOptions,
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.request<Record<string, never>>(
-    'update-stream',
-    'PATCH',
-    `streams/${options.streamId}`,
-    {
-      description: raw(options.description),
-      new_name: raw(options.newName),
-      is_private: json(options.isPrivate),
-      is_web_public: json(options.isWebPublic),
-      history_public_to_subscribers: json(options.historyPublicToSubscribers),
-      is_default_stream: json(options.isDefaultStream),
-      // Json[str] | Json[int] in update_stream_backend: `"unlimited"` goes JSON-encoded.
-      message_retention_days: json(options.messageRetentionDays),
-      ...channelPermissionParams(options),
-    },
-    call,
-  );
-}
-
-/** The channel permission settings: the same JSON parameters when creating (subscribe) and updating a channel. */
-export function channelPermissionParams(options: {
-  canAddSubscribersGroup?: unknown;
-  canRemoveSubscribersGroup?: unknown;
-  canAdministerChannelGroup?: unknown;
-  canSendMessageGroup?: unknown;
-  canSubscribeGroup?: unknown;
-}): WireParams {
-  return {
-    can_add_subscribers_group: json(options.canAddSubscribersGroup),
-    can_remove_subscribers_group: json(options.canRemoveSubscribersGroup),
-    can_administer_channel_group: json(options.canAdministerChannelGroup),
-    can_send_message_group: json(options.canSendMessageGroup),
-    can_subscribe_group: json(options.canSubscribeGroup),
-  };
+  return channels.updateStream(connection, options, call);
 }
 
 /**
@@ -157,7 +106,7 @@ export function archiveStream(
   options: { streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.request<Record<string, never>>('archive-stream', 'DELETE', `streams/${options.streamId}`, undefined, call);
+  return channels.archiveStream(connection, options, call);
 }
 
 export interface GetStreamTopicsOptions {
@@ -178,13 +127,7 @@ export function getStreamTopics(
   options: GetStreamTopicsOptions,
   call: SendOptions = {},
 ): Promise<SendResult<GetStreamTopicsResult>> {
-  return connection.request<GetStreamTopicsResult>(
-    'get-stream-topics',
-    'GET',
-    `users/me/${options.streamId}/topics`,
-    { allow_empty_topic_name: json(options.allowEmptyTopicName) },
-    call,
-  );
+  return channels.getStreamTopics(connection, options, call);
 }
 
 /**
@@ -192,7 +135,7 @@ export function getStreamTopics(
  * https://zulip.com/api/get-stream-id
  */
 export const getStreamId = (c: ZulipConnection, p: GetStreamIdParams, call?: SendOptions): Promise<SendResult<GetStreamIdResult>> =>
-  callOperation(c, channels.getStreamId, p, call);
+  channels.getStreamId(c, p, call);
 
 /**
  * The email address of a channel (feature level 226), posting as `senderId` (feature level 335).
@@ -202,7 +145,7 @@ export const getStreamEmailAddress = (
   c: ZulipConnection,
   p: GetStreamEmailAddressParams,
   call?: SendOptions,
-): Promise<SendResult<GetStreamEmailAddressResult>> => callOperation(c, channels.getStreamEmailAddress, p, call);
+): Promise<SendResult<GetStreamEmailAddressResult>> => channels.getStreamEmailAddress(c, p, call);
 
 // ---- channel creation, topic deletion and channel folders (issue 17) ----
 
@@ -211,14 +154,14 @@ export const getStreamEmailAddress = (
  * https://zulip.com/api/create-channel
  */
 export const createChannel = (c: ZulipConnection, p: channels.CreateChannelParams, call?: SendOptions): Promise<SendResult<CreateChannelResult>> =>
-  callOperation(c, channels.createChannel, p, call);
+  channels.createChannel(c, p, call);
 
 /**
  * Deletes every message of a topic the caller can see (organization administrators).
  * https://zulip.com/api/delete-topic
  */
 export const deleteTopic = (c: ZulipConnection, p: channels.DeleteTopicParams, call?: SendOptions): Promise<SendResult<DeleteTopicResult>> =>
-  callOperation(c, channels.deleteTopic, p, call);
+  channels.deleteTopic(c, p, call);
 
 /**
  * The organization's channel folders, by `order` (feature level 389).
@@ -228,7 +171,7 @@ export const getChannelFolders = (
   c: ZulipConnection,
   p: channels.GetChannelFoldersParams = {},
   call?: SendOptions,
-): Promise<SendResult<GetChannelFoldersResult>> => callOperation(c, channels.getChannelFolders, p, call);
+): Promise<SendResult<GetChannelFoldersResult>> => channels.getChannelFolders(c, p, call);
 
 /**
  * Creates a channel folder (organization administrators; feature level 389).
@@ -238,18 +181,18 @@ export const createChannelFolder = (
   c: ZulipConnection,
   p: channels.CreateChannelFolderParams,
   call?: SendOptions,
-): Promise<SendResult<CreateChannelFolderResult>> => callOperation(c, channels.createChannelFolder, p, call);
+): Promise<SendResult<CreateChannelFolderResult>> => channels.createChannelFolder(c, p, call);
 
 /**
  * Renames, describes, archives or unarchives a channel folder (organization administrators; feature level 389).
  * https://zulip.com/api/update-channel-folder
  */
 export const updateChannelFolder = (c: ZulipConnection, p: channels.UpdateChannelFolderParams, call?: SendOptions): Promise<SendResult<object>> =>
-  callOperation(c, channels.updateChannelFolder, p, call);
+  channels.updateChannelFolder(c, p, call);
 
 /**
  * Reorders every channel folder of the organization (organization administrators; feature level 414).
  * https://zulip.com/api/patch-channel-folders
  */
 export const patchChannelFolders = (c: ZulipConnection, p: channels.PatchChannelFoldersParams, call?: SendOptions): Promise<SendResult<object>> =>
-  callOperation(c, channels.patchChannelFolders, p, call);
+  channels.patchChannelFolders(c, p, call);

@@ -5,15 +5,14 @@
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/channels.js';
-import { callOperation } from '../operation.js';
 
 /**
  * Makes a channel a default channel; a private one is refused ("Private channels cannot be made default.").
  * https://zulip.com/api/add-default-stream
  */
 export const addDefaultStream = (connection: ZulipConnection, params: ops.AddDefaultStreamParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.addDefaultStream, params, call);
+  ops.addDefaultStream(connection, params, call);
 
 /** https://zulip.com/api/remove-default-stream */
 export const removeDefaultStream = (connection: ZulipConnection, params: ops.RemoveDefaultStreamParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.removeDefaultStream, params, call);
+  ops.removeDefaultStream(connection, params, call);

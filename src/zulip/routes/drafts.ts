@@ -4,14 +4,14 @@
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { CreateDraftsResult, DraftData, GetDraftsResult } from '../model/drafts.js';
-import { json } from '../params.js';
+import * as ops from '../generated/drafts.js';
 
 /**
  * All of the caller's drafts, most recently edited first.
  * https://zulip.com/api/get-drafts
  */
 export function getDrafts(connection: ZulipConnection, call: SendOptions = {}): Promise<GetDraftsResult> {
-  return connection.request<GetDraftsResult>('get-drafts', 'GET', 'drafts', undefined, call);
+  return ops.getDrafts(connection, {}, call);
 }
 
 export interface CreateDraftsOptions {
@@ -28,7 +28,7 @@ export function createDrafts(
   options: CreateDraftsOptions,
   call: SendOptions = {},
 ): Promise<CreateDraftsResult> {
-  return connection.request<CreateDraftsResult>('create-drafts', 'POST', 'drafts', { drafts: json(options.drafts) }, call);
+  return ops.createDrafts(connection, options, call);
 }
 
 export interface EditDraftOptions {
@@ -42,7 +42,7 @@ export interface EditDraftOptions {
  * https://zulip.com/api/edit-draft
  */
 export function editDraft(connection: ZulipConnection, options: EditDraftOptions, call: SendOptions = {}): Promise<object> {
-  return connection.request<object>('edit-draft', 'PATCH', `drafts/${options.draftId}`, { draft: json(options.draft) }, call);
+  return ops.editDraft(connection, options, call);
 }
 
 export interface DeleteDraftOptions {
@@ -58,5 +58,5 @@ export function deleteDraft(
   options: DeleteDraftOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>('delete-draft', 'DELETE', `drafts/${options.draftId}`, undefined, call);
+  return ops.deleteDraft(connection, options, call);
 }

@@ -1,7 +1,7 @@
 /** Bindings for the event queue: register, long-poll, delete. See https://zulip.com/api/real-time-events. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { ClientCapabilities, GetEventsResult, RegisterQueueResult } from '../model/events.js';
-import { json, raw } from '../params.js';
+import * as ops from '../generated/events.js';
 
 /**
  * A queue narrow term: an `[operator, operand]` pair of strings. Zulip's events_register_backend
@@ -46,26 +46,10 @@ export function registerQueue(
   options: RegisterQueueOptions = {},
   call: SendOptions = {},
 ): Promise<RegisterQueueResult> {
-  return connection.request<RegisterQueueResult>(
-    'register-queue',
-    'POST',
-    'register',
-    {
-      event_types: json(options.eventTypes),
-      fetch_event_types: json(options.fetchEventTypes),
-      narrow: json(options.narrow),
-      all_public_streams: json(options.allPublicStreams),
-      apply_markdown: json(options.applyMarkdown),
-      client_gravatar: json(options.clientGravatar),
-      slim_presence: json(options.slimPresence),
-      // A `str` in events_register_backend: "true", "false" or "partial".
-      include_subscribers: raw(options.includeSubscribers),
-      client_capabilities: json(options.clientCapabilities),
-      queue_lifespan_secs: json(options.queueLifespanSecs),
-      presence_history_limit_days: json(options.presenceHistoryLimitDays),
-    },
-    call,
-  );
+  const { includeSubscribers } = options;
+  // A `str` in events_register_backend: "true", "false" or "partial".
+  const text = includeSubscribers === undefined ? undefined : includeSubscribers === 'partial' ? 'partial' : includeSubscribers ? 'true' : 'false';
+  return ops.registerQueue(connection, { ...options, includeSubscribers: text }, call);
 }
 
 export interface GetEventsOptions {
@@ -89,17 +73,11 @@ export function getEvents(
   options: GetEventsOptions,
   call: SendOptions = {},
 ): Promise<GetEventsResult> {
-  return connection.request<GetEventsResult>(
-    'get-events',
-    'GET',
-    'events',
-    { queue_id: raw(options.queueId), last_event_id: json(options.lastEventId), dont_block: json(options.dontBlock) },
-    {
-      retry: false,
-      ...call,
-      deadlineMs: call.deadlineMs ?? (options.dontBlock ? undefined : DEFAULT_LONGPOLL_TIMEOUT_MS),
-    },
-  );
+  return ops.getEvents(connection, options, {
+    retry: false,
+    ...call,
+    deadlineMs: call.deadlineMs ?? (options.dontBlock ? undefined : DEFAULT_LONGPOLL_TIMEOUT_MS),
+  });
 }
 
 export interface DeleteQueueOptions {
@@ -115,5 +93,5 @@ export function deleteQueue(
   options: DeleteQueueOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>('delete-queue', 'DELETE', 'events', { queue_id: raw(options.queueId) }, call);
+  return ops.deleteQueue(connection, options, call);
 }

@@ -5,10 +5,9 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/exports.js';
 import type { ExportRealmResult, GetRealmExportConsentsResult, GetRealmExportsResult, RealmExportTypeCode, RealmExportTypeName } from '../model/exports.js';
-import { callOperation } from '../operation.js';
 
 /** The organization's data exports. https://zulip.com/api/get-realm-exports */
-export const getRealmExports = (c: ZulipConnection, call?: SendOptions): Promise<GetRealmExportsResult> => callOperation(c, ops.getRealmExports, {}, call);
+export const getRealmExports = (c: ZulipConnection, call?: SendOptions): Promise<GetRealmExportsResult> => ops.getRealmExports(c, {}, call);
 
 /**
  * Starts a data export. `exportType` is a name from feature level 449; from 304 to 448 Zulip reads
@@ -19,8 +18,8 @@ export const exportRealm = (
   c: ZulipConnection,
   p: { readonly exportType?: RealmExportTypeName | RealmExportTypeCode },
   call?: SendOptions,
-): Promise<ExportRealmResult> => callOperation(c, ops.exportRealm, p as ops.ExportRealmParams, call);
+): Promise<ExportRealmResult> => ops.exportRealm(c, p as ops.ExportRealmParams, call);
 
 /** Which users consent to exports of their private data (feature level 295). https://zulip.com/api/get-realm-export-consents */
 export const getRealmExportConsents = (c: ZulipConnection, call?: SendOptions): Promise<GetRealmExportConsentsResult> =>
-  callOperation(c, ops.getRealmExportConsents, {}, call);
+  ops.getRealmExportConsents(c, {}, call);

@@ -6,24 +6,23 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/linkifiers.js';
 import type { AddLinkifierResult, GetLinkifiersResult } from '../model/linkifiers.js';
-import { callOperation } from '../operation.js';
 
 /** The linkifiers in processing order (feature level 54). https://zulip.com/api/get-linkifiers */
 export const getLinkifiers = (c: ZulipConnection, call?: SendOptions): Promise<GetLinkifiersResult> =>
-  callOperation(c, ops.getLinkifiers, {}, call);
+  ops.getLinkifiers(c, {}, call);
 
 /** Adds a linkifier at the end of the order. https://zulip.com/api/add-linkifier */
 export const addLinkifier = (c: ZulipConnection, p: ops.AddLinkifierParams, call?: SendOptions): Promise<AddLinkifierResult> =>
-  callOperation(c, ops.addLinkifier, p, call);
+  ops.addLinkifier(c, p, call);
 
 /** Replaces a linkifier's pattern and URL template (feature level 57). https://zulip.com/api/update-linkifier */
 export const updateLinkifier = (c: ZulipConnection, p: ops.UpdateLinkifierParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.updateLinkifier, p, call);
+  ops.updateLinkifier(c, p, call);
 
 /** Removes a linkifier. https://zulip.com/api/remove-linkifier */
 export const removeLinkifier = (c: ZulipConnection, p: ops.RemoveLinkifierParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.removeLinkifier, p, call);
+  ops.removeLinkifier(c, p, call);
 
 /** Sets the processing order; the list names every linkifier once (feature level 202). https://zulip.com/api/reorder-linkifiers */
 export const reorderLinkifiers = (c: ZulipConnection, p: ops.ReorderLinkifiersParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.reorderLinkifiers, p, call);
+  ops.reorderLinkifiers(c, p, call);

@@ -24,9 +24,7 @@ import type {
   UpdateMessageFlagsResult,
   UpdateMessageResult,
 } from '../model/messages.js';
-import { json, raw } from '../params.js';
 import * as ops from '../generated/messages.js';
-import { callOperation } from '../operation.js';
 
 /**
  * Zulip answers 400 "The anchor can only be excluded at an end of the range" when `include_anchor`
@@ -87,24 +85,8 @@ export function getMessages(
 ): Promise<GetMessagesResult> {
   const refused = anchorExclusionError('getMessages', options);
   if (refused) return Promise.reject(refused);
-  return connection.request<GetMessagesResult>(
-    'get-messages',
-    'GET',
-    'messages',
-    {
-      anchor: raw(options.anchor),
-      include_anchor: json(options.includeAnchor),
-      num_before: json(options.numBefore),
-      num_after: json(options.numAfter),
-      narrow: json(options.narrow),
-      client_gravatar: json(options.clientGravatar),
-      apply_markdown: json(options.applyMarkdown),
-      message_ids: json(options.messageIds),
-      allow_empty_topic_name: json(options.allowEmptyTopicName),
-      use_first_unread_anchor: json(options.useFirstUnreadAnchor),
-    },
-    call,
-  );
+  // The anchor is a `str` in Zulip's view: a message ID travels as its text.
+  return ops.getMessages(connection, { ...options, anchor: options.anchor === undefined ? undefined : String(options.anchor) }, call);
 }
 
 export interface GetMessageOptions {
@@ -124,13 +106,7 @@ export function getMessage(
   options: GetMessageOptions,
   call: SendOptions = {},
 ): Promise<GetMessageResult> {
-  return connection.request<GetMessageResult>(
-    'get-message',
-    'GET',
-    `messages/${options.messageId}`,
-    { apply_markdown: json(options.applyMarkdown), allow_empty_topic_name: json(options.allowEmptyTopicName) },
-    call,
-  );
+  return ops.getMessage(connection, options, call);
 }
 
 export interface SendMessageOptions {
@@ -159,24 +135,7 @@ export function sendMessage(
   options: SendMessageOptions,
   call: SendOptions = {},
 ): Promise<SendMessageResult> {
-  return connection.request<SendMessageResult>(
-    'send-message',
-    'POST',
-    'messages',
-    {
-      type: raw(options.type),
-      // A `str` parameter that the server tries to JSON-decode first (extract_stream_indicator,
-      // extract_private_recipients): sent as JSON always, a channel name included, so a name made
-      // of digits is not read as a channel ID.
-      to: json(options.to),
-      content: raw(options.content),
-      topic: raw(options.topic),
-      queue_id: raw(options.queueId),
-      local_id: raw(options.localId),
-      read_by_sender: json(options.readBySender),
-    },
-    call,
-  );
+  return ops.sendMessage(connection, options, call);
 }
 
 export interface UpdateMessageOptions {
@@ -206,20 +165,7 @@ export function updateMessage(
   options: UpdateMessageOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageResult> {
-  return connection.request<UpdateMessageResult>(
-    'update-message',
-    'PATCH',
-    `messages/${options.messageId}`,
-    {
-      topic: raw(options.topic),
-      propagate_mode: raw(options.propagateMode),
-      send_notification_to_old_thread: json(options.sendNotificationToOldThread),
-      send_notification_to_new_thread: json(options.sendNotificationToNewThread),
-      content: raw(options.content),
-      stream_id: json(options.streamId),
-    },
-    call,
-  );
+  return ops.updateMessage(connection, options, call);
 }
 
 export interface UpdateMessageFlagsOptions {
@@ -239,13 +185,7 @@ export function updateMessageFlags(
   options: UpdateMessageFlagsOptions,
   call: SendOptions = {},
 ): Promise<UpdateMessageFlagsResult> {
-  return connection.request<UpdateMessageFlagsResult>(
-    'update-message-flags',
-    'POST',
-    'messages/flags',
-    { messages: json(options.messages), op: raw(options.op), flag: raw(options.flag) },
-    call,
-  );
+  return ops.updateMessageFlags(connection, options, call);
 }
 
 export interface UpdateMessageFlagsForNarrowOptions {
@@ -272,21 +212,7 @@ export function updateMessageFlagsForNarrow(
 ): Promise<UpdateMessageFlagsForNarrowResult> {
   const refused = anchorExclusionError('updateMessageFlagsForNarrow', options);
   if (refused) return Promise.reject(refused);
-  return connection.request<UpdateMessageFlagsForNarrowResult>(
-    'update-message-flags-for-narrow',
-    'POST',
-    'messages/flags/narrow',
-    {
-      anchor: raw(options.anchor),
-      include_anchor: json(options.includeAnchor),
-      num_before: json(options.numBefore),
-      num_after: json(options.numAfter),
-      narrow: json(options.narrow),
-      op: raw(options.op),
-      flag: raw(options.flag),
-    },
-    call,
-  );
+  return ops.updateMessageFlagsForNarrow(connection, { ...options, anchor: String(options.anchor) }, call);
 }
 
 // ---- marking as read (deprecated by Zulip in favour of update-message-flags-for-narrow) ----------
@@ -296,36 +222,36 @@ export function updateMessageFlagsForNarrow(
  * after some batches; the caller repeats the request. https://zulip.com/api/mark-all-as-read
  */
 export const markAllAsRead = (connection: ZulipConnection, params: ops.MarkAllAsReadParams = {}, call?: SendOptions): Promise<MarkAllAsReadResult> =>
-  callOperation(connection, ops.markAllAsRead, params, call);
+  ops.markAllAsRead(connection, params, call);
 
 /** Marks every unread message of a channel as read. https://zulip.com/api/mark-stream-as-read */
 export const markStreamAsRead = (connection: ZulipConnection, params: ops.MarkStreamAsReadParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.markStreamAsRead, params, call);
+  ops.markStreamAsRead(connection, params, call);
 
 /** Marks every unread message of a topic as read. https://zulip.com/api/mark-topic-as-read */
 export const markTopicAsRead = (connection: ZulipConnection, params: ops.MarkTopicAsReadParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.markTopicAsRead, params, call);
+  ops.markTopicAsRead(connection, params, call);
 
 /**
  * Deletes a message for everyone. Needs the organization's permission (administrators by default
  * for other users' messages; one's own within the deletion time limit). https://zulip.com/api/delete-message
  */
 export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMessageParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.deleteMessage, params, call);
+  ops.deleteMessage(connection, params, call);
 
 /** Renders Markdown as the server would for a message, without sending it. https://zulip.com/api/render-message */
 export const renderMessage = (connection: ZulipConnection, params: ops.RenderMessageParams, call?: SendOptions): Promise<RenderMessageResult> =>
-  callOperation(connection, ops.renderMessage, params, call);
+  ops.renderMessage(connection, params, call);
 
 // issue 17 (api-messages): edit history, read receipts, narrow matches, reports.
 
 /** The message's edit history, oldest snapshot first. https://zulip.com/api/get-message-history */
 export const getMessageHistory = (connection: ZulipConnection, params: ops.GetMessageHistoryParams, call?: SendOptions): Promise<GetMessageHistoryResult> =>
-  callOperation(connection, ops.getMessageHistory, params, call);
+  ops.getMessageHistory(connection, params, call);
 
 /** Who has read the message (feature level 137). https://zulip.com/api/get-read-receipts */
 export const getReadReceipts = (connection: ZulipConnection, params: ops.GetReadReceiptsParams, call?: SendOptions): Promise<GetReadReceiptsResult> =>
-  callOperation(connection, ops.getReadReceipts, params, call);
+  ops.getReadReceipts(connection, params, call);
 
 /**
  * Which of the given messages match a narrow, with search hits highlighted. The narrow takes either
@@ -337,8 +263,8 @@ export const checkMessagesMatchNarrow = (
   params: { readonly msgIds: readonly number[]; readonly narrow: readonly NarrowTerm[] },
   call?: SendOptions,
 ): Promise<CheckMessagesMatchNarrowResult> =>
-  callOperation(connection, ops.checkMessagesMatchNarrow, params as ops.CheckMessagesMatchNarrowParams, call);
+  ops.checkMessagesMatchNarrow(connection, params as ops.CheckMessagesMatchNarrowParams, call);
 
 /** Reports a message to the organization's moderators (feature level 382). https://zulip.com/api/report-message */
 export const reportMessage = (connection: ZulipConnection, params: ops.ReportMessageParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.reportMessage, params, call);
+  ops.reportMessage(connection, params, call);

@@ -5,23 +5,22 @@
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/mobile.js';
-import { callOperation } from '../operation.js';
 
 /** Registers an APNs (iOS) device token. Deprecated. https://zulip.com/api/add-apns-token */
 export const addApnsToken = (connection: ZulipConnection, params: ops.AddApnsTokenParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.addApnsToken, params, call);
+  ops.addApnsToken(connection, params, call);
 
 /** Removes an APNs device token. Deprecated. https://zulip.com/api/remove-apns-token */
 export const removeApnsToken = (connection: ZulipConnection, params: ops.RemoveApnsTokenParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.removeApnsToken, params, call);
+  ops.removeApnsToken(connection, params, call);
 
 /** Registers an FCM (Android) registration token. Deprecated. https://zulip.com/api/add-fcm-token */
 export const addFcmToken = (connection: ZulipConnection, params: ops.AddFcmTokenParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.addFcmToken, params, call);
+  ops.addFcmToken(connection, params, call);
 
 /** Removes an FCM registration token. Deprecated. https://zulip.com/api/remove-fcm-token */
 export const removeFcmToken = (connection: ZulipConnection, params: ops.RemoveFcmTokenParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.removeFcmToken, params, call);
+  ops.removeFcmToken(connection, params, call);
 
 // End-to-end encrypted push (issue 17, devices group). The push key and the encrypted
 // registration are secrets of the device, like the tokens above.
@@ -34,20 +33,20 @@ export interface RegisterClientDeviceResult {
 
 /** Registers the logged-in device (feature level 468). https://zulip.com/api/register-client-device */
 export const registerClientDevice = (connection: ZulipConnection, call?: SendOptions): Promise<RegisterClientDeviceResult> =>
-  callOperation(connection, ops.registerClientDevice, {}, call);
+  ops.registerClientDevice(connection, {}, call);
 
 /** Removes a device registered with registerClientDevice (feature level 470). https://zulip.com/api/remove-client-device */
 export const removeClientDevice = (connection: ZulipConnection, params: ops.RemoveClientDeviceParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.removeClientDevice, params, call);
+  ops.removeClientDevice(connection, params, call);
 
 /** Registers a device for E2EE push, or rotates its key or token (feature level 406). https://zulip.com/api/register-push-device */
 export const registerPushDevice = (connection: ZulipConnection, params: ops.RegisterPushDeviceParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.registerPushDevice, params, call);
+  ops.registerPushDevice(connection, params, call);
 
 /** Sends an E2EE test notification to one or all of the user's devices (feature level 420). https://zulip.com/api/e2ee-test-notify */
 export const e2eeTestNotify = (connection: ZulipConnection, params: ops.E2eeTestNotifyParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.e2eeTestNotify, params, call);
+  ops.e2eeTestNotify(connection, params, call);
 
 /** Sends a test notification to one or all legacy-registered devices (feature level 217). Deprecated. https://zulip.com/api/test-notify */
 export const testNotify = (connection: ZulipConnection, params: ops.TestNotifyParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.testNotify, params, call);
+  ops.testNotify(connection, params, call);

@@ -6,7 +6,6 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as mutedUsers from '../generated/muted-users.js';
 import type { MuteUserParams, UnmuteUserParams } from '../generated/muted-users.js';
-import { callOperation } from '../operation.js';
 
 /**
  * Mutes a user for the caller. Fails with BAD_REQUEST "Cannot mute self", "No such user" (unknown
@@ -14,11 +13,11 @@ import { callOperation } from '../operation.js';
  * https://zulip.com/api/mute-user
  */
 export const muteUser = (c: ZulipConnection, p: MuteUserParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, mutedUsers.muteUser, p, call);
+  mutedUsers.muteUser(c, p, call);
 
 /**
  * Unmutes a user. Fails with BAD_REQUEST "No such user" or "User is not muted".
  * https://zulip.com/api/unmute-user
  */
 export const unmuteUser = (c: ZulipConnection, p: UnmuteUserParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, mutedUsers.unmuteUser, p, call);
+  mutedUsers.unmuteUser(c, p, call);

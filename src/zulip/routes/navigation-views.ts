@@ -6,23 +6,22 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/navigation-views.js';
 import type { GetNavigationViewsResult } from '../model/navigation-views.js';
-import { callOperation } from '../operation.js';
 
 /** https://zulip.com/api/get-navigation-views */
 export const getNavigationViews = (connection: ZulipConnection, call?: SendOptions): Promise<GetNavigationViewsResult> =>
-  callOperation(connection, ops.getNavigationViews, {}, call);
+  ops.getNavigationViews(connection, {}, call);
 
 /**
  * Adds a view; a built-in fragment takes no name, a custom one needs one.
  * https://zulip.com/api/add-navigation-view
  */
 export const addNavigationView = (connection: ZulipConnection, params: ops.AddNavigationViewParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.addNavigationView, params, call);
+  ops.addNavigationView(connection, params, call);
 
 /** https://zulip.com/api/edit-navigation-view */
 export const editNavigationView = (connection: ZulipConnection, params: ops.EditNavigationViewParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.editNavigationView, params, call);
+  ops.editNavigationView(connection, params, call);
 
 /** https://zulip.com/api/remove-navigation-view */
 export const removeNavigationView = (connection: ZulipConnection, params: ops.RemoveNavigationViewParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.removeNavigationView, params, call);
+  ops.removeNavigationView(connection, params, call);

@@ -6,12 +6,11 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/playgrounds.js';
 import type { AddCodePlaygroundResult } from '../model/playgrounds.js';
-import { callOperation } from '../operation.js';
 
 /** Adds a playground (feature level 49). https://zulip.com/api/add-code-playground */
 export const addCodePlayground = (c: ZulipConnection, p: ops.AddCodePlaygroundParams, call?: SendOptions): Promise<AddCodePlaygroundResult> =>
-  callOperation(c, ops.addCodePlayground, p, call);
+  ops.addCodePlayground(c, p, call);
 
 /** Removes a playground (feature level 49). https://zulip.com/api/remove-code-playground */
 export const removeCodePlayground = (c: ZulipConnection, p: ops.RemoveCodePlaygroundParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.removeCodePlayground, p, call);
+  ops.removeCodePlayground(c, p, call);

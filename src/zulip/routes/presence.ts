@@ -6,7 +6,7 @@ import type {
   PresenceStatus,
   UpdatePresenceResult,
 } from '../model/presence.js';
-import { json, raw } from '../params.js';
+import * as ops from '../generated/presence.js';
 
 export interface UpdatePresenceOptions {
   /** What the caller is doing. */
@@ -36,20 +36,7 @@ export function updatePresence(
   options: UpdatePresenceOptions,
   call: SendOptions = {},
 ): Promise<UpdatePresenceResult> {
-  return connection.request<UpdatePresenceResult>(
-    'update-presence',
-    'POST',
-    'users/me/presence',
-    {
-      status: raw(options.status),
-      ping_only: json(options.pingOnly),
-      last_update_id: json(options.lastUpdateId),
-      history_limit_days: json(options.historyLimitDays),
-      slim_presence: json(options.slimPresence),
-      new_user_input: json(options.newUserInput),
-    },
-    call,
-  );
+  return ops.updatePresence(connection, options, call);
 }
 
 /**
@@ -57,7 +44,7 @@ export function updatePresence(
  * https://zulip.com/api/get-presence
  */
 export function getPresence(connection: ZulipConnection, call: SendOptions = {}): Promise<GetPresenceResult> {
-  return connection.request<GetPresenceResult>('get-presence', 'GET', 'realm/presence', undefined, call);
+  return ops.getPresence(connection, {}, call);
 }
 
 export interface GetUserPresenceOptions {
@@ -79,11 +66,5 @@ export function getUserPresence(
   options: GetUserPresenceOptions,
   call: SendOptions = {},
 ): Promise<GetUserPresenceResult> {
-  return connection.request<GetUserPresenceResult>(
-    'get-user-presence',
-    'GET',
-    `users/${encodeURIComponent(String(options.userIdOrEmail))}/presence`,
-    { slim_presence: json(options.slimPresence) },
-    call,
-  );
+  return ops.getUserPresence(connection, { ...options, userIdOrEmail: String(options.userIdOrEmail) }, call);
 }

@@ -1,7 +1,7 @@
 /** Bindings for emoji reactions on messages. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { ReactionType } from '../model/reactions.js';
-import { raw } from '../params.js';
+import * as ops from '../generated/reactions.js';
 
 /** Names one emoji: by name alone, or (more precisely) by code and namespace. */
 export interface ReactionOptions {
@@ -24,13 +24,7 @@ export function addReaction(
   options: ReactionOptions & { emojiName: string },
   call: SendOptions = {},
 ): Promise<Record<string, never>> {
-  return connection.request<Record<string, never>>(
-    'add-reaction',
-    'POST',
-    `messages/${options.messageId}/reactions`,
-    { emoji_name: raw(options.emojiName), emoji_code: raw(options.emojiCode), reaction_type: raw(options.reactionType) },
-    call,
-  );
+  return ops.addReaction(connection, options, call);
 }
 
 /**
@@ -43,11 +37,5 @@ export function removeReaction(
   options: ReactionOptions,
   call: SendOptions = {},
 ): Promise<Record<string, never>> {
-  return connection.request<Record<string, never>>(
-    'remove-reaction',
-    'DELETE',
-    `messages/${options.messageId}/reactions`,
-    { emoji_name: raw(options.emojiName), emoji_code: raw(options.emojiCode), reaction_type: raw(options.reactionType) },
-    call,
-  );
+  return ops.removeReaction(connection, options, call);
 }

@@ -6,20 +6,19 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/realm-domains.js';
 import type { AddRealmDomainResult, GetRealmDomainsResult } from '../model/realm-domains.js';
-import { callOperation } from '../operation.js';
 
 /** The allowed domains. https://zulip.com/api/get-realm-domains */
 export const getRealmDomains = (c: ZulipConnection, call?: SendOptions): Promise<GetRealmDomainsResult> =>
-  callOperation(c, ops.getRealmDomains, {}, call);
+  ops.getRealmDomains(c, {}, call);
 
 /** Allows a domain (the server trims and lowercases it). https://zulip.com/api/add-realm-domain */
 export const addRealmDomain = (c: ZulipConnection, p: ops.AddRealmDomainParams, call?: SendOptions): Promise<AddRealmDomainResult> =>
-  callOperation(c, ops.addRealmDomain, p, call);
+  ops.addRealmDomain(c, p, call);
 
 /** Changes whether a domain's subdomains are allowed. https://zulip.com/api/patch-realm-domain */
 export const patchRealmDomain = (c: ZulipConnection, p: ops.PatchRealmDomainParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.patchRealmDomain, p, call);
+  ops.patchRealmDomain(c, p, call);
 
 /** Removes an allowed domain. https://zulip.com/api/delete-realm-domain */
 export const deleteRealmDomain = (c: ZulipConnection, p: ops.DeleteRealmDomainParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.deleteRealmDomain, p, call);
+  ops.deleteRealmDomain(c, p, call);

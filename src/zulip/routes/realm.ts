@@ -5,7 +5,6 @@
  */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/realm.js';
-import { callOperation } from '../operation.js';
 
 /** Answer of `POST /realm/test_welcome_bot_custom_message`. */
 export interface TestWelcomeBotCustomMessageResult {
@@ -18,7 +17,7 @@ export const testWelcomeBotCustomMessage = (
   connection: ZulipConnection,
   params: ops.TestWelcomeBotCustomMessageParams,
   call?: SendOptions,
-): Promise<TestWelcomeBotCustomMessageResult> => callOperation(connection, ops.testWelcomeBotCustomMessage, params, call);
+): Promise<TestWelcomeBotCustomMessageResult> => ops.testWelcomeBotCustomMessage(connection, params, call);
 
 /** Answer of `PATCH /realm/user_settings_defaults`. */
 export interface UpdateRealmUserSettingsDefaultsResult {
@@ -31,4 +30,4 @@ export const updateRealmUserSettingsDefaults = (
   connection: ZulipConnection,
   params: ops.UpdateRealmUserSettingsDefaultsParams,
   call?: SendOptions,
-): Promise<UpdateRealmUserSettingsDefaultsResult> => callOperation(connection, ops.updateRealmUserSettingsDefaults, params, call);
+): Promise<UpdateRealmUserSettingsDefaultsResult> => ops.updateRealmUserSettingsDefaults(connection, params, call);

@@ -6,19 +6,18 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/reminders.js';
 import type { CreateMessageReminderResult, GetRemindersResult } from '../model/reminders.js';
-import { callOperation } from '../operation.js';
 
 /** Schedules a reminder about a message, sent to the caller. https://zulip.com/api/create-message-reminder */
 export const createMessageReminder = (
   connection: ZulipConnection,
   params: ops.CreateMessageReminderParams,
   call?: SendOptions,
-): Promise<CreateMessageReminderResult> => callOperation(connection, ops.createMessageReminder, params, call);
+): Promise<CreateMessageReminderResult> => ops.createMessageReminder(connection, params, call);
 
 /** The caller's undelivered reminders. https://zulip.com/api/get-reminders */
 export const getReminders = (connection: ZulipConnection, params: ops.GetRemindersParams = {}, call?: SendOptions): Promise<GetRemindersResult> =>
-  callOperation(connection, ops.getReminders, params, call);
+  ops.getReminders(connection, params, call);
 
 /** Cancels a reminder. https://zulip.com/api/delete-reminder */
 export const deleteReminder = (connection: ZulipConnection, params: ops.DeleteReminderParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.deleteReminder, params, call);
+  ops.deleteReminder(connection, params, call);

@@ -6,20 +6,19 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/saved-snippets.js';
 import type { CreateSavedSnippetResult, GetSavedSnippetsResult } from '../model/saved-snippets.js';
-import { callOperation } from '../operation.js';
 
 /** The caller's saved snippets. https://zulip.com/api/get-saved-snippets */
 export const getSavedSnippets = (connection: ZulipConnection, params: ops.GetSavedSnippetsParams = {}, call?: SendOptions): Promise<GetSavedSnippetsResult> =>
-  callOperation(connection, ops.getSavedSnippets, params, call);
+  ops.getSavedSnippets(connection, params, call);
 
 /** Creates a saved snippet. https://zulip.com/api/create-saved-snippet */
 export const createSavedSnippet = (connection: ZulipConnection, params: ops.CreateSavedSnippetParams, call?: SendOptions): Promise<CreateSavedSnippetResult> =>
-  callOperation(connection, ops.createSavedSnippet, params, call);
+  ops.createSavedSnippet(connection, params, call);
 
 /** Changes a saved snippet's title and/or content. https://zulip.com/api/edit-saved-snippet */
 export const editSavedSnippet = (connection: ZulipConnection, params: ops.EditSavedSnippetParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.editSavedSnippet, params, call);
+  ops.editSavedSnippet(connection, params, call);
 
 /** Deletes a saved snippet. https://zulip.com/api/delete-saved-snippet */
 export const deleteSavedSnippet = (connection: ZulipConnection, params: ops.DeleteSavedSnippetParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.deleteSavedSnippet, params, call);
+  ops.deleteSavedSnippet(connection, params, call);

@@ -5,7 +5,7 @@ import type {
   GetScheduledMessagesResult,
   ScheduledMessageRequestType,
 } from '../model/scheduled-messages.js';
-import { json, raw } from '../params.js';
+import * as ops from '../generated/scheduled-messages.js';
 
 /**
  * The caller's undelivered scheduled messages (failed ones included), soonest first.
@@ -16,7 +16,7 @@ export function getScheduledMessages(
   connection: ZulipConnection,
   call: SendOptions = {},
 ): Promise<GetScheduledMessagesResult> {
-  return connection.request<GetScheduledMessagesResult>('get-scheduled-messages', 'GET', 'scheduled_messages', undefined, call);
+  return ops.getScheduledMessages(connection, {}, call);
 }
 
 export interface CreateScheduledMessageOptions {
@@ -44,20 +44,7 @@ export function createScheduledMessage(
   options: CreateScheduledMessageOptions,
   call: SendOptions = {},
 ): Promise<CreateScheduledMessageResult> {
-  return connection.request<CreateScheduledMessageResult>(
-    'create-scheduled-message',
-    'POST',
-    'scheduled_messages',
-    {
-      type: raw(options.type),
-      to: json(options.to),
-      content: raw(options.content),
-      topic: raw(options.topic),
-      scheduled_delivery_timestamp: json(options.scheduledDeliveryTimestamp),
-      read_by_sender: json(options.readBySender),
-    },
-    call,
-  );
+  return ops.createScheduledMessage(connection, options, call);
 }
 
 export interface UpdateScheduledMessageOptions {
@@ -81,19 +68,7 @@ export function updateScheduledMessage(
   options: UpdateScheduledMessageOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'update-scheduled-message',
-    'PATCH',
-    `scheduled_messages/${options.scheduledMessageId}`,
-    {
-      type: raw(options.type),
-      to: json(options.to),
-      content: raw(options.content),
-      topic: raw(options.topic),
-      scheduled_delivery_timestamp: json(options.scheduledDeliveryTimestamp),
-    },
-    call,
-  );
+  return ops.updateScheduledMessage(connection, options, call);
 }
 
 export interface DeleteScheduledMessageOptions {
@@ -109,11 +84,5 @@ export function deleteScheduledMessage(
   options: DeleteScheduledMessageOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'delete-scheduled-message',
-    'DELETE',
-    `scheduled_messages/${options.scheduledMessageId}`,
-    undefined,
-    call,
-  );
+  return ops.deleteScheduledMessage(connection, options, call);
 }

@@ -1,5 +1,6 @@
 /** Bindings for server-wide settings. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
+import * as ops from '../generated/server-settings.js';
 import type { ServerSettings } from '../model/server-settings.js';
 
 /**
@@ -7,5 +8,5 @@ import type { ServerSettings } from '../model/server-settings.js';
  * https://zulip.com/api/get-server-settings
  */
 export function getServerSettings(connection: ZulipConnection, call: SendOptions = {}): Promise<ServerSettings> {
-  return connection.request<ServerSettings>('get-server-settings', 'GET', 'server_settings', undefined, call);
+  return ops.getServerSettings(connection, {}, call);
 }

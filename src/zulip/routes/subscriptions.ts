@@ -12,10 +12,7 @@ import type {
   UnsubscribeResult,
   UpdateSubscriptionsResult,
 } from '../model/subscriptions.js';
-import { json } from '../params.js';
 import * as subscriptionOps from '../generated/subscriptions.js';
-import { callOperation } from '../operation.js';
-import { channelPermissionParams } from './channels.js';
 
 /** User IDs (preferred; feature level 9) or API email addresses; never a mix. */
 export type Principals = number[] | string[];
@@ -29,13 +26,10 @@ export function getSubscriptions(
   options: { /** Add each channel's subscriber IDs. @default false (server side) */ includeSubscribers?: boolean } = {},
   call: SendOptions = {},
 ): Promise<SendResult<GetSubscriptionsResult>> {
-  return connection.request<GetSubscriptionsResult>(
-    'get-subscriptions',
-    'GET',
-    'users/me/subscriptions',
-    { include_subscribers: json(options.includeSubscribers) },
-    call,
-  );
+  // Released views read `Json[bool]`; the current description documents the text "true" | "false" |
+  // "partial": a boolean is the same text either way.
+  const { includeSubscribers } = options;
+  return subscriptionOps.getSubscriptions(connection, { includeSubscribers: includeSubscribers === undefined ? undefined : includeSubscribers ? 'true' : 'false' }, call);
 }
 
 export interface SubscribeOptions {
@@ -74,25 +68,7 @@ export function subscribe(
   options: SubscribeOptions,
   call: SendOptions = {},
 ): Promise<SendResult<SubscribeResult>> {
-  return connection.request<SubscribeResult>(
-    'subscribe',
-    'POST',
-    'users/me/subscriptions',
-    {
-      subscriptions: json(options.subscriptions),
-      principals: json(options.principals),
-      authorization_errors_fatal: json(options.authorizationErrorsFatal),
-      announce: json(options.announce),
-      invite_only: json(options.inviteOnly),
-      is_web_public: json(options.isWebPublic),
-      is_default_stream: json(options.isDefaultStream),
-      history_public_to_subscribers: json(options.historyPublicToSubscribers),
-      // Json[str] | Json[int] in add_subscriptions_backend: `"unlimited"` goes JSON-encoded.
-      message_retention_days: json(options.messageRetentionDays),
-      ...channelPermissionParams(options),
-    },
-    call,
-  );
+  return subscriptionOps.subscribe(connection, options, call);
 }
 
 export interface UnsubscribeOptions {
@@ -112,13 +88,7 @@ export function unsubscribe(
   options: UnsubscribeOptions,
   call: SendOptions = {},
 ): Promise<SendResult<UnsubscribeResult>> {
-  return connection.request<UnsubscribeResult>(
-    'unsubscribe',
-    'DELETE',
-    'users/me/subscriptions',
-    { subscriptions: json(options.subscriptions), principals: json(options.principals) },
-    call,
-  );
+  return subscriptionOps.unsubscribe(connection, options, call);
 }
 
 /** One personal-setting change, camelCase. */
@@ -143,13 +113,7 @@ export function updateSubscriptionSettings(
     property: c.property,
     value: c.value,
   }));
-  return connection.request<Record<string, never>>(
-    'update-subscription-settings',
-    'POST',
-    'users/me/subscriptions/properties',
-    { subscription_data: json(subscriptionData) },
-    call,
-  );
+  return subscriptionOps.updateSubscriptionSettings(connection, { subscriptionData }, call);
 }
 
 /**
@@ -161,7 +125,7 @@ export function getSubscribers(
   options: { streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<GetSubscribersResult>> {
-  return connection.request<GetSubscribersResult>('get-subscribers', 'GET', `streams/${options.streamId}/members`, undefined, call);
+  return subscriptionOps.getSubscribers(connection, options, call);
 }
 
 /**
@@ -173,13 +137,7 @@ export function getSubscriptionStatus(
   options: { userId: number; streamId: number },
   call: SendOptions = {},
 ): Promise<SendResult<GetSubscriptionStatusResult>> {
-  return connection.request<GetSubscriptionStatusResult>(
-    'get-subscription-status',
-    'GET',
-    `users/${options.userId}/subscriptions/${options.streamId}`,
-    undefined,
-    call,
-  );
+  return subscriptionOps.getSubscriptionStatus(connection, options, call);
 }
 
 /**
@@ -190,7 +148,7 @@ export const updateSubscriptionProperty = (
   c: ZulipConnection,
   p: subscriptionOps.UpdateSubscriptionPropertyParams,
   call?: SendOptions,
-): Promise<SendResult<object>> => callOperation(c, subscriptionOps.updateSubscriptionProperty, p, call);
+): Promise<SendResult<object>> => subscriptionOps.updateSubscriptionProperty(c, p, call);
 
 /**
  * Subscribes the caller to channels (`add`, creating those that do not exist) and unsubscribes
@@ -201,7 +159,7 @@ export const updateSubscriptions = (
   c: ZulipConnection,
   p: subscriptionOps.UpdateSubscriptionsParams,
   call?: SendOptions,
-): Promise<SendResult<UpdateSubscriptionsResult>> => callOperation(c, subscriptionOps.updateSubscriptions, p, call);
+): Promise<SendResult<UpdateSubscriptionsResult>> => subscriptionOps.updateSubscriptions(c, p, call);
 
 /**
  * The IDs of the channels a user is subscribed to, as far as the caller may see (feature level 440).
@@ -211,4 +169,4 @@ export const getUserChannels = (
   c: ZulipConnection,
   p: subscriptionOps.GetUserChannelsParams,
   call?: SendOptions,
-): Promise<SendResult<GetUserChannelsResult>> => callOperation(c, subscriptionOps.getUserChannels, p, call);
+): Promise<SendResult<GetUserChannelsResult>> => subscriptionOps.getUserChannels(c, p, call);

@@ -1,9 +1,7 @@
 /** Bindings for typing notifications. */
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import type { TypingOp, TypingType } from '../model/typing.js';
-import { json, raw } from '../params.js';
 import * as ops from '../generated/typing.js';
-import { callOperation } from '../operation.js';
 
 export interface SetTypingStatusOptions {
   /** Started or stopped composing. */
@@ -27,19 +25,7 @@ export function setTypingStatus(
   options: SetTypingStatusOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'set-typing-status',
-    'POST',
-    'typing',
-    {
-      type: raw(options.type),
-      op: raw(options.op),
-      to: json(options.to),
-      stream_id: json(options.streamId),
-      topic: raw(options.topic),
-    },
-    call,
-  );
+  return ops.setTypingStatus(connection, options, call);
 }
 
 /**
@@ -51,4 +37,4 @@ export const setTypingStatusForMessageEdit = (
   connection: ZulipConnection,
   params: ops.SetTypingStatusForMessageEditParams,
   call?: SendOptions,
-): Promise<object> => callOperation(connection, ops.setTypingStatusForMessageEdit, params, call);
+): Promise<object> => ops.setTypingStatusForMessageEdit(connection, params, call);

@@ -10,8 +10,7 @@ import type {
   RemoveAttachmentParams,
 } from '../generated/uploads.js';
 import type { FileTemporaryUrlResult, GetAttachmentsResult, ThumbnailStatusResult, UploadFileResult } from '../model/uploads.js';
-import { multipartBody, type FilePart } from '../multipart.js';
-import { callOperation } from '../operation.js';
+import type { FilePart } from '../multipart.js';
 
 /**
  * Uploads one file, streamed: its bytes are read from `file.stream` as the server takes them. The
@@ -19,32 +18,32 @@ import { callOperation } from '../operation.js';
  * stream itself to stop sooner. https://zulip.com/api/upload-file
  */
 export const uploadFile = (c: ZulipConnection, file: FilePart, call?: SendOptions): Promise<SendResult<UploadFileResult>> =>
-  c.upload(uploads.uploadFile.id, uploads.uploadFile.method, 'user_uploads', multipartBody({}, 'filename', file), call);
+  uploads.uploadFile(c, {}, file, call);
 
 /**
  * A URL that serves an uploaded file without authentication for a short while.
  * https://zulip.com/api/get-file-temporary-url
  */
 export const getFileTemporaryUrl = (c: ZulipConnection, p: GetFileTemporaryUrlParams, call?: SendOptions): Promise<SendResult<FileTemporaryUrlResult>> =>
-  callOperation(c, uploads.getFileTemporaryUrl, p, call);
+  uploads.getFileTemporaryUrl(c, p, call);
 
 /**
  * Whether the server has made a thumbnail of an uploaded image yet (feature level 479).
  * https://zulip.com/api/check-thumbnail-status
  */
 export const checkThumbnailStatus = (c: ZulipConnection, p: CheckThumbnailStatusParams, call?: SendOptions): Promise<SendResult<ThumbnailStatusResult>> =>
-  callOperation(c, uploads.checkThumbnailStatus, p, call);
+  uploads.checkThumbnailStatus(c, p, call);
 
 /**
  * The files the user uploaded, with the messages that reference each.
  * https://zulip.com/api/get-attachments
  */
 export const getAttachments = (c: ZulipConnection, call?: SendOptions): Promise<SendResult<GetAttachmentsResult>> =>
-  callOperation(c, uploads.getAttachments, {}, call);
+  uploads.getAttachments(c, {}, call);
 
 /**
  * Deletes one of the user's uploaded files; messages that link it keep a dead link.
  * https://zulip.com/api/remove-attachment
  */
 export const removeAttachment = (c: ZulipConnection, p: RemoveAttachmentParams, call?: SendOptions): Promise<SendResult<Record<string, never>>> =>
-  callOperation(c, uploads.removeAttachment, p, call);
+  uploads.removeAttachment(c, p, call);

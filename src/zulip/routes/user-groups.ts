@@ -10,8 +10,6 @@ import type {
   GroupSettingValueUpdate,
 } from '../model/user-groups.js';
 import * as ops from '../generated/user-groups.js';
-import { callOperation } from '../operation.js';
-import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUserGroupsOptions {
   /** Include deactivated groups. @default false (server side) */
@@ -27,13 +25,7 @@ export function getUserGroups(
   options: GetUserGroupsOptions = {},
   call: SendOptions = {},
 ): Promise<GetUserGroupsResult> {
-  return connection.request<GetUserGroupsResult>(
-    'get-user-groups',
-    'GET',
-    'user_groups',
-    { include_deactivated_groups: json(options.includeDeactivatedGroups) },
-    call,
-  );
+  return ops.getUserGroups(connection, options, call);
 }
 
 /** The six group-setting values of a user group, as options. */
@@ -50,17 +42,6 @@ export interface UserGroupSettings<V> {
   canMentionGroup?: V;
   /** Who may remove members. */
   canRemoveMembersGroup?: V;
-}
-
-function settingParams<V>(settings: UserGroupSettings<V>): WireParams {
-  return {
-    can_add_members_group: json(settings.canAddMembersGroup),
-    can_join_group: json(settings.canJoinGroup),
-    can_leave_group: json(settings.canLeaveGroup),
-    can_manage_group: json(settings.canManageGroup),
-    can_mention_group: json(settings.canMentionGroup),
-    can_remove_members_group: json(settings.canRemoveMembersGroup),
-  };
 }
 
 export interface CreateUserGroupOptions extends UserGroupSettings<GroupSettingValue> {
@@ -81,19 +62,7 @@ export function createUserGroup(
   options: CreateUserGroupOptions,
   call: SendOptions = {},
 ): Promise<CreateUserGroupResult> {
-  return connection.request<CreateUserGroupResult>(
-    'create-user-group',
-    'POST',
-    'user_groups/create',
-    {
-      name: raw(options.name),
-      description: raw(options.description),
-      members: json(options.members),
-      subgroups: json(options.subgroups),
-      ...settingParams(options),
-    },
-    call,
-  );
+  return ops.createUserGroup(connection, options, call);
 }
 
 export interface UpdateUserGroupOptions extends UserGroupSettings<GroupSettingValueUpdate> {
@@ -111,13 +80,7 @@ export function updateUserGroup(
   options: UpdateUserGroupOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'update-user-group',
-    'PATCH',
-    `user_groups/${options.userGroupId}`,
-    { name: raw(options.name), description: raw(options.description), ...settingParams(options) },
-    call,
-  );
+  return ops.updateUserGroup(connection, options, call);
 }
 
 export interface UpdateUserGroupMembersOptions {
@@ -141,18 +104,7 @@ export function updateUserGroupMembers(
   options: UpdateUserGroupMembersOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'update-user-group-members',
-    'POST',
-    `user_groups/${options.userGroupId}/members`,
-    {
-      add: json(options.add),
-      delete: json(options.delete),
-      add_subgroups: json(options.addSubgroups),
-      delete_subgroups: json(options.deleteSubgroups),
-    },
-    call,
-  );
+  return ops.updateUserGroupMembers(connection, options, call);
 }
 
 export interface UpdateUserGroupSubgroupsOptions {
@@ -172,13 +124,7 @@ export function updateUserGroupSubgroups(
   options: UpdateUserGroupSubgroupsOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'update-user-group-subgroups',
-    'POST',
-    `user_groups/${options.userGroupId}/subgroups`,
-    { add: json(options.add), delete: json(options.delete) },
-    call,
-  );
+  return ops.updateUserGroupSubgroups(connection, options, call);
 }
 
 export interface GetUserGroupMembersOptions {
@@ -196,13 +142,7 @@ export function getUserGroupMembers(
   options: GetUserGroupMembersOptions,
   call: SendOptions = {},
 ): Promise<GetUserGroupMembersResult> {
-  return connection.request<GetUserGroupMembersResult>(
-    'get-user-group-members',
-    'GET',
-    `user_groups/${options.userGroupId}/members`,
-    { direct_member_only: json(options.directMemberOnly) },
-    call,
-  );
+  return ops.getUserGroupMembers(connection, options, call);
 }
 
 export interface GetUserGroupSubgroupsOptions {
@@ -220,13 +160,7 @@ export function getUserGroupSubgroups(
   options: GetUserGroupSubgroupsOptions,
   call: SendOptions = {},
 ): Promise<GetUserGroupSubgroupsResult> {
-  return connection.request<GetUserGroupSubgroupsResult>(
-    'get-user-group-subgroups',
-    'GET',
-    `user_groups/${options.userGroupId}/subgroups`,
-    { direct_subgroup_only: json(options.directSubgroupOnly) },
-    call,
-  );
+  return ops.getUserGroupSubgroups(connection, options, call);
 }
 
 export interface GetIsUserGroupMemberOptions {
@@ -245,13 +179,7 @@ export function getIsUserGroupMember(
   options: GetIsUserGroupMemberOptions,
   call: SendOptions = {},
 ): Promise<GetIsUserGroupMemberResult> {
-  return connection.request<GetIsUserGroupMemberResult>(
-    'get-is-user-group-member',
-    'GET',
-    `user_groups/${options.userGroupId}/members/${options.userId}`,
-    { direct_member_only: json(options.directMemberOnly) },
-    call,
-  );
+  return ops.getIsUserGroupMember(connection, options, call);
 }
 
 /**
@@ -260,4 +188,4 @@ export function getIsUserGroupMember(
  * its `objections`. https://zulip.com/api/deactivate-user-group
  */
 export const deactivateUserGroup = (c: ZulipConnection, p: ops.DeactivateUserGroupParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.deactivateUserGroup, p, call);
+  ops.deactivateUserGroup(c, p, call);

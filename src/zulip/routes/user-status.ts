@@ -6,7 +6,6 @@ import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as userStatus from '../generated/user-status.js';
 import type { GetUserStatusParams, UpdateStatusForUserParams, UpdateStatusParams } from '../generated/user-status.js';
 import type { GetUserStatusResult } from '../model/user-status.js';
-import { callOperation } from '../operation.js';
 
 /**
  * A user's status; `{}` when none is set. An unknown user fails with BAD_REQUEST "No such user".
@@ -14,7 +13,7 @@ import { callOperation } from '../operation.js';
  * https://zulip.com/api/get-user-status
  */
 export const getUserStatus = (c: ZulipConnection, p: GetUserStatusParams, call?: SendOptions): Promise<GetUserStatusResult> =>
-  callOperation(c, userStatus.getUserStatus, p, call);
+  userStatus.getUserStatus(c, p, call);
 
 /**
  * Changes the caller's status: at least one of the values; `statusText` at most 60 characters;
@@ -22,11 +21,11 @@ export const getUserStatus = (c: ZulipConnection, p: GetUserStatusParams, call?:
  * https://zulip.com/api/update-status
  */
 export const updateStatus = (c: ZulipConnection, p: UpdateStatusParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, userStatus.updateStatus, p, call);
+  userStatus.updateStatus(c, p, call);
 
 /**
  * Changes another user's status (administrators; feature level 407, administrator bots from 473),
  * with the same rules as {@link updateStatus}. https://zulip.com/api/update-status-for-user
  */
 export const updateStatusForUser = (c: ZulipConnection, p: UpdateStatusForUserParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, userStatus.updateStatusForUser, p, call);
+  userStatus.updateStatusForUser(c, p, call);

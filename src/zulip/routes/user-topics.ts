@@ -2,8 +2,6 @@
 import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';
 import type { VisibilityPolicy } from '../model/user-topics.js';
 import * as ops from '../generated/user-topics.js';
-import { callOperation } from '../operation.js';
-import { json, raw } from '../params.js';
 
 export interface UpdateUserTopicOptions {
   streamId: number;
@@ -23,13 +21,7 @@ export function updateUserTopic(
   options: UpdateUserTopicOptions,
   call: SendOptions = {},
 ): Promise<SendResult<Record<string, never>>> {
-  return connection.request<Record<string, never>>(
-    'update-user-topic',
-    'POST',
-    'user_topics',
-    { stream_id: json(options.streamId), topic: raw(options.topic), visibility_policy: json(options.visibilityPolicy) },
-    call,
-  );
+  return ops.updateUserTopic(connection, options, call);
 }
 
 /**
@@ -39,4 +31,4 @@ export function updateUserTopic(
  * https://zulip.com/api/mute-topic
  */
 export const muteTopic = (connection: ZulipConnection, params: ops.MuteTopicParams, call?: SendOptions): Promise<object> =>
-  callOperation(connection, ops.muteTopic, params, call);
+  ops.muteTopic(connection, params, call);

@@ -2,8 +2,6 @@
 import type { SendOptions, ZulipConnection } from '../connection.js';
 import * as ops from '../generated/users.js';
 import type { CreateUserResult, GetUserResult, GetUsersResult, OwnUser, ProfileDataUpdate, UserRole } from '../model/users.js';
-import { callOperation } from '../operation.js';
-import { json, raw, type WireParams } from '../params.js';
 
 export interface GetUsersOptions {
   /**
@@ -18,14 +16,6 @@ export interface GetUsersOptions {
   userIds?: number[];
 }
 
-function userQuery(options: GetUsersOptions): WireParams {
-  return {
-    client_gravatar: json(options.clientGravatar),
-    include_custom_profile_fields: json(options.includeCustomProfileFields),
-    user_ids: json(options.userIds),
-  };
-}
-
 /**
  * All users in the organization that the caller can access (deactivated ones included).
  * https://zulip.com/api/get-users
@@ -35,7 +25,7 @@ export function getUsers(
   options: GetUsersOptions = {},
   call: SendOptions = {},
 ): Promise<GetUsersResult> {
-  return connection.request<GetUsersResult>('get-users', 'GET', 'users', userQuery(options), call);
+  return ops.getUsers(connection, options, call);
 }
 
 export interface GetUserOptions extends GetUsersOptions {
@@ -47,7 +37,7 @@ export interface GetUserOptions extends GetUsersOptions {
  * https://zulip.com/api/get-user
  */
 export function getUser(connection: ZulipConnection, options: GetUserOptions, call: SendOptions = {}): Promise<GetUserResult> {
-  return connection.request<GetUserResult>('get-user', 'GET', `users/${options.userId}`, userQuery(options), call);
+  return ops.getUser(connection, options, call);
 }
 
 export interface GetUserByEmailOptions extends GetUsersOptions {
@@ -67,13 +57,7 @@ export function getUserByEmail(
   options: GetUserByEmailOptions,
   call: SendOptions = {},
 ): Promise<GetUserResult> {
-  return connection.request<GetUserResult>(
-    'get-user-by-email',
-    'GET',
-    `users/${encodeURIComponent(options.email)}`,
-    userQuery(options),
-    call,
-  );
+  return ops.getUserByEmail(connection, options, call);
 }
 
 /**
@@ -81,7 +65,7 @@ export function getUserByEmail(
  * https://zulip.com/api/get-own-user
  */
 export function getOwnUser(connection: ZulipConnection, call: SendOptions = {}): Promise<OwnUser> {
-  return connection.request<OwnUser>('get-own-user', 'GET', 'users/me', undefined, call);
+  return ops.getOwnUser(connection, {}, call);
 }
 
 /** What `PATCH /users/{user_id}` may change; only the fields given are sent. */
@@ -98,15 +82,6 @@ export interface UserChanges {
   newEmail?: string;
 }
 
-function changeParams(changes: UserChanges): WireParams {
-  return {
-    full_name: raw(changes.fullName),
-    role: json(changes.role),
-    profile_data: json(changes.profileData),
-    new_email: raw(changes.newEmail),
-  };
-}
-
 export interface UpdateUserOptions extends UserChanges {
   userId: number;
 }
@@ -116,7 +91,7 @@ export interface UpdateUserOptions extends UserChanges {
  * https://zulip.com/api/update-user
  */
 export function updateUser(connection: ZulipConnection, options: UpdateUserOptions, call: SendOptions = {}): Promise<object> {
-  return connection.request<object>('update-user', 'PATCH', `users/${options.userId}`, changeParams(options), call);
+  return ops.updateUser(connection, options, call);
 }
 
 export interface UpdateUserByEmailOptions extends UserChanges {
@@ -133,13 +108,7 @@ export function updateUserByEmail(
   options: UpdateUserByEmailOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'update-user-by-email',
-    'PATCH',
-    `users/${encodeURIComponent(options.email)}`,
-    changeParams(options),
-    call,
-  );
+  return ops.updateUserByEmail(connection, options, call);
 }
 
 export interface DeactivateUserOptions {
@@ -160,13 +129,7 @@ export function deactivateUser(
   options: DeactivateUserOptions,
   call: SendOptions = {},
 ): Promise<object> {
-  return connection.request<object>(
-    'deactivate-user',
-    'DELETE',
-    `users/${options.userId}`,
-    { deactivation_notification_comment: raw(options.deactivationNotificationComment) },
-    call,
-  );
+  return ops.deactivateUser(connection, options, call);
 }
 
 /**
@@ -175,15 +138,15 @@ export function deactivateUser(
  * https://zulip.com/api/create-user
  */
 export const createUser = (c: ZulipConnection, p: ops.CreateUserParams, call?: SendOptions): Promise<CreateUserResult> =>
-  callOperation(c, ops.createUser, p, call);
+  ops.createUser(c, p, call);
 
 /**
  * Deactivates the caller's own account; the only owner or the only user cannot
  * (CANNOT_DEACTIVATE_LAST_USER). https://zulip.com/api/deactivate-own-user
  */
 export const deactivateOwnUser = (c: ZulipConnection, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.deactivateOwnUser, {}, call);
+  ops.deactivateOwnUser(c, {}, call);
 
 /** Reactivates a deactivated user (administrators only). https://zulip.com/api/reactivate-user */
 export const reactivateUser = (c: ZulipConnection, p: ops.ReactivateUserParams, call?: SendOptions): Promise<object> =>
-  callOperation(c, ops.reactivateUser, p, call);
+  ops.reactivateUser(c, p, call);

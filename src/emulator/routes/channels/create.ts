@@ -6,7 +6,6 @@
  * subscribe (by ID) and a channel folder (feature level 389). Unlike subscribing, an existing name
  * is an error: 409 CHANNEL_ALREADY_EXISTS.
  */
-import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { ChannelPermissionSetting } from '../../../zulip/model/channels.js';
 import type { RouteContext } from '../../context.js';
 import { ApiError, badRequest } from '../../errors.js';
@@ -14,7 +13,7 @@ import { addChannel, subscribe as addSubscription } from '../../factory.js';
 import { CHANNEL_PERMISSION_SETTINGS, Role, type Channel, type GroupSettingValue, type User } from '../../store.js';
 import { notifySubscribed } from '../subscriptions/notify.js';
 import { notifyAccessChange, notifyDefaultStreams } from './events.js';
-import { accessFolder, requireLevel } from './folders.js';
+import { accessFolder } from './folders.js';
 import { checkCanMakeWebPublic, checkChannelName, checkDescription, parseChannelGroupSetting, readRetentionDays } from './rules.js';
 
 /** The name and description of a channel to create, already validated. */
@@ -102,7 +101,6 @@ function readSubscribers(ctx: RouteContext): User[] {
 
 /** https://zulip.com/api/create-channel */
 export function createChannel(ctx: RouteContext): Record<string, unknown> {
-  requireLevel(ctx, featureLevels.createChannel);
   const { store, user, settings, params } = ctx;
   if (store.isGuest(user)) throw badRequest('Not allowed for guest users');
   const name = checkChannelName(settings, params.str('name').trim());

@@ -16,10 +16,11 @@ import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { ChannelFolder } from '../../../zulip/model/channels.js';
 import { activeUserIds, requireRealmAdmin } from '../../admin.js';
 import type { EmulatorSettings, RouteContext, StateContext } from '../../context.js';
-import { ApiError, badRequest } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { checkNoNullBytes } from '../../http.js';
 import { renderDescription } from '../../markdown.js';
 import type { Store } from '../../store.js';
+import { zulipOperations as ops } from '../../../zulip/generated/operations.js';
 
 /** Zulip's ChannelFolder.MAX_NAME_LENGTH and MAX_DESCRIPTION_LENGTH. */
 const MAX_NAME_LENGTH = 60;
@@ -27,10 +28,6 @@ const MAX_DESCRIPTION_LENGTH = 1024;
 
 type FolderRecord = ChannelFolder & { order: number };
 
-/** Zulip's 404 for an endpoint the configured server version does not have. */
-export function requireLevel(ctx: { settings: EmulatorSettings }, level: number): void {
-  if (ctx.settings.featureLevel < level) throw new ApiError('BAD_REQUEST', 'Not Found', 404);
-}
 
 function serialize(settings: EmulatorSettings, folder: FolderRecord): ChannelFolder {
   const { order, ...rest } = folder;
@@ -77,14 +74,12 @@ function notifyUpdate(ctx: RouteContext, folder: FolderRecord, data: Record<stri
 }
 
 function getChannelFolders(ctx: RouteContext) {
-  requireLevel(ctx, featureLevels.channelFolders);
   const includeArchived = ctx.params.optJson<unknown>('include_archived') ?? false;
   if (typeof includeArchived !== 'boolean') throw badRequest('include_archived is not a boolean');
   return { channel_folders: foldersOf(ctx.store, ctx.settings, includeArchived) };
 }
 
 function createChannelFolder(ctx: RouteContext) {
-  requireLevel(ctx, featureLevels.channelFolders);
   requireRealmAdmin(ctx);
   const description = limited('description', ctx.params.str('description'), MAX_DESCRIPTION_LENGTH)!;
   const name = limited('name', ctx.params.str('name'), MAX_NAME_LENGTH)!;
@@ -107,7 +102,6 @@ function createChannelFolder(ctx: RouteContext) {
 }
 
 function updateChannelFolder(ctx: RouteContext) {
-  requireLevel(ctx, featureLevels.channelFolders);
   requireRealmAdmin(ctx);
   const description = limited('description', ctx.params.optStr('description'), MAX_DESCRIPTION_LENGTH);
   const isArchived = ctx.params.optBool('is_archived');
@@ -134,7 +128,6 @@ function updateChannelFolder(ctx: RouteContext) {
 }
 
 function patchChannelFolders(ctx: RouteContext) {
-  requireLevel(ctx, featureLevels.reorderChannelFolders);
   requireRealmAdmin(ctx);
   const order = ctx.params.intArray('order');
   const position = new Map(order.map((id, i) => [id, i]));
@@ -151,8 +144,8 @@ export function folderState(ctx: StateContext): Record<string, unknown> {
 }
 
 export const folderRoutes = [
-  { method: 'GET', path: '/channel_folders', handler: getChannelFolders },
-  { method: 'POST', path: '/channel_folders/create', handler: createChannelFolder },
-  { method: 'PATCH', path: '/channel_folders', handler: patchChannelFolders },
-  { method: 'PATCH', path: '/channel_folders/:channel_folder_id', handler: updateChannelFolder },
+  { operation: ops.getChannelFolders, handler: getChannelFolders },
+  { operation: ops.createChannelFolder, handler: createChannelFolder },
+  { operation: ops.patchChannelFolders, handler: patchChannelFolders },
+  { operation: ops.updateChannelFolder, handler: updateChannelFolder },
 ] as const;

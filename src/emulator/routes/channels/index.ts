@@ -19,6 +19,7 @@ import { initialState as channelState } from './state.js';
 import { getStreamEmailAddress, getStreamId, getStreams, getStreamTopics } from './read.js';
 import { archiveStream, updateStream } from './update.js';
 import { serializer } from './wire.js';
+import { zulipOperations as ops } from '../../../zulip/generated/operations.js';
 
 export { accessChannel, canAdminister, hasContentAccess, metadataAudience, nonGuestUserIds } from './access.js';
 export { defaultStreamsPayload, notifyAccessChange, notifyDefaultStreams, streamDeleteEvent } from './events.js';
@@ -34,20 +35,19 @@ export { ChannelSerializer, serializer } from './wire.js';
 export { checkNewChannelOptions, newChannel, readNewChannelOptions, type CreateOptions, type NewChannelRequest } from './create.js';
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/streams', handler: getStreams },
+  { operation: ops.getStreams, handler: getStreams },
   {
-    method: 'GET',
-    path: '/streams/:stream_id',
+    operation: ops.getStreamById,
     handler: (ctx) => ({ stream: serializer(ctx).channel(accessChannel(ctx, ctx.pathInt('stream_id'), 'metadata')) }),
   },
-  { method: 'PATCH', path: '/streams/:stream_id', handler: updateStream },
-  { method: 'DELETE', path: '/streams/:stream_id', handler: archiveStream },
-  { method: 'GET', path: '/users/me/:stream_id/topics', handler: getStreamTopics },
-  { method: 'GET', path: '/get_stream_id', handler: getStreamId },
-  { method: 'GET', path: '/streams/:stream_id/email_address', handler: getStreamEmailAddress },
+  { operation: ops.updateStream, handler: updateStream },
+  { operation: ops.archiveStream, handler: archiveStream },
+  { operation: ops.getStreamTopics, handler: getStreamTopics },
+  { operation: ops.getStreamId, handler: getStreamId },
+  { operation: ops.getStreamEmailAddress, handler: getStreamEmailAddress },
   // Channels and subscriptions (issue 17, api-channels).
-  { method: 'POST', path: '/streams/:stream_id/delete_topic', handler: deleteTopic },
-  { method: 'POST', path: '/channels/create', handler: createChannel },
+  { operation: ops.deleteTopic, handler: deleteTopic },
+  { operation: ops.createChannel, handler: createChannel },
   ...folderRoutes,
 ];
 

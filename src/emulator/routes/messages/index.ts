@@ -24,6 +24,7 @@ import { getMessageHistory } from './history.js';
 import { getReadReceipts } from './receipts.js';
 import { reportMessage } from './report.js';
 import { checkMessagesMatchNarrow } from './matches.js';
+import { zulipOperations as ops } from '../../../zulip/generated/operations.js';
 
 export { accessMessage, messageListeners, notifyNewMessage } from './access.js';
 export { MAX_MESSAGES_PER_FETCH, NOTIFICATION_BOT_EMAIL } from './rules.js';
@@ -32,19 +33,19 @@ export { initialState, starredMessageIds, unreadMessages } from './state.js';
 export { displayTopic, messageFlagsFor, serializeMessage, type SerializeOptions, type WireMessage } from './wire.js';
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/messages', handler: getMessages },
-  { method: 'POST', path: '/messages', handler: sendMessage },
-  { method: 'GET', path: '/messages/:message_id', handler: getMessage },
-  { method: 'PATCH', path: '/messages/:message_id', handler: updateMessage },
-  { method: 'DELETE', path: '/messages/:message_id', handler: deleteMessage },
-  { method: 'POST', path: '/messages/flags', handler: postFlags },
-  { method: 'POST', path: '/messages/flags/narrow', handler: postFlagsForNarrow },
-  { method: 'POST', path: '/messages/render', handler: renderMessage },
-  { method: 'POST', path: '/mark_all_as_read', handler: markAllAsRead },
-  { method: 'POST', path: '/mark_stream_as_read', handler: markStreamAsRead },
-  { method: 'POST', path: '/mark_topic_as_read', handler: markTopicAsRead },
-  { method: 'GET', path: '/messages/:message_id/history', handler: getMessageHistory },
-  { method: 'GET', path: '/messages/:message_id/read_receipts', handler: getReadReceipts },
-  { method: 'POST', path: '/messages/:message_id/report', handler: reportMessage },
-  { method: 'GET', path: '/messages/matches_narrow', handler: checkMessagesMatchNarrow },
+  { operation: ops.getMessages, handler: getMessages },
+  { operation: ops.sendMessage, handler: sendMessage },
+  { operation: ops.getMessage, handler: getMessage },
+  { operation: ops.updateMessage, handler: updateMessage },
+  { operation: ops.deleteMessage, handler: deleteMessage },
+  { operation: ops.updateMessageFlags, handler: postFlags },
+  { operation: ops.updateMessageFlagsForNarrow, handler: postFlagsForNarrow },
+  { operation: ops.renderMessage, handler: renderMessage },
+  { operation: ops.markAllAsRead, handler: markAllAsRead },
+  { operation: ops.markStreamAsRead, handler: markStreamAsRead },
+  { operation: ops.markTopicAsRead, handler: markTopicAsRead },
+  { operation: ops.getMessageHistory, handler: getMessageHistory },
+  { operation: ops.getReadReceipts, handler: getReadReceipts },
+  { operation: ops.reportMessage, handler: reportMessage },
+  { operation: ops.checkMessagesMatchNarrow, handler: checkMessagesMatchNarrow },
 ];

@@ -4,13 +4,11 @@
  * received the message and have it read, leaving out the sender, users who hide their receipts
  * (`send_read_receipts`), users who muted the caller and users the caller muted.
  */
-import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { RouteContext } from '../../context.js';
-import { badRequest, requireFeatureLevel } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { accessMessage } from './access.js';
 
 export function getReadReceipts(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.readReceipts);
   const { store, user } = ctx;
   const message = accessMessage(store, user, ctx.pathInt('message_id'));
   if (store.realm.settings.enable_read_receipts === false) throw badRequest('Read receipts are disabled in this organization.');

@@ -6,9 +6,8 @@
  * the report to that channel in the topic "<sender's name> moderation"
  * (zerver/lib/message_report.py; the emulator's text is shorter than Zulip's).
  */
-import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { RouteContext } from '../../context.js';
-import { badRequest, requireFeatureLevel } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { accessMessage } from './access.js';
 import { sendNotification } from './send.js';
 
@@ -25,7 +24,6 @@ const REPORT_REASONS: Readonly<Record<string, string>> = {
 const MAX_DESCRIPTION_LENGTH = 1000;
 
 export function reportMessage(ctx: RouteContext): Record<string, unknown> {
-  requireFeatureLevel(ctx.settings, featureLevels.reportMessage);
   const { store, user, params } = ctx;
   const messageId = ctx.pathInt('message_id');
   const reportType = params.str('report_type');

@@ -9,23 +9,22 @@
  * (https://zulip.com/api/get-user-channels), and the `subscription` register state
  * (subscriptions, unsubscribed, never_subscribed).
  */
-import { featureLevels } from '../../../zulip/feature-levels.js';
 import type { Route } from '../../context.js';
-import { badRequest, requireFeatureLevel } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { accessChannel, serializer } from '../channels/index.js';
 import { updateProperties, updateProperty } from './properties.js';
 import { subscribeHandler } from './subscribe.js';
 import { unsubscribeHandler } from './unsubscribe.js';
 import { updateSubscriptionsHandler } from './update.js';
 import { activeSubscriberIds, byName, serializeSubscription } from './wire.js';
+import { zulipOperations as ops } from '../../../zulip/generated/operations.js';
 
 export { initialState } from './state.js';
 export { activeSubscriberIds, serializeSubscription, type SubscriptionSerializeOptions } from './wire.js';
 
 export const routes: Route[] = [
   {
-    method: 'GET',
-    path: '/users/me/subscriptions',
+    operation: ops.getSubscriptions,
     handler: (ctx) => {
       const includeSubscribers = ctx.params.bool('include_subscribers', false);
       const s = serializer(ctx);
@@ -43,22 +42,20 @@ export const routes: Route[] = [
       return { subscriptions };
     },
   },
-  { method: 'POST', path: '/users/me/subscriptions', handler: subscribeHandler },
-  { method: 'DELETE', path: '/users/me/subscriptions', handler: unsubscribeHandler },
-  { method: 'PATCH', path: '/users/me/subscriptions', handler: updateSubscriptionsHandler },
-  { method: 'POST', path: '/users/me/subscriptions/properties', handler: updateProperties },
-  { method: 'PATCH', path: '/users/me/subscriptions/:stream_id', handler: updateProperty },
+  { operation: ops.subscribe, handler: subscribeHandler },
+  { operation: ops.unsubscribe, handler: unsubscribeHandler },
+  { operation: ops.updateSubscriptions, handler: updateSubscriptionsHandler },
+  { operation: ops.updateSubscriptionSettings, handler: updateProperties },
+  { operation: ops.updateSubscriptionProperty, handler: updateProperty },
   {
-    method: 'GET',
-    path: '/streams/:stream_id/members',
+    operation: ops.getSubscribers,
     handler: (ctx) => {
       const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'metadata');
       return { subscribers: activeSubscriberIds(ctx.store, channel.stream_id) };
     },
   },
   {
-    method: 'GET',
-    path: '/users/:user_id/subscriptions/:stream_id',
+    operation: ops.getSubscriptionStatus,
     handler: (ctx) => {
       const target = ctx.store.userById(ctx.pathInt('user_id'));
       if (!target) throw badRequest('No such user');
@@ -67,10 +64,8 @@ export const routes: Route[] = [
     },
   },
   {
-    method: 'GET',
-    path: '/users/:user_id/channels',
+    operation: ops.getUserChannels,
     handler: (ctx) => {
-      requireFeatureLevel(ctx.settings, featureLevels.userChannels);
       const target = ctx.store.userById(ctx.pathInt('user_id'));
       if (!target) throw badRequest('No such user');
       // Only the channels whose subscribers the caller may see: those they have metadata access to.

@@ -15,6 +15,7 @@ import { deactivateUser } from './deactivate.js';
 import { createUser, deactivateOwnUser, reactivateUser } from './lifecycle.js';
 import { getOwnUser, getUser, getUsers } from './read.js';
 import { updateUser } from './update.js';
+import { zulipOperations as ops } from '../../../zulip/generated/operations.js';
 
 export { customProfileFields } from './profile-fields.js';
 export { activeUserIds, checkFullName } from './update.js';
@@ -31,12 +32,12 @@ export {
 } from './wire.js';
 
 export const routes: Route[] = [
-  { method: 'GET', path: '/users', handler: getUsers },
-  { method: 'GET', path: '/users/me', handler: getOwnUser },
-  { method: 'GET', path: '/users/:user', handler: getUser },
-  { method: 'PATCH', path: '/users/:user', handler: updateUser },
-  { method: 'DELETE', path: '/users/:user_id', handler: deactivateUser },
-  { method: 'POST', path: '/users', handler: createUser },
-  { method: 'DELETE', path: '/users/me', handler: deactivateOwnUser },
-  { method: 'POST', path: '/users/:user_id/reactivate', handler: reactivateUser },
+  { operation: ops.getUsers, handler: getUsers },
+  { operation: ops.getOwnUser, handler: getOwnUser },
+  { operation: ops.getUser, handler: getUser },
+  { operation: ops.updateUser, handler: updateUser },
+  { operation: ops.deactivateUser, handler: deactivateUser },
+  { operation: ops.createUser, handler: createUser },
+  { operation: ops.deactivateOwnUser, handler: deactivateOwnUser },
+  { operation: ops.reactivateUser, handler: reactivateUser },
 ];

@@ -86,7 +86,7 @@ export function getUsers(ctx: RouteContext) {
 
 export function getUser(ctx: RouteContext) {
   const options = readUserQuery(ctx);
-  const target = accessUser(ctx, ctx.path.user!, { allowDeactivated: true, allowBots: true, forAdmin: false });
+  const target = accessUser(ctx, ctx.path.user_id!, { allowDeactivated: true, allowBots: true, forAdmin: false });
   return { user: serializeUser(ctx.store, ctx.user, target, options) };
 }
 

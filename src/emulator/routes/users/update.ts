@@ -165,7 +165,7 @@ export function realmUserUpdate(person: Record<string, unknown>) {
 
 export function updateUser(ctx: RouteContext) {
   const { store, params } = ctx;
-  const target = accessUser(ctx, ctx.path.user!, { allowDeactivated: true, allowBots: true, forAdmin: true });
+  const target = accessUser(ctx, ctx.path.user_id!, { allowDeactivated: true, allowBots: true, forAdmin: true });
 
   // Validate everything first, so that a bad parameter changes nothing.
   const fullNameRaw = params.optStr('full_name');
