@@ -13,6 +13,13 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { GatewayErrorCode } from '../errors.js';
 import { isMultipartRequest } from './uploads.js';
 
+/**
+ * Largest request body accepted by default, in bytes. Operations are small (the dashboard query
+ * is under 1 kB, a message at most 10,000 characters), and a body under this limit must be read
+ * and parsed whole before it can be refused, so the limit also bounds the work one request can cost.
+ */
+export const MAX_REQUEST_BODY_BYTES = 2_000_000;
+
 /** A Content-Length node would accept: one non-negative integer. */
 const DECLARED_LENGTH = /^\d+$/;
 
