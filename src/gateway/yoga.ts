@@ -98,7 +98,7 @@ export interface GatewayOptions {
   eventHub?: EventHub;
   /**
    * Cluster mode (when `eventHub` is not given): subscriptions share upstream queues and event logs
-   * with the other instances through Redis (README, "Running several instances"). Throws at once
+   * with the other instances through Redis (docs/operations.md, "Running several instances"). Throws at once
    * without a usable secret. @default none: everything stays in this process
    */
   cluster?: EventClusterOptions;

@@ -1,6 +1,6 @@
 /**
  * Cluster mode of the event hub: what one gateway instance shares with the others through Redis
- * (README, "Running several instances"). Made once per instance and given to the hub
+ * (docs/operations.md, "Running several instances"). Made once per instance and given to the hub
  * (`EventHubOptions.cluster`), which then makes {@link ClusterEventSession}s instead of in-process
  * ones. It owns the instance's Redis connections: one for commands, one for the blocking reader
  * that follows the logs of every credential the instance has subscribers for.

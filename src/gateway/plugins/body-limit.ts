@@ -5,7 +5,7 @@
  * Used instead of yoga's `maxRequestBodySize`, which pipes every body through a counting
  * TransformStream, declared length or not (node stream pipeline, abort signals, a DOMException when
  * it finishes), a cost every request pays though almost none is over the limit (`npm run
- * bench:body-limit` compares the two; see the README's Performance section). A declared length
+ * bench:body-limit` compares the two; see docs/benchmarks.md). A declared length
  * needs no counting: node's HTTP parser reads exactly that many bytes as the body, and in-process
  * callers (`gateway.fetch`) are our own code.
  */

@@ -25,7 +25,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 /** How long `close()` (SIGTERM) lets requests in flight finish before connections are cut. */
 export const DEFAULT_DRAIN_MS = 10_000;
 
-/** Production defaults of the slow-client bounds (config HEADERS_TIMEOUT_MS and the rest; README says why). */
+/** Production defaults of the slow-client bounds (config HEADERS_TIMEOUT_MS and the rest; docs/configuration.md says why). */
 export const SERVER_LIMITS = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
