@@ -11,8 +11,9 @@
 # for the zombie reaping PID 1 otherwise owes.
 #
 # The build and start steps (npm ci, npm run build, npm ci --omit=dev, node dist/main.js,
-# /health, a query, SIGTERM) run in test/deploy.test.ts without a container engine; README,
-# "What is tested here", says which parts are not.
+# /health, a query, SIGTERM) run in test/deploy.test.ts without a container engine, and
+# deploy/container-check.sh builds the image with podman; README, "What is tested here", says
+# which parts are not tested.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 

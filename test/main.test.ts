@@ -8,13 +8,14 @@
  * 127.0.0.1. `npm run start:prod` is stopped the same way in test/deploy.test.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../src/emulator/app.js';
 import { VARIABLES } from '../src/gateway/config/index.js';
 import { start } from '../src/main.js';
 import { memoryDestination } from './gateway/observability/server.js';
+import { alive, processTree } from './helpers/process-tree.js';
 import { until } from './helpers/wait.js';
 import { rawSocket } from './helpers/ws-client.js';
 
@@ -117,26 +118,6 @@ describe('start', () => {
     }
   });
 });
-
-/** Pids of `pid` and all its descendants (from /proc). */
-function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  return tree;
-}
-
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
 /** Spawns a command, collecting its output; resolves the GraphQL URL once it prints it. */
 function spawnGateway(command: string, args: string[], env: Record<string, string>) {
