@@ -1,5 +1,5 @@
 /**
- * The README table `npm run bench:all` writes (bench/all.ts): how it looks, where it goes, and how
+ * The docs/benchmarks.md table `npm run bench:all` writes (bench/all.ts): how it looks, where it goes, and how
  * the table it replaces moves to the "Earlier figures" section, whole and dated.
  */
 import type { ReportRow } from './report.js';
@@ -71,7 +71,7 @@ export function replaceTable(readme: string, table: string): string {
   const end = readme.indexOf(TABLE_END);
   const history = readme.indexOf(HISTORY);
   if (start < 0 || end < start || history < end) {
-    throw new Error(`README.md needs ${TABLE_START}, ${TABLE_END} and then ${HISTORY}, in that order`);
+    throw new Error(`docs/benchmarks.md needs ${TABLE_START}, ${TABLE_END} and then ${HISTORY}, in that order`);
   }
   const previous = readme.slice(start + TABLE_START.length, end).trim();
   const when = /Measured on (\S+) at commit (\S+?)[,;]/.exec(previous);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:all`: the cost benches one after another, each BENCH_RUNS times (default 3), and
  * one table of their headline figures (medians of the runs) with the date, the machine and the
- * commit. By default it rewrites that table in README.md (between the `bench:all` markers of the
+ * commit. By default it rewrites that table in docs/benchmarks.md (between the `bench:all` markers of the
  * Performance section) and moves the table it replaces, whole, to the top of the "Earlier figures"
  * section below it, so no figure vanishes. `-- --print` only prints the table.
  *
@@ -30,7 +30,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const RUN_LIMIT_S = Number(process.env.BENCH_RUN_LIMIT_S ?? 900);
 const ONLY = (process.env.BENCH_ONLY ?? Object.keys(BENCHES).join(',')).split(',').filter(Boolean);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const README = join(ROOT, 'README.md');
+const README = join(ROOT, 'docs', 'benchmarks.md');
 
 /** Runs one bench once; its report, or why there is none. */
 function runOnce(name: string, reportFile: string): Promise<BenchReport | string> {
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   console.log(`\n${table}`);
   if (process.argv.includes('--print')) return;
   writeFileSync(README, replaceTable(readFileSync(README, 'utf8'), table));
-  console.log('README.md: table replaced; the one before it moved to "Earlier figures"');
+  console.log('docs/benchmarks.md: table replaced; the one before it moved to "Earlier figures"');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,15 +1,20 @@
 /**
  * The entry point (`npm start`, `node dist/main.js`): reads and checks the configuration
  * (gateway/config: every variable, `--help`), builds the gateway with its logs, metrics, tracing and
- * readiness, serves it on node:http, and shuts down cleanly on SIGTERM/SIGINT. Without ZULIP_URL it
- * first starts the demo emulator. The one place outside the tests that wires the emulator to the
- * gateway (nothing under src/gateway imports src/emulator).
+ * readiness, serves it on node:http, and shuts down cleanly on SIGTERM/SIGINT. In the demo (DEMO=1,
+ * which `npm start` sets, without ZULIP_URL) it first starts the emulator; in production a missing
+ * ZULIP_URL is a configuration error. The one place outside the tests that wires the emulator to
+ * the gateway (nothing under src/gateway imports src/emulator).
+ *
+ * stdout carries only the JSON log lines; the lines written for people (the URL, the demo
+ * credential, shutdown) go to stderr. Each failure to start is one line on stderr, written once.
  *
  * Shutdown, in order: /readiness answers 503; WebSockets close with 1001 and the listener stops
  * accepting; every subscription ends (SSE streams with `complete`) and its upstream queue is
  * deleted; requests in flight finish within DRAIN_MS, then what is left is cut; the gateway, the
  * metrics port and the trace exporter are closed last.
  */
+import './node-env.js'; // first: sets NODE_ENV before anything loads graphql
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -23,14 +28,7 @@ import { basicAuthorization } from './zulip/credentials.js';
 
 const isEntryPoint = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 
-// `npm start` runs graphql-js in production mode unless NODE_ENV says otherwise: it then skips the
-// development checks it makes on every failed type test during execution (README, Performance),
-// and graphql-ws no longer puts internal error messages in close reasons. graphql reads NODE_ENV
-// once, when it is loaded, so the gateway's modules (all of which load it) are imported by
-// `start()`, after this line; neither the emulator nor the configuration loads graphql.
-if (isEntryPoint) process.env.NODE_ENV ??= 'production';
-
-/** The gateway's own modules (see above). */
+/** The gateway's own modules, loaded once the configuration is known good. */
 function loadGateway() {
   return Promise.all([
     import('./gateway/yoga.js'),
@@ -63,30 +61,34 @@ export interface StartOptions {
   traceExporter?: SpanExporter;
 }
 
+/** Lines for people: on stderr, so that stdout holds JSON log lines only. */
+const toStderr = (line: string) => void process.stderr.write(`${line}\n`);
+
 /**
- * Starts the gateway (and, without ZULIP_URL, the demo emulator) from `env`. A bad configuration
- * rejects with a ConfigError naming every problem, before anything is started.
+ * Starts the gateway (and, in the demo, the emulator) from `env`. A bad configuration rejects with
+ * a ConfigError naming every problem, before anything is started.
  */
 export async function start(
   env: NodeJS.ProcessEnv = process.env,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void = toStderr,
   options: StartOptions = {},
 ): Promise<Started> {
   const config = options.config ?? loadConfig(env);
   const [{ createGateway }, { createGatewayServer }, ops, { loadTrustedDocuments }] = await loadGateway();
   let documents;
-  if (config.persistedOperations.mode === 'trusted') {
+  if (config.gateway.persistedOperations.mode === 'trusted') {
     try {
-      documents = loadTrustedDocuments(config.persistedOperations.file!);
+      documents = loadTrustedDocuments(config.gateway.persistedOperations.file!);
     } catch (error) {
       throw new ConfigError([`PERSISTED_OPERATIONS_FILE: ${error instanceof Error ? error.message : String(error)}`]);
     }
   }
 
   const logger = ops.createLogger({ level: config.logLevel, ...(options.logDestination && { destination: options.logDestination }) });
+  for (const warning of config.warnings) logger.warn(warning);
   const metrics = config.metrics.enabled ? new ops.GatewayMetrics() : undefined;
   const tracing = new ops.GatewayTracing(config.tracing, options.traceExporter);
-  const emulator = config.zulipUrl ? undefined : createEmulator({ seed: 'demo' });
+  const emulator = config.demo ? createEmulator({ seed: 'demo' }) : undefined;
   const upstream = emulator ? await emulator.listen({ host: '127.0.0.1', port: 0 }) : undefined;
   const zulipUrl = upstream?.url ?? config.zulipUrl!;
   // Cluster mode: readiness and metrics follow the Redis connection; its changes are logged.
@@ -96,45 +98,37 @@ export async function start(
     metrics?.redisUp(state === 'connected');
     logger[state === 'connected' ? 'info' : 'warn']({ redis: state }, 'redis connection');
   };
+  const { defaultCredentials, liveDirectory, messageCache } = config.gateway;
   let gateway: Gateway | undefined; // read by readiness once built
   const readiness = new ops.Readiness({
     zulipUrl,
     cacheMs: config.readinessCacheMs,
     degradations: () => [
       ...(gateway?.directories?.degradations() ?? []),
-      ...(config.messageCache.enabled && !config.liveDirectory.enabled ? ['message cache off: LIVE_CACHE needs LIVE_DIRECTORY (every messages page goes upstream)'] : []),
+      ...(messageCache && !liveDirectory ? ['message cache off: MESSAGE_CACHE needs LIVE_DIRECTORY (every messages page goes upstream)'] : []),
     ],
     ...(config.cluster && { redisState: () => redisState! }),
+    ...(defaultCredentials && {
+      defaultAuthorization: basicAuthorization(defaultCredentials),
+      onDefaultCredentialsRefused: (reason: string) => logger.error({ variable: 'ZULIP_API_KEY' }, reason),
+    }),
   });
   const endpoints = ops.opsEndpoints({ ...(metrics && { metrics }), metricsPath: config.metrics.path, readiness });
   const demoAuthorization = emulator ? basicAuthorization(DEMO_USERS[0]!) : undefined;
 
   gateway = createGateway({
     zulipUrl,
-    ...(config.defaultCredentials && { defaultCredentials: config.defaultCredentials }),
-    upstreamDeadlineMs: config.upstreamDeadlineMs,
-    maxRequestBodyBytes: config.maxRequestBodyBytes,
-    maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
-    liveQueryThrottleMs: config.liveQueryThrottleMs,
-    slowConsumerLimit: config.slowConsumerLimit,
-    graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
+    ...config.gateway,
+    graphiql: config.gateway.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
+    persistedOperations: { ...config.gateway.persistedOperations, ...(documents && { documents }) },
     logger,
     ...(metrics && { metrics }),
     ...(tracing.enabled && { tracing }),
     // With METRICS_PORT, health, readiness and metrics are served there only.
     ...(config.metrics.port === undefined && { endpoints }),
-    corsOrigins: config.corsOrigins,
-    subgraph: config.subgraph,
-    persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
-    liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
-    messageCache: config.messageCache.enabled && { maxBytes: config.messageCache.maxBytes },
-    ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
-    maxUpstreamCalls: config.maxUpstreamCalls,
-    upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,
-    compiledExecution: config.compiledExecution,
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
-  const served = createGatewayServer(gateway, { drainMs: config.drainMs, ...config.server });
+  const served = createGatewayServer(gateway, config.server);
   let opsServer: Server | undefined;
   const release = async () => {
     await gateway.dispose();
@@ -158,9 +152,11 @@ export async function start(
   }
 
   logger.info({ url, upstream: emulator ? 'demo emulator' : zulipUrl, ...(metricsOrigin && { metrics: metricsOrigin }) }, 'listening');
-  log(`chatgraph: GraphQL on ${url}${config.graphiql ? ' (GraphiQL in a browser)' : ''}`);
+  // Checked once, now: refused credentials are logged (once) and keep /readiness at 503.
+  void readiness.checkDefaultCredentials();
+  log(`chatgraph: GraphQL on ${url}${config.gateway.graphiql ? ' (GraphiQL in a browser)' : ''}`);
   if (emulator) printDemoHelp(log, url, upstream!.url, demoAuthorization!);
-  else log(`chatgraph: upstream chat server ${zulipUrl}${config.defaultCredentials ? ' (default credentials configured)' : ''}`);
+  else log(`chatgraph: upstream chat server ${zulipUrl}${defaultCredentials ? ' (default credentials configured)' : ''}`);
 
   let closing: Promise<void> | undefined;
   return {
@@ -200,30 +196,46 @@ function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: st
   log(`  curl -s ${url} -H 'content-type: application/json' -H 'authorization: ${authorization}' -d '${body}'`);
 }
 
+/** Why the listener could not open, in one line (EADDRINUSE and EACCES are an operator's to fix). */
+function listenFailure(error: unknown, config: GatewayConfig): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const port = (error as { port?: number } | undefined)?.port ?? config.port;
+  if (code === 'EADDRINUSE') return `port ${port} on ${config.host} is already in use (EADDRINUSE): stop what holds it, or set PORT (or METRICS_PORT) to a free port`;
+  if (code === 'EACCES') return `not allowed to listen on port ${port} on ${config.host} (EACCES): use a port above 1023, or grant the capability`;
+  if (code === 'EADDRNOTAVAIL') return `HOST ${config.host} is not an address of this machine (EADDRNOTAVAIL)`;
+  return undefined;
+}
+
 /** Runs until SIGTERM/SIGINT, then shuts down and exits 0 (a second signal exits at once). */
 async function main(): Promise<void> {
   const config = configOrExit(process.env, process.argv.slice(2));
   let started: Started;
   try {
-    started = await start(process.env, console.log, { config });
+    started = await start(process.env, toStderr, { config });
   } catch (error) {
+    // Each failure is written here once, as one line; nothing below start() logs it too.
     if (error instanceof ConfigError) {
-      process.stderr.write(`chatgraph: ${error.message}\n`);
+      process.stderr.write(`chatgraph: ${error.problems.join('; ')}\n`);
       process.exit(2);
+    }
+    const listening = listenFailure(error, config);
+    if (listening) {
+      process.stderr.write(`chatgraph: ${listening}\n`);
+      process.exit(1);
     }
     throw error;
   }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
-      console.error(`chatgraph: ${signal} again, exiting without waiting`);
+      toStderr(`chatgraph: ${signal} again, exiting without waiting`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`chatgraph: ${signal}, shutting down`);
+    toStderr(`chatgraph: ${signal}, shutting down`);
     started.close().then(
       () => started.flushLogs().finally(() => process.exit(0)),
-      (error: unknown) => (console.error('chatgraph: shutdown failed', error), process.exit(1)),
+      (error: unknown) => (toStderr(`chatgraph: shutdown failed: ${error instanceof Error ? error.message : String(error)}`), process.exit(1)),
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));
@@ -232,7 +244,7 @@ async function main(): Promise<void> {
 
 if (isEntryPoint) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.stderr.write(`chatgraph: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });
 }

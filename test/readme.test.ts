@@ -1,28 +1,37 @@
 /**
- * README.md's examples run as written against the organization `npm start` serves (the embedded
- * emulator, seed 'demo'), as its first demo user (the owner, whose Authorization header
- * `npm start` prints):
+ * The examples of README.md and then of docs/*.md (in DOCUMENTS' order) run as written against the
+ * organization `npm start` serves (the embedded emulator, seed 'demo'), as its first demo user
+ * (the owner, whose Authorization header `npm start` prints):
  *
  * - every ```graphql operation validates against the schema and executes without errors, in the
  *   README's order (examples that change data come after those that read it), with the variables
  *   of the ```json block right after it, if any (an operation with `@defer` over SSE, as the README
  *   says to send it, every part without errors);
  * - the graphql-ws snippet runs as written on this Node (in a child process, with only the URL
- *   and the credentials replaced) and prints a message sent after it subscribed;
+ *   replaced) and prints a message sent after it subscribed;
  * - every `curl` example without a placeholder (logging in, uploading a file) runs as written,
  *   with only the URL replaced, and answers data without errors.
+ *
+ * And the README's statements that a test can hold: when a subscription is open, the
+ * compatibility table's emulator level, GraphiQL's default, the README's length and order.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { extendSchema, Kind, parse, validate } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../src/emulator/context.js';
 import { DEMO_USERS } from '../src/emulator/seed.js';
+import { loadConfig } from '../src/gateway/config/index.js';
 import { buildSchema } from '../src/gateway/schema/index.js';
-import { createHarness } from './helpers/harness.js';
+import { createHarness, setupHarness } from './helpers/harness.js';
 import { until } from './helpers/wait.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+/** The README first, then the docs whose examples run (in this order: later ones may change data). */
+const DOCUMENTS = ['README.md', 'docs/examples.md', 'docs/realtime.md', 'docs/api.md', 'docs/configuration.md', 'docs/operations.md', 'docs/federation.md', 'docs/benchmarks.md', 'docs/development.md'];
+const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const readme = read('README.md');
+const documents = DOCUMENTS.map(read).join('\n');
 
 interface Example {
   source: string;
@@ -30,7 +39,7 @@ interface Example {
 }
 
 // A ```json block right after a ```graphql block holds its variables.
-const blocks: Example[] = [...readme.matchAll(/```graphql\n([\s\S]*?)```(?:\s*```json\n([\s\S]*?)```)?/g)].map((m) => ({
+const blocks: Example[] = [...documents.matchAll(/```graphql\n([\s\S]*?)```(?:\s*```json\n([\s\S]*?)```)?/g)].map((m) => ({
   source: m[1]!,
   variables: m[2] ? (JSON.parse(m[2]) as Record<string, unknown>) : {},
 }));
@@ -51,6 +60,52 @@ const served = extendSchema(
     directive @stream(if: Boolean! = true, label: String, initialCount: Int = 0) on FIELD
   `),
 );
+
+describe('the documents', () => {
+  it('cover every docs/*.md with examples or prose the README links to', () => {
+    const written = readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    const generated = ['docs/ARCHITECTURE.md', 'docs/api-coverage.md', 'docs/events.md', 'docs/zulip-parameters.md'];
+    expect(written.filter((f) => !DOCUMENTS.includes(f) && !generated.includes(f))).toEqual([]);
+    for (const doc of DOCUMENTS.slice(1)) expect(readme).toContain(`](${doc})`);
+  });
+
+  it('keep the README under 400 lines, in the order a newcomer reads it', () => {
+    expect(readme.split('\n').length).toBeLessThan(400);
+    const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(['Quick start', 'First steps', 'Pointing it at your Zulip', 'Deploying', 'Compatibility', 'Documentation', 'License']);
+  });
+
+  it('state the feature level the emulator serves', () => {
+    expect(readme).toMatch(new RegExp(`\\| ${DEFAULT_SETTINGS.featureLevel} \\| what the emulator serves`));
+  });
+
+  it('state GraphiQL\'s default as loadConfig applies it', () => {
+    const configuration = read('docs/configuration.md');
+    expect(configuration).toContain('It is **on in the demo and outside production, and off in production**');
+    expect(loadConfig({ ZULIP_URL: 'https://chat.example.com' }).gateway.graphiql).toBe(false);
+    expect(loadConfig({ DEMO: '1' }).gateway.graphiql).toBe(true);
+    expect(loadConfig({ ZULIP_URL: 'https://chat.example.com', NODE_ENV: 'development' }).gateway.graphiql).toBe(true);
+  });
+});
+
+describe('README: when a subscription is open', () => {
+  it('over SSE, once the headers arrived: a message sent right then is delivered', async () => {
+    const fresh = setupHarness();
+    const registrations = () => fresh.emulator.requests.filter((r) => r.path === '/register');
+    // A credential with no event queue yet: the subscription registers one before answering.
+    await fresh.ready;
+    expect(registrations()).toHaveLength(0);
+    const stream = await fresh.sse('subscription { messages(narrow: { channelName: "general" }) { ... on MessageEvent { message { content } } } }');
+    await until(() => stream.status !== undefined, 10_000, 'the SSE headers');
+    expect(stream.status).toBe(200);
+    expect(registrations().length).toBeGreaterThanOrEqual(1);
+    const sent = await fresh.gql('mutation { sendMessage(channelName: "general", topic: "open", content: "right after the headers") { id } }');
+    expect(sent.errors).toBeUndefined();
+    const [first] = await stream.waitFor(1, 10_000);
+    expect(JSON.stringify(first)).toContain('right after the headers');
+    stream.close();
+  });
+});
 
 describe('README GraphQL examples', () => {
   it('has examples, among them sending a message', () => {
@@ -100,9 +155,9 @@ describe('README graphql-ws snippet', () => {
     expect(snippet).toBeDefined();
     await h.ready;
     const owner = DEMO_USERS[0]!;
-    const source = snippet!
-      .replace("'ws://127.0.0.1:4000/graphql'", JSON.stringify(h.url.replace(/^http/, 'ws')))
-      .replace("'me@example.com:API_KEY'", JSON.stringify(`${owner.email}:${owner.apiKey}`));
+    // As written: the demo owner's fixed credentials, only the URL replaced.
+    expect(snippet).toContain(`btoa('${owner.email}:${owner.apiKey}')`);
+    const source = snippet!.replace("'ws://127.0.0.1:4000/graphql'", JSON.stringify(h.url.replace(/^http/, 'ws')));
     expect(source).not.toBe(snippet);
     // Evaluated as a module from the repository, so that its imports resolve as a user's would.
     child = spawn(process.execPath, ['--input-type=module', '--eval', source], { cwd: new URL('..', import.meta.url).pathname });
@@ -124,7 +179,7 @@ describe('README graphql-ws snippet', () => {
 describe('README curl examples', () => {
   // Those that run as written against `npm start` (no placeholder to fill in): each answers data
   // without errors. The URL is the harness's; everything else, the file included, is as printed.
-  const commands = [...readme.matchAll(/```sh\n(curl [\s\S]*?)```/g)].map((m) => m[1]!).filter((c) => c.includes('http://127.0.0.1:4000/graphql') && !c.includes('<'));
+  const commands = [...documents.matchAll(/```sh\n(curl [\s\S]*?)```/g)].map((m) => m[1]!).filter((c) => c.includes('http://127.0.0.1:4000/graphql') && !c.includes('<'));
 
   it('include logging in and uploading a file', () => {
     expect(commands.some((c) => c.includes('fetchApiKey'))).toBe(true);

@@ -28,10 +28,10 @@ export const DASHBOARD_QUERY = /* GraphQL */ `
   }
 `;
 
-/** README.md's dashboard example, as written there (global ids, cursors, page info; a test checks it is verbatim). */
+/** docs/examples.md's dashboard example, as written there (global ids, cursors, page info; a test checks it is verbatim). */
 export const README_DASHBOARD_QUERY = README_DASHBOARD;
 
-/** README.md's server settings example: public, one `GET /server_settings`. */
+/** docs/examples.md's server settings example: public, one `GET /server_settings`. */
 export const SERVER_SETTINGS_QUERY = '{ serverSettings { realmName realmUrl featureLevel serviceVersion externalAuthenticationMethods { name displayName loginUrl } } }';
 
 /** One user by id: from the caller's live directory once it is warm, with no upstream call. */

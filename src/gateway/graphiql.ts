@@ -5,13 +5,13 @@
  * gateway: its bundle is held as strings (tens of megabytes of heap) by every process that imports
  * it, and most gateways never serve the page. The page is rendered once per gateway and then reused.
  *
- * Opens on the README's dashboard query; in demo mode the demo Authorization header is pre-filled.
+ * Opens on docs/examples.md's dashboard query; in demo mode the demo Authorization header is pre-filled.
  * Every request it sends carries the CSRF header (`additionalHeaders`), so its SSE subscriptions
  * pass the CSRF rule whatever content type the browser picks.
  */
 import type { GraphiQLOptions } from 'graphql-yoga';
 
-/** The README's "Messages" dashboard query (test/gateway/observability/graphiql.test.ts checks it is there verbatim). */
+/** docs/examples.md's "Messages" dashboard query (test/gateway/observability/graphiql.test.ts checks it is there verbatim). */
 export const DASHBOARD_QUERY = `query Dashboard {
   messages(last: 100) {
     edges {

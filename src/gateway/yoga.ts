@@ -11,7 +11,7 @@ import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import type { MessageCacheOptions } from './directory/messages/cache.js';
 import { useDirectoryWrites } from './plugins/directory-writes.js';
-import { corsOptions } from './config/index.js';
+import { corsOptions } from './cors.js';
 import { EventHub } from './events/hub.js';
 import { graphiqlOptions, packagedGraphiQLRenderer } from './graphiql.js';
 import { YOGA_HEALTH_CHECK_ENDPOINT, type OpsEndpoints } from './observability/endpoints.js';
@@ -21,7 +21,7 @@ import type { GatewayMetrics } from './observability/metrics.js';
 import type { GatewayTracing } from './observability/tracing.js';
 import { upstreamObserver, type RequestObservation } from './observability/upstream.js';
 import { EventCluster, type EventClusterOptions } from './cluster/cluster.js';
-import { useBodyLimit } from './plugins/body-limit.js';
+import { MAX_REQUEST_BODY_BYTES, useBodyLimit } from './plugins/body-limit.js';
 import { CSRF_HEADER, useCsrfPrevention } from './plugins/csrf.js';
 import { useEventHub } from './plugins/event-hub.js';
 import { learnInputLimits } from './upstream/input-limits.js';
@@ -50,6 +50,7 @@ import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
 
 export { CSRF_HEADER } from './plugins/csrf.js';
+export { MAX_REQUEST_BODY_BYTES } from './plugins/body-limit.js';
 export { OPERATION_LIMITS } from './plugins/limits.js';
 
 export interface GatewayOptions {
@@ -97,7 +98,7 @@ export interface GatewayOptions {
   eventHub?: EventHub;
   /**
    * Cluster mode (when `eventHub` is not given): subscriptions share upstream queues and event logs
-   * with the other instances through Redis (README, "Running several instances"). Throws at once
+   * with the other instances through Redis (docs/operations.md, "Running several instances"). Throws at once
    * without a usable secret. @default none: everything stays in this process
    */
   cluster?: EventClusterOptions;
@@ -186,13 +187,6 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
 };
 
 /**
- * Largest request body accepted by default, in bytes. Operations are small (the dashboard query
- * is under 1 kB, a message at most 10,000 characters), and a body under this limit must be read
- * and parsed whole before it can be refused, so the limit also bounds the work one request can cost.
- */
-export const MAX_REQUEST_BODY_BYTES = 2_000_000;
-
-/**
  * HTTP requests carry credentials in their Authorization header; graphql-ws operations run through
  * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe, transport/ws.ts), whose context has
  * the socket's credentials, read once from its `connection_init` payload, as `sentCredentials`, and
@@ -262,7 +256,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
     renderGraphiQL: packagedGraphiQLRenderer(),
     logging: logger ? yogaLogger(logger) : (options.logging ?? true),
-    cors: corsOptions({ corsOrigins: options.corsOrigins ?? [] }),
+    cors: corsOptions(options.corsOrigins ?? []),
     // yoga would answer /health itself (an empty 200) before any plugin: ours is observability/endpoints.ts.
     healthCheckEndpoint: YOGA_HEALTH_CHECK_ENDPOINT,
     landingPage: false,

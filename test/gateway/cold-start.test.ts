@@ -15,7 +15,7 @@ import type { Message } from '../../src/zulip/model/messages.js';
 import { basicAuth, setupHarness, TEST_MESSAGE_CACHE, TEST_LIVE_DIRECTORY, type Harness } from '../helpers/harness.js';
 import { caughtUp, fromEmulator, rest } from '../helpers/unreads.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/examples.md', import.meta.url), 'utf8');
 const COLD_START = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!).find((q) => /query ColdStart\b/.test(q));
 
 const LOGIN = 'desdemona';

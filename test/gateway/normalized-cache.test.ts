@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
 import { basicAuth, createHarness, type Harness } from '../helpers/harness.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/examples.md', import.meta.url), 'utf8');
 const DASHBOARD = /```graphql\n(query Dashboard \{[\s\S]*?)```/.exec(readme)![1]!;
 
 let h: Harness;

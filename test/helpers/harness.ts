@@ -100,9 +100,9 @@ export const TEST_LIVE_DIRECTORY = process.env.CHATGRAPH_TEST_LIVE_DIRECTORY !==
 
 /**
  * The message cache (which follows the live directory's queues) is on unless
- * `CHATGRAPH_TEST_LIVE_CACHE=off` or `LIVE_CACHE=off`: then every `messages` page goes upstream.
+ * `CHATGRAPH_TEST_LIVE_CACHE=off`, `MESSAGE_CACHE=off` or its old name `LIVE_CACHE=off`: then every `messages` page goes upstream.
  */
-export const TEST_MESSAGE_CACHE = TEST_LIVE_DIRECTORY && process.env.CHATGRAPH_TEST_LIVE_CACHE !== 'off' && process.env.LIVE_CACHE !== 'off';
+export const TEST_MESSAGE_CACHE = TEST_LIVE_DIRECTORY && process.env.CHATGRAPH_TEST_MESSAGE_CACHE !== 'off' && process.env.MESSAGE_CACHE !== 'off' && process.env.LIVE_CACHE !== 'off';
 
 /** Queues registered with the live directory's state (`realm_user` fetched): the hub's, in the background. */
 const directoryQueues = new Set<string>();

@@ -1,6 +1,6 @@
 /**
  * Cluster mode of the event hub: what one gateway instance shares with the others through Redis
- * (README, "Running several instances"). Made once per instance and given to the hub
+ * (docs/operations.md, "Running several instances"). Made once per instance and given to the hub
  * (`EventHubOptions.cluster`), which then makes {@link ClusterEventSession}s instead of in-process
  * ones. It owns the instance's Redis connections: one for commands, one for the blocking reader
  * that follows the logs of every credential the instance has subscribers for.
@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { createKeyDeriver, type KeyDeriver } from './keys.js';
 import { leaseTimes, type LeaseTimes } from './lease.js';
-import { ClusterRedis, type RedisState } from './redis.js';
+import { ClusterRedis, DEFAULT_FAILOVER_MS, type RedisState } from './redis.js';
 import { StreamTailer, type StreamTailerOptions } from './tail.js';
 import type { ReplayBufferOptions } from '../events/buffer.js';
 import type { EventSession, QueueEventSessionOptions } from '../events/session.js';
@@ -22,9 +22,9 @@ export interface EventClusterOptions {
   url: string;
   /** Keys the Redis names of credentials; the same on every instance, at least 32 characters. */
   secret: string;
-  /** @default 'chatgraph:' */
+  /** @default DEFAULT_KEY_PREFIX (keys.ts) */
   keyPrefix?: string;
-  /** How soon another instance takes over a dead holder's upstream queue. @default 10_000 */
+  /** How soon another instance takes over a dead holder's upstream queue. @default DEFAULT_FAILOVER_MS (redis.ts) */
   failoverMs?: number;
   /** Caps of each credential's log. @default { maxEntries: 1000, maxAgeMs: 300_000 } */
   replay?: Omit<ReplayBufferOptions, 'now'>;
@@ -61,7 +61,7 @@ export class EventCluster {
   constructor(options: EventClusterOptions) {
     this.#options = options;
     this.#keys = createKeyDeriver({ secret: options.secret, ...(options.keyPrefix !== undefined && { prefix: options.keyPrefix }) });
-    this.#lease = leaseTimes(options.failoverMs ?? 10_000);
+    this.#lease = leaseTimes(options.failoverMs ?? DEFAULT_FAILOVER_MS);
     this.redis = new ClusterRedis({
       url: options.url,
       ...(options.maxReconnectDelayMs !== undefined && { maxReconnectDelayMs: options.maxReconnectDelayMs }),

@@ -10,6 +10,9 @@
 import { createHmac } from 'node:crypto';
 import type { Credentials } from '../../zulip/connection.js';
 
+/** Prepended to every Redis key unless REDIS_KEY_PREFIX says otherwise. */
+export const DEFAULT_KEY_PREFIX = 'chatgraph:';
+
 /** The keys of one credential. */
 export interface CredentialKeys {
   /** The HMAC id (hex), also usable as a log-safe name of the credential within the cluster. */
@@ -40,7 +43,7 @@ const MIN_SECRET_LENGTH = 32;
 export interface KeyDeriverOptions {
   /** GATEWAY_SECRET; required, at least {@link MIN_SECRET_LENGTH} characters. */
   secret: string | undefined;
-  /** Prepended to every key, so several deployments can share one Redis. @default 'chatgraph:' */
+  /** Prepended to every key, so several deployments can share one Redis. @default DEFAULT_KEY_PREFIX */
   prefix?: string;
 }
 
@@ -56,7 +59,7 @@ export function createKeyDeriver(options: KeyDeriverOptions): KeyDeriver {
         : `GATEWAY_SECRET must be at least ${MIN_SECRET_LENGTH} characters long.`,
     );
   }
-  const prefix = options.prefix ?? 'chatgraph:';
+  const prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
   if (/\s/.test(prefix)) throw new ClusterConfigError('The Redis key prefix must not contain whitespace.');
   return (baseUrl, credentials) => {
     // Length-prefixed fields: no two different (url, email, key) triples hash the same input.

@@ -12,7 +12,10 @@
 import { Redis, ReplyError, type RedisOptions } from 'ioredis';
 import { Backoff } from '../../zulip/backoff.js';
 import { RedisCommandError, RedisUnavailableError } from './errors.js';
-import { ClusterConfigError, createKeyDeriver } from './keys.js';
+import { ClusterConfigError, createKeyDeriver, DEFAULT_KEY_PREFIX } from './keys.js';
+
+/** How soon another instance takes over a dead holder's upstream queue (CLUSTER_FAILOVER_MS). */
+export const DEFAULT_FAILOVER_MS = 10_000;
 
 export interface ClusterConfig {
   /** REDIS_URL, password included; never log it (see {@link redactRedisUrl}). */
@@ -38,11 +41,11 @@ export function clusterConfigFromEnv(env: NodeJS.ProcessEnv): ClusterConfig | un
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new ClusterConfigError(`REDIS_URL must use redis:// or rediss://, not ${parsed.protocol}//.`);
   }
-  const failoverMs = env.CLUSTER_FAILOVER_MS ? Number(env.CLUSTER_FAILOVER_MS) : 10_000;
+  const failoverMs = env.CLUSTER_FAILOVER_MS ? Number(env.CLUSTER_FAILOVER_MS) : DEFAULT_FAILOVER_MS;
   if (!Number.isInteger(failoverMs) || failoverMs < 100 || failoverMs > 600_000) {
     throw new ClusterConfigError('CLUSTER_FAILOVER_MS must be a whole number of milliseconds between 100 and 600000.');
   }
-  const config: ClusterConfig = { url, secret: env.GATEWAY_SECRET ?? '', keyPrefix: env.REDIS_KEY_PREFIX ?? 'chatgraph:', failoverMs };
+  const config: ClusterConfig = { url, secret: env.GATEWAY_SECRET ?? '', keyPrefix: env.REDIS_KEY_PREFIX ?? DEFAULT_KEY_PREFIX, failoverMs };
   createKeyDeriver({ secret: config.secret, prefix: config.keyPrefix }); // refuses a missing secret now, at start-up
   return config;
 }

@@ -4,64 +4,81 @@
  * point calls (prints `--help`, or the problems, and exits non-zero at once).
  */
 import type { Credentials } from '../../zulip/connection.js';
+import type { TracingConfig } from '../observability/tracing.js';
+import type { GatewayServerOptions } from '../transport/http.js';
+import type { GatewayOptions } from '../yoga.js';
 import { ConfigProblem, flag, httpUrl, integer, keyValueList, oneOf, origins, urlPath } from './parse.js';
-import { helpText, reader } from './variables.js';
-import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom, type Headroom } from '../upstream/budget.js';
+import { helpText, reader, VARIABLES } from './variables.js';
+import { DEFAULT_LOG_LEVEL, DEFAULT_NODE_ENV, DEFAULT_OTLP_TRACES_URL, DEFAULT_PERSISTED_OPERATIONS, DEFAULT_SERVICE_NAME, LOG_LEVELS, NODE_ENVS, type LogLevel } from './defaults.js';
+import { DEFAULT_KEY_PREFIX } from '../cluster/keys.js';
+import { DEFAULT_FAILOVER_MS } from '../cluster/redis.js';
+import { DEFAULT_MESSAGE_CACHE_MAX_BYTES } from '../directory/messages/cache.js';
+import { DEFAULT_DIRECTORY_IDLE_MS, DEFAULT_DIRECTORY_MAX_BYTES } from '../directory/registry.js';
+import { DEFAULT_SLOW_CONSUMER_LIMIT } from '../events/hub.js';
+import { DEFAULT_LIVE_QUERY_THROTTLE_MS } from '../live/queries.js';
+import { DEFAULT_METRICS_PATH } from '../observability/endpoints.js';
+import { DEFAULT_READINESS_CACHE_MS } from '../observability/readiness.js';
+import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.js';
+import { DEFAULT_UPSTREAM_DEADLINE_MS } from '../plugins/deadline.js';
+import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
+import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
+import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
+import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom } from '../upstream/budget.js';
 
 export { helpText, variablesMarkdown, VARIABLES } from './variables.js';
+export { LOG_LEVELS, NODE_ENVS, type LogLevel } from './defaults.js';
+export type { TracingConfig } from '../observability/tracing.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export interface TracingConfig {
-  exporter: 'otlp' | 'console' | 'none';
-  /** Full traces URL, when exporting over OTLP. */
-  url?: string;
-  headers: Record<string, string>;
-  serviceName: string;
-  sampleRatio: number;
-}
+/**
+ * What `createGateway` (yoga.ts) takes from the environment, in its own option names: the entry
+ * point spreads it and adds what only it can build (the upstream URL, logger, metrics, tracing).
+ */
+export type GatewayEnvOptions = Required<
+  Pick<
+    GatewayOptions,
+    | 'upstreamDeadlineMs'
+    | 'maxRequestBodyBytes'
+    | 'maxSubscriptionsPerCredential'
+    | 'liveQueryThrottleMs'
+    | 'slowConsumerLimit'
+    | 'corsOrigins'
+    | 'subgraph'
+    | 'compiledExecution'
+    | 'maxUpstreamCalls'
+    | 'upstreamBudgetHeadroom'
+  >
+> & {
+  defaultCredentials?: Credentials;
+  /** Off by default in production outside the demo (config `graphiql`); the entry point adds the demo credential. */
+  graphiql: boolean;
+  persistedOperations: { mode: 'off' | 'apq' | 'trusted'; file?: string; apqMaxEntries: number };
+  liveDirectory: false | { idleMs: number; maxBytes: number };
+  /** The message cache (directory/messages/cache.ts); it follows the live directory's queues. */
+  messageCache: false | { maxBytes: number };
+  /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
+  userIdsBatchThreshold?: number;
+};
 
 export interface GatewayConfig {
   port: number;
   host: string;
   /** Unset in demo mode (the entry point starts the emulator and fills it in). */
   zulipUrl?: string;
+  /** Serve the demo organization from the embedded emulator (no ZULIP_URL, and DEMO or not production). */
   demo: boolean;
-  defaultCredentials?: Credentials;
   production: boolean;
   logLevel: LogLevel;
-  /** Deadline shared by the upstream calls of one query or mutation; each call's own deadline too. */
-  upstreamDeadlineMs: number;
-  drainMs: number;
-  /** Slow and greedy clients (transport/http.ts GatewayServerOptions): timeouts, lingering, the connection cap. */
-  server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; lingerMs: number; lingerMaxBytes: number; maxConnections: number };
-  maxRequestBodyBytes: number;
-  maxSubscriptionsPerCredential: number;
-  liveQueryThrottleMs: number;
-  /** Events or results one subscription may have waiting before it ends with SLOW_CONSUMER. */
-  slowConsumerLimit: number;
-  /** `*`: any origin without credentials; a list: those origins with credentials; []: none. */
-  corsOrigins: string[] | '*';
-  graphiql: boolean;
+  /** `createGateway`'s options (see GatewayEnvOptions). */
+  gateway: GatewayEnvOptions;
+  /** `createGatewayServer`'s options (transport/http.ts): the drain on SIGTERM and the slow-client bounds. */
+  server: Required<Omit<GatewayServerOptions, 'ws'>>;
   metrics: { enabled: boolean; path: string; port?: number };
   readinessCacheMs: number;
   tracing: TracingConfig;
-  subgraph: boolean;
-  persistedOperations: { mode: 'off' | 'apq' | 'trusted'; file?: string; apqMaxEntries: number };
   /** Cluster mode (REDIS_URL set); the shape of cluster/redis.ts `ClusterConfig`. */
   cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
-  liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
-  /** The message cache (directory/messages/cache.ts); it follows the live directory's queues. */
-  messageCache: { enabled: boolean; maxBytes: number };
-  /** Queries and mutations run as compiled code (plugins/compiled-execution.ts). */
-  compiledExecution: boolean;
-  /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
-  userIdsBatchThreshold?: number;
-  /** Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts). */
-  maxUpstreamCalls: number;
-  /** Kept out of every operation's reach of a credential's rate-limit budget: calls, or a share of the limit. */
-  upstreamBudgetHeadroom: Headroom;
+  /** What is accepted but should change (an old variable name): logged once at `warn` when started. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {
@@ -97,13 +114,30 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       return v === undefined ? fallback : flag(name, v);
     }, fallback);
 
-  const production = (env.NODE_ENV ?? 'production') === 'production';
-  get('NODE_ENV'); // documented; read above with its own default
+  const nodeEnv = check(() => {
+    // Exact: graphql-js compares NODE_ENV to 'production' as written, so 'Production' is a typo too.
+    const v = get('NODE_ENV') ?? DEFAULT_NODE_ENV;
+    if (!(NODE_ENVS as readonly string[]).includes(v)) throw new ConfigProblem(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, got ${JSON.stringify(v.slice(0, 80))}.`);
+    return v;
+  }, DEFAULT_NODE_ENV);
+  const production = nodeEnv === 'production';
   const zulipUrl = check(() => {
     const v = get('ZULIP_URL');
-    return v === undefined ? undefined : httpUrl('ZULIP_URL', v, { originOnly: false }).href.replace(/\/+$/, '');
+    if (v === undefined) return undefined;
+    const url = httpUrl('ZULIP_URL', v, { originOnly: false });
+    // Every route appends /api/v1 itself: a URL that already ends in it would call /api/v1/api/v1/….
+    const apiPath = /\/api(?:\/v\d+)?\/*$/.exec(url.pathname);
+    if (apiPath) {
+      const base = `${url.origin}${url.pathname.slice(0, apiPath.index)}`;
+      throw new ConfigProblem(`ZULIP_URL must be the server's address without the API path: set it to ${JSON.stringify(base)}, not ${JSON.stringify(v.trim())}.`);
+    }
+    return url.href.replace(/\/+$/, '');
   }, undefined);
-  const demo = get('ZULIP_URL') === undefined;
+  const demoFlag = bool('DEMO', false);
+  const demo = get('ZULIP_URL') === undefined && (demoFlag || !production);
+  if (get('ZULIP_URL') === undefined && !demo) {
+    problems.push('ZULIP_URL is not set: set it to your Zulip server (e.g. https://chat.example.com), or run the demo organization with DEMO=1 (npm start sets it).');
+  }
 
   const email = get('ZULIP_EMAIL');
   const apiKey = get('ZULIP_API_KEY');
@@ -135,13 +169,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   }, 1);
   const tracing: TracingConfig = {
     exporter,
-    ...(exporter === 'otlp' && { url: url ?? 'http://localhost:4318/v1/traces' }),
+    ...(exporter === 'otlp' && { url: url ?? DEFAULT_OTLP_TRACES_URL }),
     headers: check(() => keyValueList('OTEL_EXPORTER_OTLP_HEADERS', get('OTEL_EXPORTER_OTLP_HEADERS') ?? ''), {}),
-    serviceName: get('OTEL_SERVICE_NAME') ?? 'chatgraph',
+    serviceName: get('OTEL_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
     sampleRatio,
   };
 
-  const mode = check(() => oneOf('PERSISTED_OPERATIONS', get('PERSISTED_OPERATIONS') ?? 'apq', ['off', 'apq', 'trusted'] as const), 'apq' as const);
+  const mode = check(() => oneOf('PERSISTED_OPERATIONS', get('PERSISTED_OPERATIONS') ?? DEFAULT_PERSISTED_OPERATIONS, ['off', 'apq', 'trusted'] as const), DEFAULT_PERSISTED_OPERATIONS);
   const file = get('PERSISTED_OPERATIONS_FILE');
   if (mode === 'trusted' && !file) problems.push('PERSISTED_OPERATIONS=trusted needs PERSISTED_OPERATIONS_FILE (the manifest).');
   if (mode !== 'trusted' && file) problems.push('PERSISTED_OPERATIONS_FILE is set but PERSISTED_OPERATIONS is not "trusted".');
@@ -164,71 +198,88 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   if (gatewaySecret !== undefined && gatewaySecret.length < 32) problems.push('GATEWAY_SECRET must be at least 32 characters (value hidden).');
   if (redisUrl && gatewaySecret === undefined) problems.push('REDIS_URL (cluster mode) needs GATEWAY_SECRET, the same on every instance.');
   const keyPrefix = check(() => {
-    const v = get('REDIS_KEY_PREFIX') ?? 'chatgraph:';
+    const v = get('REDIS_KEY_PREFIX') ?? DEFAULT_KEY_PREFIX;
     if (!/^[A-Za-z0-9_.:\-]{1,64}$/.test(v)) throw new ConfigProblem(`REDIS_KEY_PREFIX must be 1 to 64 of A-Z a-z 0-9 _ . : -, got ${JSON.stringify(v.slice(0, 80))}.`);
     return v;
-  }, 'chatgraph:');
-  const failoverMs = int('CLUSTER_FAILOVER_MS', 10_000, 100, 600_000);
+  }, DEFAULT_KEY_PREFIX);
+  const failoverMs = int('CLUSTER_FAILOVER_MS', DEFAULT_FAILOVER_MS, 100, 600_000);
 
   const metricsPort = int('METRICS_PORT', -1, 0, 65535);
-  const port = int('PORT', 4000, 0, 65535);
+  const port = int('PORT', DEFAULT_PORT, 0, 65535);
   if (metricsPort > 0 && metricsPort === port) problems.push('METRICS_PORT must differ from PORT (unset it to serve metrics on PORT).');
+
+  // MESSAGE_CACHE was LIVE_CACHE until 0.4.0: the old names are read for one release, with a warning.
+  const warnings: string[] = [];
+  const renamed = (name: string) => {
+    const old = VARIABLES.find((v) => v.replacedBy === name)!.name;
+    if (get(old) === undefined) return name;
+    if (get(name) !== undefined) {
+      warnings.push(`${old} is ignored: ${name}, its new name, is set.`);
+      return name;
+    }
+    warnings.push(`${old} is deprecated and will be removed in the next release: rename it ${name}.`);
+    return old;
+  };
+  const liveDirectory = bool('LIVE_DIRECTORY', true);
+  const messageCache = bool(renamed('MESSAGE_CACHE'), true);
+  const messageCacheMaxBytes = int(renamed('MESSAGE_CACHE_MAX_BYTES'), DEFAULT_MESSAGE_CACHE_MAX_BYTES, 65_536, 2 ** 40);
 
   const config: GatewayConfig = {
     port,
-    host: get('HOST') ?? '127.0.0.1',
+    host: get('HOST') ?? DEFAULT_HOST,
     ...(zulipUrl !== undefined && { zulipUrl }),
     demo,
-    ...(defaultCredentials && { defaultCredentials }),
     production,
-    logLevel: check(() => oneOf('LOG_LEVEL', get('LOG_LEVEL') ?? 'info', LOG_LEVELS), 'info' as const),
-    upstreamDeadlineMs: int('UPSTREAM_DEADLINE_MS', 10_000, 1, DAY_MS),
-    drainMs: int('DRAIN_MS', 10_000, 0, DAY_MS),
-    server: {
-      headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 100, DAY_MS),
-      requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, DAY_MS),
-      keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, DAY_MS),
-      lingerMs: int('LINGER_MS', 5_000, 0, 600_000),
-      lingerMaxBytes: int('LINGER_MAX_BYTES', 8_000_000, 0, 1_073_741_824),
-      maxConnections: int('MAX_CONNECTIONS', 10_000, 1, 10_000_000),
+    logLevel: check(() => oneOf('LOG_LEVEL', get('LOG_LEVEL') ?? DEFAULT_LOG_LEVEL, LOG_LEVELS), DEFAULT_LOG_LEVEL),
+    gateway: {
+      ...(defaultCredentials && { defaultCredentials }),
+      upstreamDeadlineMs: int('UPSTREAM_DEADLINE_MS', DEFAULT_UPSTREAM_DEADLINE_MS, 1, DAY_MS),
+      maxRequestBodyBytes: int('MAX_BODY_BYTES', MAX_REQUEST_BODY_BYTES, 1024, 1_073_741_824),
+      maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL, 1, 1_000_000),
+      liveQueryThrottleMs: int('LIVE_QUERY_THROTTLE_MS', DEFAULT_LIVE_QUERY_THROTTLE_MS, 0, 600_000),
+      slowConsumerLimit: int('SLOW_CONSUMER_LIMIT', DEFAULT_SLOW_CONSUMER_LIMIT, 1, 1_000_000),
+      corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
+      // A production deployment has no GraphiQL unless asked for: a browser GET would get a page
+      // that every visitor can use against the default credentials, if any.
+      graphiql: bool('GRAPHIQL', !production || demo),
+      subgraph,
+      persistedOperations: { mode, ...(file && { file }), apqMaxEntries: int('APQ_MAX_ENTRIES', DEFAULT_APQ_MAX_ENTRIES, 1, 1_000_000) },
+      liveDirectory: liveDirectory && {
+        idleMs: int('LIVE_DIRECTORY_IDLE_MS', DEFAULT_DIRECTORY_IDLE_MS, 1000, 7 * DAY_MS),
+        maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', DEFAULT_DIRECTORY_MAX_BYTES, 1_048_576, 2 ** 40),
+      },
+      messageCache: messageCache && { maxBytes: messageCacheMaxBytes },
+      maxUpstreamCalls: int('MAX_UPSTREAM_CALLS', DEFAULT_MAX_UPSTREAM_CALLS, 1, 1_000_000),
+      upstreamBudgetHeadroom: check(() => {
+        const text = get('UPSTREAM_BUDGET_HEADROOM');
+        if (text === undefined) return DEFAULT_UPSTREAM_BUDGET_HEADROOM;
+        const headroom = parseHeadroom(text);
+        if (headroom === undefined) throw new ConfigProblem(`UPSTREAM_BUDGET_HEADROOM must be a number of calls (e.g. 20) or a percentage up to 100% (e.g. 10%), got ${JSON.stringify(text.slice(0, 80))}.`);
+        return headroom;
+      }, DEFAULT_UPSTREAM_BUDGET_HEADROOM),
+      compiledExecution: bool('COMPILED_EXECUTION', true),
     },
-    maxRequestBodyBytes: int('MAX_BODY_BYTES', 2_000_000, 1024, 1_073_741_824),
-    maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 200, 1, 1_000_000),
-    liveQueryThrottleMs: int('LIVE_QUERY_THROTTLE_MS', 50, 0, 600_000),
-    slowConsumerLimit: int('SLOW_CONSUMER_LIMIT', 1000, 1, 1_000_000),
-    corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
-    graphiql: bool('GRAPHIQL', !production || demo),
+    server: {
+      drainMs: int('DRAIN_MS', DEFAULT_DRAIN_MS, 0, DAY_MS),
+      headersTimeoutMs: int('HEADERS_TIMEOUT_MS', SERVER_LIMITS.headersTimeoutMs, 100, DAY_MS),
+      requestTimeoutMs: int('REQUEST_TIMEOUT_MS', SERVER_LIMITS.requestTimeoutMs, 100, DAY_MS),
+      keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', SERVER_LIMITS.keepAliveTimeoutMs, 1, DAY_MS),
+      lingerMs: int('LINGER_MS', SERVER_LIMITS.lingerMs, 0, 600_000),
+      lingerMaxBytes: int('LINGER_MAX_BYTES', SERVER_LIMITS.lingerMaxBytes, 0, 1_073_741_824),
+      maxConnections: int('MAX_CONNECTIONS', SERVER_LIMITS.maxConnections, 1, 10_000_000),
+    },
     metrics: {
       enabled: bool('METRICS', true),
-      path: check(() => urlPath('METRICS_PATH', get('METRICS_PATH') ?? '/metrics'), '/metrics'),
+      path: check(() => urlPath('METRICS_PATH', get('METRICS_PATH') ?? DEFAULT_METRICS_PATH), DEFAULT_METRICS_PATH),
       ...(metricsPort >= 0 && { port: metricsPort }),
     },
-    readinessCacheMs: int('READINESS_CACHE_MS', 5000, 0, DAY_MS),
+    readinessCacheMs: int('READINESS_CACHE_MS', DEFAULT_READINESS_CACHE_MS, 0, DAY_MS),
     tracing,
-    subgraph,
-    persistedOperations: { mode, ...(file && { file }), apqMaxEntries: int('APQ_MAX_ENTRIES', 1000, 1, 1_000_000) },
     ...(redisUrl && gatewaySecret !== undefined && { cluster: { url: redisUrl, secret: gatewaySecret, keyPrefix, failoverMs } }),
-    maxUpstreamCalls: int('MAX_UPSTREAM_CALLS', DEFAULT_MAX_UPSTREAM_CALLS, 1, 1_000_000),
-    upstreamBudgetHeadroom: check(() => {
-      const text = get('UPSTREAM_BUDGET_HEADROOM');
-      if (text === undefined) return DEFAULT_UPSTREAM_BUDGET_HEADROOM;
-      const headroom = parseHeadroom(text);
-      if (headroom === undefined) throw new ConfigProblem(`UPSTREAM_BUDGET_HEADROOM must be a number of calls (e.g. 20) or a percentage up to 100% (e.g. 10%), got ${JSON.stringify(text.slice(0, 80))}.`);
-      return headroom;
-    }, DEFAULT_UPSTREAM_BUDGET_HEADROOM),
-    liveDirectory: {
-      enabled: bool('LIVE_DIRECTORY', true),
-      idleMs: int('LIVE_DIRECTORY_IDLE_MS', 300_000, 1000, 7 * DAY_MS),
-      maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', 512 * 1_048_576, 1_048_576, 2 ** 40),
-    },
-    messageCache: {
-      enabled: bool('LIVE_CACHE', true),
-      maxBytes: int('LIVE_CACHE_MAX_BYTES', 64 * 1_048_576, 65_536, 2 ** 40),
-    },
-    compiledExecution: bool('COMPILED_EXECUTION', true),
+    warnings,
   };
   const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);
-  if (userIdsBatchThreshold !== undefined) config.userIdsBatchThreshold = userIdsBatchThreshold;
+  if (userIdsBatchThreshold !== undefined) config.gateway.userIdsBatchThreshold = userIdsBatchThreshold;
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
     problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the whole request includes its headers).');
   }
@@ -264,23 +315,9 @@ export function configOrExit(env: NodeJS.ProcessEnv, argv: readonly string[], io
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    io.err(`chatgraph: ${error.message}\nRun with --help for the list of variables.\n`);
+    // One problem, one line (the usual case: a forgotten or mistyped variable); several, a list.
+    if (error.problems.length === 1) io.err(`chatgraph: ${error.problems[0]} (--help lists every variable)\n`);
+    else io.err(`chatgraph: ${error.message}\nRun with --help for the list of variables.\n`);
     return io.exit(2);
   }
-}
-
-/**
- * yoga's `cors` option for CORS_ORIGINS: unset ⇒ no CORS headers at all (browsers refuse
- * cross-origin reads); a list ⇒ exactly those origins, with credentials; `*` ⇒ any origin, but
- * never with credentials.
- */
-export function corsOptions(config: Pick<GatewayConfig, 'corsOrigins'>): false | { origin: string | string[]; credentials: boolean; allowedHeaders: string[]; methods: string[] } {
-  const { corsOrigins } = config;
-  if (corsOrigins !== '*' && corsOrigins.length === 0) return false;
-  return {
-    origin: corsOrigins,
-    credentials: corsOrigins !== '*',
-    allowedHeaders: ['authorization', 'content-type', 'x-graphql-yoga-csrf', 'x-request-id', 'traceparent', 'tracestate'],
-    methods: ['GET', 'POST'],
-  };
 }

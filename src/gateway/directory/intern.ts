@@ -15,7 +15,7 @@
 /**
  * Estimated heap bytes per JSON character of an interned object: V8 keeps keys in shared hidden
  * classes and short strings one byte per character, but every property slot, number and string
- * header costs more than its text. Rounded up from what user records take (README, "Live
+ * header costs more than its text. Rounded up from what user records take (docs/operations.md, "Live
  * directory"): an estimate too low would let the directories outgrow their memory cap.
  */
 const BYTES_PER_JSON_CHAR = 3;

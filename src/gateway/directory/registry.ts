@@ -40,6 +40,11 @@ interface Slot {
   lastUsed: number;
 }
 
+/** A credential's directory (and its queue) is dropped after this long unused (LIVE_DIRECTORY_IDLE_MS). */
+export const DEFAULT_DIRECTORY_IDLE_MS = 300_000;
+/** Estimated memory cap of all directories together (LIVE_DIRECTORY_MAX_BYTES). */
+export const DEFAULT_DIRECTORY_MAX_BYTES = 512 * 1024 * 1024;
+
 export class DirectoryRegistry {
   readonly intern = new InternTable();
   readonly chunks = new ChunkTable(this.intern);
@@ -52,8 +57,8 @@ export class DirectoryRegistry {
 
   constructor(private readonly options: DirectoryRegistryOptions = {}) {
     this.clock = options.clock ?? systemDirectoryClock;
-    this.idleMs = options.idleMs ?? 300_000;
-    this.maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
+    this.idleMs = options.idleMs ?? DEFAULT_DIRECTORY_IDLE_MS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_DIRECTORY_MAX_BYTES;
   }
 
   /** The credential's directory, created empty if needed; marks it used. */

@@ -13,7 +13,7 @@
  *   for a grace period (polling and buffering), so a client that reconnects and resumes with its
  *   last cursor loses nothing; after it, the poll is aborted and the queue deleted upstream.
  * - Cluster mode (`cluster`, cluster/cluster.ts): sessions are backed by Redis and shared by several
- *   gateway instances (one upstream queue per credential across them; README, "Running several
+ *   gateway instances (one upstream queue per credential across them; docs/operations.md, "Running several
  *   instances"); a session that ends deletes its queue only when no other instance still wants it.
  * - `createSession` replaces the in-process session (tests, other backends);
  *   `session(connection)` gives in-process listeners (a live directory) the credential's stream.

@@ -11,7 +11,7 @@ export const LiveDirective = new GraphQLDirective({
   ...config,
   description:
     'Makes the query live over graphql-ws, SSE or multipart HTTP: a new result is sent whenever an event of the caller\u2019s ' +
-    'own queue changes something the query read. Over plain HTTP (a JSON answer) it runs once. See the README, "Live queries".',
+    'own queue changes something the query read. Over plain HTTP (a JSON answer) it runs once. See docs/realtime.md, "Live queries".',
   args: {
     if: { ...config.args.if!, description: 'Whether the query is live (default true).' },
     throttle: {

@@ -53,7 +53,7 @@ export interface Loaders {
   /**
    * A user by ID as `users.load` gives it, but without a promise when the live directory has them
    * and this request has not loaded them otherwise: a page of messages then resolves its senders
-   * and reactions synchronously, without a promise and a tick per sender (README, Performance).
+   * and reactions synchronously, without a promise and a tick per sender (docs/benchmarks.md).
    */
   user(id: number): User | Promise<User>;
   /** A channel by ID, the same way (`channels`). */

@@ -10,7 +10,7 @@
  *   minute per user (https://zulip.com/api/rest-error-handling#rate-limit-exceeded), so the threshold
  *   must stay small: a query that resolves `threshold` users costs that many requests of the budget,
  *   while one `GET /users` lists the whole organization, an answer of megabytes in a large one
- *   (README, "Live directory"). At the default of {@link DEFAULT_USER_IDS_BATCH_THRESHOLD} a query spends at
+ *   (docs/operations.md, "Live directory"). At the default of {@link DEFAULT_USER_IDS_BATCH_THRESHOLD} a query spends at
  *   most 2.5% of a minute's budget, and the one-user lookups clients make most cost a small answer.
  */
 import type { ZulipConnection } from '../../zulip/connection.js';

@@ -13,9 +13,12 @@ import type { Readiness } from './readiness.js';
  */
 export const YOGA_HEALTH_CHECK_ENDPOINT = '/.yoga-health';
 
+/** Path of the Prometheus endpoint when METRICS_PATH is unset. */
+export const DEFAULT_METRICS_PATH = '/metrics';
+
 export interface OpsEndpointsOptions {
   metrics?: GatewayMetrics;
-  /** @default '/metrics' */
+  /** @default DEFAULT_METRICS_PATH */
   metricsPath?: string;
   readiness?: Readiness;
 }
@@ -32,7 +35,7 @@ export type OpsEndpoints = (method: string, pathname: string) => Promise<OpsResp
 const json = (status: number, value: unknown): OpsResponse => ({ status, contentType: 'application/json', body: JSON.stringify(value) });
 
 export function opsEndpoints(options: OpsEndpointsOptions): OpsEndpoints {
-  const metricsPath = options.metricsPath ?? '/metrics';
+  const metricsPath = options.metricsPath ?? DEFAULT_METRICS_PATH;
   return (method, pathname) => {
     const known = pathname === '/health' || pathname === '/readiness' || (options.metrics && pathname === metricsPath);
     if (!known) return undefined;

@@ -8,7 +8,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import type { YogaLogger } from '@graphql-yoga/logger';
 import { GraphQLError } from 'graphql';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from '../../zulip/errors.js';
-import type { LogLevel } from '../config/index.js';
+import type { LogLevel } from '../config/defaults.js';
 
 export type { Logger } from 'pino';
 

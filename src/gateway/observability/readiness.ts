@@ -11,12 +11,15 @@ import { UPSTREAM_BAD_RESPONSE_HINT } from '../errors.js';
 /** Redis states that mean usable: ioredis's `ready`, cluster/redis.ts's `connected`. */
 const REDIS_READY = new Set(['ready', 'connected']);
 
+/** How long a readiness check of the chat server is reused, in milliseconds. */
+export const DEFAULT_READINESS_CACHE_MS = 5000;
+
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface ReadinessOptions {
   /** Chat server origin. */
   zulipUrl: string;
-  /** How long a check result is reused. @default 5000 */
+  /** How long a check result is reused. @default DEFAULT_READINESS_CACHE_MS */
   cacheMs?: number;
   /** Timeout of the upstream check. @default 2000 */
   probeTimeoutMs?: number;
@@ -29,6 +32,14 @@ export interface ReadinessOptions {
    * gateway staying ready. @default none
    */
   degradations?: () => readonly string[];
+  /**
+   * The default credentials (ZULIP_EMAIL/ZULIP_API_KEY) as an Authorization header: checked once
+   * upstream (`GET /users/me`); credentials the server refuses keep the gateway unready, since
+   * every request without its own Authorization would fail. @default none
+   */
+  defaultAuthorization?: string;
+  /** Told once, when the default credentials are found refused (the entry point logs it at error). */
+  onDefaultCredentialsRefused?: (reason: string) => void;
 }
 
 export interface ReadinessReport {
@@ -37,6 +48,8 @@ export interface ReadinessReport {
   reason?: string;
   upstream: 'ok' | 'unavailable' | 'unchecked';
   redis?: string;
+  /** With default credentials: whether the chat server accepted them (see ReadinessOptions.defaultAuthorization). */
+  credentials?: 'ok' | 'refused' | 'unchecked';
   /** Degradations while ready (see ReadinessOptions.degradations). */
   detail?: string[];
 }
@@ -50,6 +63,8 @@ export class Readiness {
   #shuttingDown = false;
   #cached: Cached | undefined;
   #inFlight: Promise<Cached> | undefined;
+  /** The default credentials' verdict once the server gave one (it does not change while running). */
+  #credentials: Promise<{ refused?: string } | undefined> | undefined;
   readonly #url: string;
 
   constructor(private readonly options: ReadinessOptions) {
@@ -66,14 +81,54 @@ export class Readiness {
     if (this.#shuttingDown) return { ready: false, reason: 'shutting down', upstream: 'unchecked', ...(redis && { redis }) };
     const upstream = await this.#upstream();
     if (upstream.problem) return { ready: false, reason: upstream.problem, upstream: 'unavailable', ...(redis && { redis }) };
+    if (this.options.defaultAuthorization !== undefined) {
+      const verdict = await this.checkDefaultCredentials();
+      if (verdict?.refused) return { ready: false, reason: verdict.refused, upstream: 'ok', credentials: 'refused', ...(redis && { redis }) };
+    }
     if (redis !== undefined && !REDIS_READY.has(redis)) return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
     const detail = this.options.degradations?.() ?? [];
     return { ready: true, upstream: 'ok', ...(redis && { redis }), ...(detail.length > 0 && { detail: [...detail] }) };
   }
 
+  /**
+   * Checks the default credentials upstream, once: the entry point calls it at startup, and
+   * readiness waits for it. A verdict (accepted or refused) is kept; no verdict (the server
+   * unreachable, or answering 5xx) is retried at the next readiness check.
+   */
+  checkDefaultCredentials(): Promise<{ refused?: string } | undefined> {
+    const authorization = this.options.defaultAuthorization;
+    if (authorization === undefined) return Promise.resolve(undefined);
+    this.#credentials ??= this.#probeCredentials(authorization).then((verdict) => {
+      if (!verdict) this.#credentials = undefined;
+      else if (verdict.refused) this.options.onDefaultCredentialsRefused?.(verdict.refused);
+      return verdict;
+    });
+    return this.#credentials;
+  }
+
+  async #probeCredentials(authorization: string): Promise<{ refused?: string } | undefined> {
+    const fetch = this.options.fetch ?? globalThis.fetch;
+    try {
+      const response = await fetch(this.#url.replace(/\/server_settings$/, '/users/me'), {
+        signal: AbortSignal.timeout(this.options.probeTimeoutMs ?? 2000),
+        headers: { accept: 'application/json', authorization },
+      });
+      const body = (await response.json().catch(() => undefined)) as { result?: unknown; code?: unknown } | undefined;
+      if (response.status === 200 && body?.result === 'success') return {};
+      if (response.status === 401 || response.status === 403) {
+        // Zulip's error code (INVALID_API_KEY, USER_DEACTIVATED, …) says why; never the values.
+        const code = typeof body?.code === 'string' && /^[A-Z_]{1,64}$/.test(body.code) ? ` ${body.code}` : '';
+        return { refused: `ZULIP_EMAIL/ZULIP_API_KEY refused by the chat server (HTTP ${response.status}${code}): requests without an Authorization header will fail` };
+      }
+      return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   #upstream(): Promise<Cached> {
     const now = (this.options.now ?? Date.now)();
-    if (this.#cached && now - this.#cached.at < (this.options.cacheMs ?? 5000)) return Promise.resolve(this.#cached);
+    if (this.#cached && now - this.#cached.at < (this.options.cacheMs ?? DEFAULT_READINESS_CACHE_MS)) return Promise.resolve(this.#cached);
     this.#inFlight ??= this.#probe().then((problem) => {
       this.#inFlight = undefined;
       return (this.#cached = { at: (this.options.now ?? Date.now)(), problem });

@@ -21,10 +21,19 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
-import type { TracingConfig } from '../config/index.js';
 import { routeLabel, statusLabel } from './labels.js';
 
 export type { Context as TraceContext } from '@opentelemetry/api';
+
+/** Tracing as configured (OTEL_* variables, config/index.ts). */
+export interface TracingConfig {
+  exporter: 'otlp' | 'console' | 'none';
+  /** Full traces URL, when exporting over OTLP. */
+  url?: string;
+  headers: Record<string, string>;
+  serviceName: string;
+  sampleRatio: number;
+}
 
 /** Headers as both fetch `Headers` and node's plain objects can provide them. */
 export interface HeaderSource {

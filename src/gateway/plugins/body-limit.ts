@@ -5,13 +5,20 @@
  * Used instead of yoga's `maxRequestBodySize`, which pipes every body through a counting
  * TransformStream, declared length or not (node stream pipeline, abort signals, a DOMException when
  * it finishes), a cost every request pays though almost none is over the limit (`npm run
- * bench:body-limit` compares the two; see the README's Performance section). A declared length
+ * bench:body-limit` compares the two; see docs/benchmarks.md). A declared length
  * needs no counting: node's HTTP parser reads exactly that many bytes as the body, and in-process
  * callers (`gateway.fetch`) are our own code.
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { GatewayErrorCode } from '../errors.js';
 import { isMultipartRequest } from './uploads.js';
+
+/**
+ * Largest request body accepted by default, in bytes. Operations are small (the dashboard query
+ * is under 1 kB, a message at most 10,000 characters), and a body under this limit must be read
+ * and parsed whole before it can be refused, so the limit also bounds the work one request can cost.
+ */
+export const MAX_REQUEST_BODY_BYTES = 2_000_000;
 
 /** A Content-Length node would accept: one non-negative integer. */
 const DECLARED_LENGTH = /^\d+$/;

@@ -197,13 +197,16 @@ function useTrustedDocuments(documents: TrustedDocuments): Plugin {
   }) as Plugin;
 }
 
+/** Automatic persisted queries kept, least recently used dropped (APQ_MAX_ENTRIES). */
+export const DEFAULT_APQ_MAX_ENTRIES = 1000;
+
 /** Persisted-operations settings (GatewayOptions.persistedOperations). */
 export interface PersistedOperationsOptions {
   mode: 'off' | 'apq' | 'trusted';
   /** Trusted mode: the manifest to load when `documents` is not given. */
   file?: string;
   documents?: TrustedDocuments;
-  /** APQ: entries kept in the store. @default 1000 */
+  /** APQ: entries kept in the store. @default DEFAULT_APQ_MAX_ENTRIES */
   apqMaxEntries?: number;
 }
 
@@ -216,7 +219,7 @@ export function usePersistedOperations(
 ): { plugin: Plugin; resolve: (params: GraphQLParams) => GraphQLParams } | undefined {
   if (!options || options.mode === 'off') return undefined;
   if (options.mode === 'apq') {
-    const store = new PersistedQueryStore(options.apqMaxEntries ?? 1000);
+    const store = new PersistedQueryStore(options.apqMaxEntries ?? DEFAULT_APQ_MAX_ENTRIES);
     return { plugin: useAutomaticPersistedQueries(store), resolve: (params) => resolveApq(params, store) };
   }
   const documents = options.documents ?? loadTrustedDocuments(options.file!);

@@ -44,7 +44,7 @@ export interface ResultSinkRoot {
 }
 
 /** Many tabs and devices of one user, each with a few subscriptions, stay well under it. */
-const DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL = 200;
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL = 200;
 
 /** What the plugin exposes for tests and metrics. */
 export interface GraphQLSubscriptionSharing {

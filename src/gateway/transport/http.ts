@@ -18,7 +18,14 @@ import { GatewayErrorCode, refusalBody } from '../errors.js';
 import type { Gateway } from '../yoga.js';
 import { attachGraphQLWs, type GraphQLWsOptions, type GraphQLWsServer } from './ws.js';
 
-/** Production defaults of the slow-client bounds (config HEADERS_TIMEOUT_MS and the rest; README says why). */
+/** Port of the GraphQL endpoint when PORT is unset. */
+export const DEFAULT_PORT = 4000;
+/** Loopback unless HOST says otherwise: a gateway is not exposed by accident. */
+export const DEFAULT_HOST = '127.0.0.1';
+/** How long `close()` (SIGTERM) lets requests in flight finish before connections are cut. */
+export const DEFAULT_DRAIN_MS = 10_000;
+
+/** Production defaults of the slow-client bounds (config HEADERS_TIMEOUT_MS and the rest; docs/configuration.md says why). */
 export const SERVER_LIMITS = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -31,7 +38,7 @@ export const SERVER_LIMITS = {
 export interface GatewayServerOptions {
   /** graphql-ws options (path, timeouts). */
   ws?: GraphQLWsOptions;
-  /** How long `close()` waits for requests in flight before cutting connections. @default 10_000 */
+  /** How long `close()` waits for requests in flight before cutting connections. @default DEFAULT_DRAIN_MS */
   drainMs?: number;
   /**
    * How long a connection answered before its request body was read whole keeps reading (and
@@ -123,7 +130,7 @@ export function createGatewayServer(gateway: Gateway, options: GatewayServerOpti
     count: () => connections,
   });
   const ws = attachGraphQLWs(server, gateway, options.ws);
-  const drainMs = options.drainMs ?? 10_000;
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   return {
     server,
     ws,
@@ -132,9 +139,18 @@ export function createGatewayServer(gateway: Gateway, options: GatewayServerOpti
     },
     listen: (port, host) =>
       new Promise((resolve, reject) => {
-        server.once('error', reject);
+        // A listen failure (EADDRINUSE) is the caller's to report, once: ws forwards the server's
+        // errors to graphql-ws, which would print it to the console as an internal error too.
+        const others = server.rawListeners('error') as ((error: Error) => void)[];
+        server.removeAllListeners('error');
+        const failed = (error: Error) => {
+          for (const listener of others) server.on('error', listener);
+          reject(error);
+        };
+        server.once('error', failed);
         server.listen(port, host, () => {
-          server.off('error', reject);
+          server.off('error', failed);
+          for (const listener of others) server.on('error', listener);
           const { port: actual } = server.address() as AddressInfo;
           resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}${gateway.graphqlEndpoint}`);
         });

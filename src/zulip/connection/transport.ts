@@ -45,14 +45,14 @@ export function createTransport(fetch: FetchLike | undefined): Transport {
   // call's own deadline is the one timeout that applies.
   const agent = new Agent({ connect: { timeout: 5000 }, headersTimeout: 0, bodyTimeout: 0 });
   // undici's request API rather than its fetch: the same pool and errors without the WHATWG
-  // stream machinery, which a call that reads one JSON body has no use for (README, Performance).
+  // stream machinery, which a call that reads one JSON body has no use for (docs/benchmarks.md).
   const call = async (url: string, init: RequestInitLite): Promise<UpstreamResponse> => {
     const { statusCode, headers, body } = await undiciRequest(url, {
       method: init.method,
       headers: init.headers,
       body: typeof init.body === 'object' ? Readable.from(init.body, { objectMode: false }) : init.body,
       // An EventEmitter, which undici accepts as a signal: an AbortSignal with undici's listener on
-      // it goes through EventTarget's machinery on every call (README, Performance).
+      // it goes through EventTarget's machinery on every call (docs/benchmarks.md).
       signal: init.deadline.emitter,
       dispatcher: agent,
     });

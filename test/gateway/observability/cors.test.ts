@@ -1,13 +1,14 @@
 /** CORS from CORS_ORIGINS through real HTTP: closed by default, an allowlist with credentials, `*` without. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { corsOptions, loadConfig } from '../../../src/gateway/config/index.js';
+import { loadConfig } from '../../../src/gateway/config/index.js';
+import { corsOptions } from '../../../src/gateway/cors.js';
 import { startTestServer, type TestServer } from './server.js';
 
 let server: TestServer | undefined;
 afterEach(async () => server?.close());
 
 async function preflight(corsOrigins: string | undefined, origin: string) {
-  const cors = corsOptions(loadConfig(corsOrigins === undefined ? {} : { CORS_ORIGINS: corsOrigins }));
+  const cors = corsOptions(loadConfig({ ZULIP_URL: 'https://chat.example.com', ...(corsOrigins !== undefined && { CORS_ORIGINS: corsOrigins }) }).gateway.corsOrigins);
   server = await startTestServer({ yoga: { cors } });
   const response = await fetch(server.url, {
     method: 'OPTIONS',

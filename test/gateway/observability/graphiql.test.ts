@@ -40,7 +40,7 @@ describe('GraphiQL', () => {
   });
 
   it('opens on the README dashboard query, verbatim', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../docs/examples.md', import.meta.url), 'utf8');
     expect(readme).toContain(DASHBOARD_QUERY);
   });
 

@@ -47,8 +47,8 @@ describe('tracing', () => {
   });
 
   it('is off unless configured: no spans, no upstream headers', async () => {
-    expect(loadConfig({}).tracing.exporter).toBe('none');
-    const tracing = new GatewayTracing(loadConfig({}).tracing);
+    expect(loadConfig({ DEMO: '1' }).tracing.exporter).toBe('none');
+    const tracing = new GatewayTracing(loadConfig({ DEMO: '1' }).tracing);
     expect(tracing.enabled).toBe(false);
     server = await startTestServer({ tracing, plugins: [useTracing(tracing)] });
     const { body } = await post(server.url, { query: '{ upstream }' }, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN}-01` });
@@ -56,7 +56,7 @@ describe('tracing', () => {
   });
 
   it('is on with an OTLP endpoint', () => {
-    const tracing = new GatewayTracing(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing);
+    const tracing = new GatewayTracing(loadConfig({ DEMO: '1', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing);
     expect(tracing.enabled).toBe(true);
     return tracing.shutdown();
   });

@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/gateway/config/index.js';
-import { createGatewayServer, SERVER_LIMITS, type GatewayServer, type GatewayServerOptions } from '../../../src/gateway/transport/http.js';
+import { createGatewayServer, DEFAULT_DRAIN_MS, SERVER_LIMITS, type GatewayServer, type GatewayServerOptions } from '../../../src/gateway/transport/http.js';
 import { createGateway, type Gateway } from '../../../src/gateway/yoga.js';
 import { until } from '../../helpers/wait.js';
 
@@ -69,10 +69,10 @@ describe('slow clients', () => {
   });
 
   it('takes its bounds from the environment, with the same defaults (README table)', () => {
-    expect(loadConfig({}).server).toEqual(SERVER_LIMITS);
-    const env = { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '65000', LINGER_MS: '100', LINGER_MAX_BYTES: '1000', MAX_CONNECTIONS: '50' };
-    expect(loadConfig(env).server).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 65_000, lingerMs: 100, lingerMaxBytes: 1000, maxConnections: 50 });
-    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toThrow(ConfigError);
+    expect(loadConfig({ DEMO: '1' }).server).toEqual({ ...SERVER_LIMITS, drainMs: DEFAULT_DRAIN_MS });
+    const env = { DEMO: '1', DRAIN_MS: '0', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '65000', LINGER_MS: '100', LINGER_MAX_BYTES: '1000', MAX_CONNECTIONS: '50' };
+    expect(loadConfig(env).server).toEqual({ drainMs: 0, headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 65_000, lingerMs: 100, lingerMaxBytes: 1000, maxConnections: 50 });
+    expect(() => loadConfig({ DEMO: '1', HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toThrow(ConfigError);
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
   });
 

@@ -34,6 +34,9 @@ export type { WindowDropReason } from './events.js';
  */
 export type CacheUnusableReason = 'narrow' | 'options' | 'anchor' | 'unsubscribed' | 'uncacheable';
 
+/** Estimated memory cap of every cached window together (MESSAGE_CACHE_MAX_BYTES). */
+export const DEFAULT_MESSAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 export interface MessageCacheOptions {
   /** Estimated memory cap of every window together; least recently used go first. @default 64 MiB */
   maxBytes?: number;
@@ -124,7 +127,7 @@ export class MessageCache {
 
   constructor(private readonly options: MessageCacheOptions = {}) {
     this.clock = options.clock ?? systemDirectoryClock;
-    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MESSAGE_CACHE_MAX_BYTES;
     this.maxWindows = options.maxWindowsPerCredential ?? 32;
     this.writeFenceMs = options.writeFenceMs ?? 3000;
   }
