@@ -114,7 +114,7 @@ describe('README graphql-ws snippet', () => {
 
     await until(() => h.gateway.graphqlSubscriptions.clients > 0 || exited, 10_000, 'the snippet to subscribe');
     expect(output).toBe('');
-    const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "readme", content: "snippet check") { id } }');
+    const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "readme", content: "snippet check") { messageId } }');
     expect(sent.errors).toBeUndefined();
     await until(() => output.includes('snippet check') || exited, 10_000, 'the snippet to print the message');
     expect(output).toContain('snippet check');
