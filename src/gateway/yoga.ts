@@ -31,6 +31,7 @@ import { LiveQueries } from './live/queries.js';
 import { liveQueries } from './plugins/live-queries.js';
 import { boundInputs } from './plugins/input-bounds.js';
 import { compiledExecution } from './plugins/compiled-execution.js';
+import { compressAnswers, type CompressionOptions } from './plugins/compression.js';
 import { operationLimits } from './plugins/limits.js';
 import { limitVariablesDepth } from './plugins/variables-depth.js';
 import { useLogging } from './plugins/logging.js';
@@ -113,6 +114,11 @@ export interface GatewayOptions {
    * as graphql-js would, and the subgraph schema, are interpreted anyway. @default true
    */
   compiledExecution?: boolean;
+  /**
+   * Answers compressed (brotli or gzip, by `Accept-Encoding`; plugins/compression.ts): whole answers
+   * from `minBytes`, streams always, flushed per event. false: never. @default { minBytes: 1024 }
+   */
+  compression?: CompressionOptions | false;
   /** Run identical subscriptions (credential, operation, variables) once, on every transport. @default true */
   shareSubscriptions?: boolean;
   /**
@@ -318,6 +324,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       liveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.
       sharing,
+      // After every plugin that answers or rewrites a response: it compresses the final one.
+      ...(options.compression === false ? [] : [compressAnswers(options.compression)]),
     ],
   });
   return Object.assign(yoga, {
