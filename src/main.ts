@@ -132,9 +132,10 @@ export async function start(
     maxUpstreamCalls: config.maxUpstreamCalls,
     upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,
     compiledExecution: config.compiledExecution,
+    compression: config.compression.enabled && { minBytes: config.compression.minBytes },
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
-  const served = createGatewayServer(gateway, { drainMs: config.drainMs, ...config.server });
+  const served = createGatewayServer(gateway, { drainMs: config.drainMs, ...config.server, ws: { perMessageDeflate: config.wsPerMessageDeflate } });
   let opsServer: Server | undefined;
   const release = async () => {
     await gateway.dispose();

@@ -201,3 +201,42 @@ describe('the README mobile cold start', () => {
     expect(merged(warmMultipart)).toEqual(coldData);
   }, 60_000);
 });
+
+/** The cold start's bytes on the wire over multipart HTTP (headers not counted), as the client's Accept-Encoding asks. */
+async function wireBytes(h: Harness, acceptEncoding: string): Promise<{ bytes: number; encoding: string | undefined }> {
+  const { request } = await import('undici');
+  const response = await request(h.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'multipart/mixed', authorization: authorization(), 'accept-encoding': acceptEncoding },
+    body: JSON.stringify({ query: COLD_START }),
+  });
+  expect(response.statusCode).toBe(200);
+  const body = Buffer.from(await response.body.arrayBuffer());
+  return { bytes: body.byteLength, encoding: response.headers['content-encoding'] as string | undefined };
+}
+
+/** The figures README.md states ("Mobile cold start": "N bytes ... gzip G ... brotli B"). */
+function readmeFigures(): { plain: number; gzip: number; br: number } {
+  const m = /(\d[\d,]*) bytes\s+uncompressed, ([\d,]+) with gzip and ([\d,]+) with brotli/.exec(readme);
+  expect(m, 'README states the cold start\u2019s bytes on the wire').not.toBeNull();
+  const n = (s: string) => Number(s.replaceAll(',', ''));
+  return { plain: n(m![1]!), gzip: n(m![2]!), br: n(m![3]!) };
+}
+
+describe('the mobile cold start on the wire', () => {
+  it('is compressed about fivefold with gzip or brotli, as README.md says', async () => {
+    const h = setupHarness();
+    await h.ready;
+    const plain = await wireBytes(h, 'identity');
+    const gzip = await wireBytes(h, 'gzip');
+    const br = await wireBytes(h, 'br');
+    expect([plain.encoding, gzip.encoding, br.encoding]).toEqual([undefined, 'gzip', 'br']);
+    const measured = { plain: plain.bytes, gzip: gzip.bytes, br: br.bytes };
+    console.info('cold start on the wire (bytes):', measured);
+    expect(gzip.bytes).toBeLessThan(plain.bytes / 3);
+    expect(br.bytes).toBeLessThan(plain.bytes / 3);
+    // Timestamps and ids vary a little between runs: within 10% of the README's figures.
+    const stated = readmeFigures();
+    for (const key of ['plain', 'gzip', 'br'] as const) expect(Math.abs(measured[key] - stated[key]) / stated[key]).toBeLessThan(0.1);
+  }, 60_000);
+});

@@ -56,6 +56,10 @@ export interface GatewayConfig {
   liveCache: { enabled: boolean; maxBytes: number };
   /** Queries and mutations run as compiled code (plugins/compiled-execution.ts). */
   compiledExecution: boolean;
+  /** Answers compressed (plugins/compression.ts). */
+  compression: { enabled: boolean; minBytes: number };
+  /** graphql-ws offers permessage-deflate (transport/ws.ts). */
+  wsPerMessageDeflate: boolean;
   /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
   userIdsBatchThreshold?: number;
   /** Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts). */
@@ -226,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       maxBytes: int('LIVE_CACHE_MAX_BYTES', 64 * 1_048_576, 65_536, 2 ** 40),
     },
     compiledExecution: bool('COMPILED_EXECUTION', true),
+    compression: { enabled: bool('COMPRESSION', true), minBytes: int('COMPRESSION_MIN_BYTES', 1024, 0, 1_073_741_824) },
+    wsPerMessageDeflate: bool('WS_PERMESSAGE_DEFLATE', false),
   };
   const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);
   if (userIdsBatchThreshold !== undefined) config.userIdsBatchThreshold = userIdsBatchThreshold;

@@ -61,6 +61,9 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'LIVE_CACHE', default: 'on', meaning: 'Keep the message windows queries fetched (GET /messages) current from the same event queue, so a repeated query costs no upstream call (on/off). Needs LIVE_DIRECTORY.' },
   { name: 'LIVE_CACHE_MAX_BYTES', default: '67108864', meaning: 'Estimated memory cap of all cached message windows; the least recently used are dropped above it.' },
   { name: 'COMPILED_EXECUTION', default: 'on', meaning: 'Run queries and mutations as code compiled once per document (graphql-jit) instead of graphql\'s interpreter; documents it cannot run as graphql-js would (subscriptions, @defer, @stream, @live, several operations) are interpreted anyway (on/off).' },
+  { name: 'COMPRESSION', default: 'on', meaning: 'Compress answers with brotli or gzip, as the client\'s Accept-Encoding asks: whole answers from COMPRESSION_MIN_BYTES, SSE and multipart streams always, flushed per event (on/off).' },
+  { name: 'COMPRESSION_MIN_BYTES', default: '1024', meaning: 'Shortest whole answer that is compressed; shorter ones are sent as they are.' },
+  { name: 'WS_PERMESSAGE_DEFLATE', default: 'off', meaning: 'Offer WebSocket permessage-deflate to graphql-ws clients; it costs memory per connection (docs/clients.md, "Compression") (on/off).' },
   { name: 'USER_IDS_BATCH_THRESHOLD', default: '5', meaning: 'Below Zulip feature level 384 (no user_ids filter), batches of at most this many users are fetched one by one, larger ones as the whole user list.' },
 ];
 
