@@ -240,3 +240,37 @@ describe('the mobile cold start on the wire', () => {
     for (const key of ['plain', 'gzip', 'br'] as const) expect(Math.abs(measured[key] - stated[key]) / stated[key]).toBeLessThan(0.1);
   }, 60_000);
 });
+
+describe('the mobile reopen after idle', () => {
+  it.skipIf(!TEST_LIVE_DIRECTORY)('costs what README.md says: the live directory dropped for idleness, the app opens again', async () => {
+    let now = Date.now();
+    const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) };
+    const h = setupHarness({ gateway: { liveDirectory: { idleMs: 60_000, clock } } });
+    await h.ready;
+    const first = h.emulator.requests.length;
+    const cold = await overSse(h);
+    await caughtUp(h, LOGIN);
+    const coldAll = h.emulator.requests.slice(first).map((r) => `${r.method} ${r.path}`);
+    await overSse(h);
+    // Idle: the directory (and its message cache) is dropped, as after LIVE_DIRECTORY_IDLE_MS.
+    now += 60_000;
+    h.gateway.directories!.registry.sweep();
+    expect(h.gateway.directories!.stats()).toMatchObject({ directories: 0 });
+    const seen = h.emulator.requests.length;
+    const reopen = await overSse(h);
+    merged(reopen);
+    // Every call the emulator answered, the directory's own (registering its queue again, polling) included.
+    await caughtUp(h, LOGIN);
+    const all = h.emulator.requests.slice(seen).map((r) => `${r.method} ${r.path}`);
+    // Not the queue's long polls (one may still be open when counted), nor the deletion of the queue
+    // the idle directory released (the hub's cleanup, whenever its grace period ends).
+    const counted = (calls: string[]) => calls.filter((c) => c !== 'GET /events' && c !== 'DELETE /events');
+    console.info('upstream calls:', { cold: cold.calls, coldAll: counted(coldAll), reopen: reopen.calls, reopenAll: counted(all) });
+    // The answer costs no more than the cold start's; the directory's own queue calls come on top of both.
+    expect(reopen.calls.length).toBeLessThanOrEqual(cold.calls.length);
+    const stated = /reopen\s+after\s+idle\s+costs\s+\*\*(\d+)\s+upstream\s+calls\*\*\s+for\s+the\s+answer\s+and\s+(\d+)\s+in\s+all/.exec(readme);
+    expect(stated, 'README states the reopen\u2019s upstream calls').not.toBeNull();
+    expect([reopen.calls.length, counted(all).length]).toEqual([Number(stated![1]), Number(stated![2])]);
+    expect(counted(coldAll).length).toBe(Number(/cold\s+start\s+costs\s+\*\*(\d+)\s+upstream\s+calls\*\*\s+for\s+the\s+answer\s+and\s+(\d+)\s+in\s+all/.exec(readme)?.[2]));
+  }, 60_000);
+});
