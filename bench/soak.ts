@@ -182,7 +182,7 @@ async function operate(load: Load): Promise<void> {
   if (roll < 0.45) return void (await graphql(load, 'me', user, '{ me { zulipId user { fullName } } serverSettings { featureLevel } }'));
   if (roll < 0.52) return void (await graphql(load, 'channels', user, '{ channels { zulipId name } }'));
   if (roll < 0.7) {
-    const data = await graphql(load, 'sendMessage', user, 'mutation($m: String!, $t: String!) { sendMessage(channelName: "soak", topic: $t, content: $m) { id } }', {
+    const data = await graphql(load, 'sendMessage', user, 'mutation($m: String!, $t: String!) { sendMessage(channelName: "soak", topic: $t, content: $m) { messageId } }', {
       m: `soak ${now()}`,
       t: `topic ${i % 5}`,
     });
@@ -273,7 +273,7 @@ async function untilSubscribed(load: Load, received: Map<number, number>[]): Pro
   const deadline = now() + 60_000;
   while (received.some((m) => m.size === 0)) {
     if (now() > deadline) throw new Error('the held subscriptions did not all receive a probe within 60 s');
-    await graphql(load, 'probe', load.users[0]!, 'mutation { sendMessage(channelName: "soak", topic: "probe", content: "probe") { id } }');
+    await graphql(load, 'probe', load.users[0]!, 'mutation { sendMessage(channelName: "soak", topic: "probe", content: "probe") { messageId } }');
     await sleep(500);
   }
 }

@@ -128,7 +128,7 @@ export async function start(
     ...(config.metrics.port === undefined && { endpoints }),
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });
-  const served = createGatewayServer(gateway, config.server);
+  const served = createGatewayServer(gateway, { ...config.server, ws: { perMessageDeflate: config.wsPerMessageDeflate } });
   let opsServer: Server | undefined;
   const release = async () => {
     await gateway.dispose();

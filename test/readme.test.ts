@@ -99,7 +99,7 @@ describe('README: when a subscription is open', () => {
     await until(() => stream.status !== undefined, 10_000, 'the SSE headers');
     expect(stream.status).toBe(200);
     expect(registrations().length).toBeGreaterThanOrEqual(1);
-    const sent = await fresh.gql('mutation { sendMessage(channelName: "general", topic: "open", content: "right after the headers") { id } }');
+    const sent = await fresh.gql('mutation { sendMessage(channelName: "general", topic: "open", content: "right after the headers") { messageId } }');
     expect(sent.errors).toBeUndefined();
     const [first] = await stream.waitFor(1, 10_000);
     expect(JSON.stringify(first)).toContain('right after the headers');
@@ -169,7 +169,7 @@ describe('README graphql-ws snippet', () => {
 
     await until(() => h.gateway.graphqlSubscriptions.clients > 0 || exited, 10_000, 'the snippet to subscribe');
     expect(output).toBe('');
-    const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "readme", content: "snippet check") { id } }');
+    const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "readme", content: "snippet check") { messageId } }');
     expect(sent.errors).toBeUndefined();
     await until(() => output.includes('snippet check') || exited, 10_000, 'the snippet to print the message');
     expect(output).toContain('snippet check');

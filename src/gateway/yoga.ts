@@ -33,6 +33,7 @@ import { useInputBounds } from './plugins/input-bounds.js';
 import { useCompiledExecution } from './plugins/compiled-execution.js';
 import { useOperationLimits } from './plugins/limits.js';
 import { useVariablesDepthLimit } from './plugins/variables-depth.js';
+import { compressAnswers, type CompressionOptions } from './plugins/compression.js';
 import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './masking.js';
 import { useMetrics } from './plugins/metrics.js';
@@ -114,6 +115,11 @@ export interface GatewayOptions {
    * as graphql-js would, and the subgraph schema, are interpreted anyway. @default true
    */
   compiledExecution?: boolean;
+  /**
+   * Answers compressed (brotli or gzip, by `Accept-Encoding`; plugins/compression.ts): whole answers
+   * from `minBytes`, streams always, flushed per event. false: never. @default { minBytes: 1024 }
+   */
+  compression?: CompressionOptions | false;
   /** Run identical subscriptions (credential, operation, variables) once, on every transport. @default true */
   shareSubscriptions?: boolean;
   /**
@@ -312,6 +318,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useLiveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.
       sharing,
+      // After every plugin that answers or rewrites a response: it compresses the final one.
+      ...(options.compression === false ? [] : [compressAnswers(options.compression)]),
     ],
   });
   return Object.assign(yoga, {

@@ -78,7 +78,7 @@ describe.skipIf(skipBrowserTests())('GraphiQL in Chromium, served by npm start',
     const sent = await fetch(target.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: target.authorization },
-      body: JSON.stringify({ query: 'mutation($m: String!) { sendMessage(channelName: "general", topic: "browser test", content: $m) { id } }', variables: { m: content } }),
+      body: JSON.stringify({ query: 'mutation($m: String!) { sendMessage(channelName: "general", topic: "browser test", content: $m) { messageId } }', variables: { m: content } }),
     });
     expect((await sent.json()).errors).toBeUndefined();
     await expect.poll(() => text(page, '.graphiql-response'), { timeout: 30_000 }).toContain(content);

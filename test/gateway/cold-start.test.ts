@@ -201,3 +201,76 @@ describe('the README mobile cold start', () => {
     expect(merged(warmMultipart)).toEqual(coldData);
   }, 60_000);
 });
+
+/** The cold start's bytes on the wire over multipart HTTP (headers not counted), as the client's Accept-Encoding asks. */
+async function wireBytes(h: Harness, acceptEncoding: string): Promise<{ bytes: number; encoding: string | undefined }> {
+  const { request } = await import('undici');
+  const response = await request(h.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'multipart/mixed', authorization: authorization(), 'accept-encoding': acceptEncoding },
+    body: JSON.stringify({ query: COLD_START }),
+  });
+  expect(response.statusCode).toBe(200);
+  const body = Buffer.from(await response.body.arrayBuffer());
+  return { bytes: body.byteLength, encoding: response.headers['content-encoding'] as string | undefined };
+}
+
+/** The figures README.md states ("Mobile cold start": "N bytes ... gzip G ... brotli B"). */
+function readmeFigures(): { plain: number; gzip: number; br: number } {
+  const m = /(\d[\d,]*) bytes\s+uncompressed, ([\d,]+) with gzip and ([\d,]+) with brotli/.exec(readme);
+  expect(m, 'README states the cold start\u2019s bytes on the wire').not.toBeNull();
+  const n = (s: string) => Number(s.replaceAll(',', ''));
+  return { plain: n(m![1]!), gzip: n(m![2]!), br: n(m![3]!) };
+}
+
+describe('the mobile cold start on the wire', () => {
+  it('is compressed about fivefold with gzip or brotli, as README.md says', async () => {
+    const h = setupHarness();
+    await h.ready;
+    const plain = await wireBytes(h, 'identity');
+    const gzip = await wireBytes(h, 'gzip');
+    const br = await wireBytes(h, 'br');
+    expect([plain.encoding, gzip.encoding, br.encoding]).toEqual([undefined, 'gzip', 'br']);
+    const measured = { plain: plain.bytes, gzip: gzip.bytes, br: br.bytes };
+    console.info('cold start on the wire (bytes):', measured);
+    expect(gzip.bytes).toBeLessThan(plain.bytes / 3);
+    expect(br.bytes).toBeLessThan(plain.bytes / 3);
+    // Timestamps and ids vary a little between runs: within 10% of the README's figures.
+    const stated = readmeFigures();
+    for (const key of ['plain', 'gzip', 'br'] as const) expect(Math.abs(measured[key] - stated[key]) / stated[key]).toBeLessThan(0.1);
+  }, 60_000);
+});
+
+describe('the mobile reopen after idle', () => {
+  it.skipIf(!TEST_LIVE_DIRECTORY)('costs what README.md says: the live directory dropped for idleness, the app opens again', async () => {
+    let now = Date.now();
+    const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) };
+    const h = setupHarness({ gateway: { liveDirectory: { idleMs: 60_000, clock } } });
+    await h.ready;
+    const first = h.emulator.requests.length;
+    const cold = await overSse(h);
+    await caughtUp(h, LOGIN);
+    const coldAll = h.emulator.requests.slice(first).map((r) => `${r.method} ${r.path}`);
+    await overSse(h);
+    // Idle: the directory (and its message cache) is dropped, as after LIVE_DIRECTORY_IDLE_MS.
+    now += 60_000;
+    h.gateway.directories!.registry.sweep();
+    expect(h.gateway.directories!.stats()).toMatchObject({ directories: 0 });
+    const seen = h.emulator.requests.length;
+    const reopen = await overSse(h);
+    merged(reopen);
+    // Every call the emulator answered, the directory's own (registering its queue again, polling) included.
+    await caughtUp(h, LOGIN);
+    const all = h.emulator.requests.slice(seen).map((r) => `${r.method} ${r.path}`);
+    // Not the queue's long polls (one may still be open when counted), nor the deletion of the queue
+    // the idle directory released (the hub's cleanup, whenever its grace period ends).
+    const counted = (calls: string[]) => calls.filter((c) => c !== 'GET /events' && c !== 'DELETE /events');
+    console.info('upstream calls:', { cold: cold.calls, coldAll: counted(coldAll), reopen: reopen.calls, reopenAll: counted(all) });
+    // The answer costs no more than the cold start's; the directory's own queue calls come on top of both.
+    expect(reopen.calls.length).toBeLessThanOrEqual(cold.calls.length);
+    const stated = /reopen\s+after\s+idle\s+costs\s+\*\*(\d+)\s+upstream\s+calls\*\*\s+for\s+the\s+answer\s+and\s+(\d+)\s+in\s+all/.exec(readme);
+    expect(stated, 'README states the reopen\u2019s upstream calls').not.toBeNull();
+    expect([reopen.calls.length, counted(all).length]).toEqual([Number(stated![1]), Number(stated![2])]);
+    expect(counted(coldAll).length).toBe(Number(/cold\s+start\s+costs\s+\*\*(\d+)\s+upstream\s+calls\*\*\s+for\s+the\s+answer\s+and\s+(\d+)\s+in\s+all/.exec(readme)?.[2]));
+  }, 60_000);
+});

@@ -47,15 +47,15 @@ describe('Message.rawContent of an HTML page (feature level 300: message_ids)', 
 });
 
 describe('messages by ID through the loader (feature level 300)', () => {
-  const send = 'mutation($c: Long!) { sendMessage(channelId: $c, topic: "levels", content: "hi") { id message { zulipId content } } }';
-  type Sent = { sendMessage: { id: number; message: { zulipId: number; content: string } | null } };
+  const send = 'mutation($c: Long!) { sendMessage(channelId: $c, topic: "levels", content: "hi") { messageId message { zulipId content } } }';
+  type Sent = { sendMessage: { messageId: number; message: { zulipId: number; content: string } | null } };
 
   it('from 300: the payload message is one GET /messages?message_ids', async () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 300 } });
     await warm(h);
     const { data, errors } = await h.gql<Sent>(send, { c: h.channelId('general') }, AS_HAMLET);
     expect(errors).toBeUndefined();
-    expect(data!.sendMessage.message).toEqual({ zulipId: data!.sendMessage.id, content: '<p>hi</p>' });
+    expect(data!.sendMessage.message).toEqual({ zulipId: data!.sendMessage.messageId, content: '<p>hi</p>' });
     expect(calls(h)).toEqual(['POST messages', 'GET messages']);
   });
 
@@ -63,7 +63,7 @@ describe('messages by ID through the loader (feature level 300)', () => {
     const h = setupHarness({ emulatorSettings: { featureLevel: 299 } });
     await warm(h);
     const { data, errors } = await h.gql<Sent>(send, { c: h.channelId('general') }, AS_HAMLET);
-    expect(h.emulator.store.messages.get(data!.sendMessage.id)).toMatchObject({ content: 'hi' });
+    expect(h.emulator.store.messages.get(data!.sendMessage.messageId)).toMatchObject({ content: 'hi' });
     expect(data!.sendMessage.message).toBeNull();
     expect(errors?.[0]).toMatchObject({
       path: ['sendMessage', 'message'],

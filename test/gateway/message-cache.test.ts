@@ -132,13 +132,13 @@ describe('message cache', () => {
   it('shows the caller\u2019s own write in their next query (read-your-writes)', async () => {
     const h = setupHarness();
     await warm(h, 'desdemona');
-    const { data, errors } = await h.gql<{ sendMessage: { zulipId?: number; id: number } }>(
-      'mutation { sendMessage(channelName: "general", topic: "own", content: "Mine.") { id } }',
+    const { data, errors } = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation { sendMessage(channelName: "general", topic: "own", content: "Mine.") { messageId } }',
     );
     expect(errors).toBeUndefined();
     // No wait: the write fenced the caller's windows until its event arrives.
     const next = await dashboard(h, 'desdemona');
-    expect(next.nodes.at(-1)).toMatchObject({ zulipId: data!.sendMessage.id, content: '<p>Mine.</p>' });
+    expect(next.nodes.at(-1)).toMatchObject({ zulipId: data!.sendMessage.messageId, content: '<p>Mine.</p>' });
     await caughtUp(h, 'desdemona');
     expect(compared((await dashboard(h, 'desdemona')).nodes)).toEqual(await fromServer(h, 'desdemona'));
   });

@@ -22,6 +22,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.js';
 import { DEFAULT_UPSTREAM_DEADLINE_MS } from '../plugins/deadline.js';
 import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
+import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
 import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom } from '../upstream/budget.js';
 
@@ -44,6 +45,7 @@ export type GatewayEnvOptions = Required<
     | 'corsOrigins'
     | 'subgraph'
     | 'compiledExecution'
+    | 'compression'
     | 'maxUpstreamCalls'
     | 'upstreamBudgetHeadroom'
   >
@@ -79,6 +81,8 @@ export interface GatewayConfig {
   cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
   /** What is accepted but should change (an old variable name): logged once at `warn` when started. */
   warnings: string[];
+  /** graphql-ws offers permessage-deflate (transport/ws.ts). */
+  wsPerMessageDeflate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -258,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
         return headroom;
       }, DEFAULT_UPSTREAM_BUDGET_HEADROOM),
       compiledExecution: bool('COMPILED_EXECUTION', true),
+      compression: bool('COMPRESSION', true) && { minBytes: int('COMPRESSION_MIN_BYTES', DEFAULT_COMPRESSION_MIN_BYTES, 0, 1_073_741_824) },
     },
     server: {
       drainMs: int('DRAIN_MS', DEFAULT_DRAIN_MS, 0, DAY_MS),
@@ -277,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     tracing,
     ...(redisUrl && gatewaySecret !== undefined && { cluster: { url: redisUrl, secret: gatewaySecret, keyPrefix, failoverMs } }),
     warnings,
+    wsPerMessageDeflate: bool('WS_PERMESSAGE_DEFLATE', false),
   };
   const userIdsBatchThreshold = int('USER_IDS_BATCH_THRESHOLD', undefined, 0, 10_000);
   if (userIdsBatchThreshold !== undefined) config.gateway.userIdsBatchThreshold = userIdsBatchThreshold;

@@ -17,6 +17,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.js';
 import { DEFAULT_UPSTREAM_DEADLINE_MS } from '../plugins/deadline.js';
 import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
+import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
 import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM } from '../upstream/budget.js';
 import { DEFAULT_LOG_LEVEL, DEFAULT_PERSISTED_OPERATIONS, DEFAULT_SERVICE_NAME, NODE_ENVS } from './defaults.js';
@@ -83,6 +84,9 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'LIVE_CACHE', default: '(none)', meaning: 'Old name of MESSAGE_CACHE, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE' },
   { name: 'LIVE_CACHE_MAX_BYTES', default: '(none)', meaning: 'Old name of MESSAGE_CACHE_MAX_BYTES, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE_MAX_BYTES' },
   { name: 'COMPILED_EXECUTION', default: 'on', meaning: 'Run queries and mutations as code compiled once per document (graphql-jit) instead of graphql\'s interpreter; documents it cannot run as graphql-js would (subscriptions, @defer, @stream, @live, several operations) are interpreted anyway (on/off).' },
+  { name: 'COMPRESSION', default: 'on', meaning: 'Compress answers with brotli or gzip, as the client\'s Accept-Encoding asks: whole answers from COMPRESSION_MIN_BYTES, SSE and multipart streams always, flushed per event (on/off).' },
+  { name: 'COMPRESSION_MIN_BYTES', default: String(DEFAULT_COMPRESSION_MIN_BYTES), meaning: 'Shortest whole answer that is compressed; shorter ones are sent as they are.' },
+  { name: 'WS_PERMESSAGE_DEFLATE', default: 'off', meaning: 'Offer WebSocket permessage-deflate to graphql-ws clients; it costs memory per connection (docs/clients.md, "Compression") (on/off).' },
   { name: 'USER_IDS_BATCH_THRESHOLD', default: String(DEFAULT_USER_IDS_BATCH_THRESHOLD), meaning: 'Below Zulip feature level 384 (no user_ids filter), batches of at most this many users are fetched one by one, larger ones as the whole user list.' },
 ];
 

@@ -18,7 +18,8 @@ import {
 import { getOwnUser } from '../../zulip/routes/users.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { badInput } from '../errors.js';
+import { badInput, notFoundError } from '../errors.js';
+import { invalidGlobalId } from '../global-ids.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { reaches } from '../zulip-operations.js';
@@ -40,15 +41,19 @@ const FieldTypeEnum = builder.enumType('CustomProfileFieldType', {
 });
 
 interface SelectOption {
+  fieldId: number;
   id: string;
   text: string;
   order: number;
 }
 
 const SelectOptionRef = builder.objectRef<SelectOption>('CustomProfileFieldOption').implement({
-  description: 'One option of a list-of-options custom profile field.',
+  description:
+    'One option of a list-of-options custom profile field. Its global `id` is built from the field\u2019s ID and ' +
+    '`optionId`, which is unique only within its field.',
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'The option\u2019s key: the value a user holds when choosing it.' }),
+    optionId: t.exposeString('id', { description: 'The option\u2019s key within its field: the value a user holds when choosing it.' }),
+    fieldId: t.field({ type: 'Long', description: 'The custom profile field it belongs to (Zulip\u2019s ID).', resolve: (o) => o.fieldId }),
     text: t.exposeString('text', { description: 'The option\u2019s label.' }),
     order: t.exposeInt('order', { description: 'Where the option shows, ascending.' }),
   }),
@@ -62,6 +67,17 @@ function parseFieldData(field: CustomProfileField): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** A list-of-options field's options, in order; none for other types. */
+function optionsOf(f: CustomProfileField): SelectOption[] {
+  if (f.type !== 3) return [];
+  return Object.entries(parseFieldData(f))
+    .map(([id, o]) => {
+      const option = (o ?? {}) as { text?: unknown; order?: unknown };
+      return { fieldId: f.id, id, text: String(option.text ?? ''), order: Number(option.order ?? 0) };
+    })
+    .sort((a, b) => a.order - b.order);
 }
 
 export const CustomProfileFieldRef = builder.objectRef<CustomProfileField>('CustomProfileField').implement({
@@ -80,15 +96,7 @@ export const CustomProfileFieldRef = builder.objectRef<CustomProfileField>('Cust
     options: t.field({
       type: [SelectOptionRef],
       description: 'The options of a list-of-options field, in order; empty for other types.',
-      resolve: (f) => {
-        if (f.type !== 3) return [];
-        return Object.entries(parseFieldData(f))
-          .map(([id, o]) => {
-            const option = (o ?? {}) as { text?: unknown; order?: unknown };
-            return { id, text: String(option.text ?? ''), order: Number(option.order ?? 0) };
-          })
-          .sort((a, b) => a.order - b.order);
-      },
+      resolve: optionsOf,
     }),
     displayInProfileSummary: t.boolean({
       description: 'Whether it shows in the profile summary (feature level 146; false before).',
@@ -112,6 +120,21 @@ function fieldsById(ctx: Context): Promise<Map<number, CustomProfileField>> {
 }
 
 asNode(CustomProfileFieldRef, { key: (f) => f.id, load: fromList(async (ctx) => [...(await fieldsById(ctx)).values()], (f) => f.id, 'custom profile field') });
+
+// An option's key is `<field ID>:<option key>`: option keys repeat across fields ("0" in each).
+asNode(SelectOptionRef, {
+  key: (o) => `${o.fieldId}:${o.id}`,
+  keyKind: 'string',
+  load: async (key, ctx) => {
+    const separator = key.indexOf(':');
+    const fieldId = /^\d{1,16}$/.test(key.slice(0, Math.max(separator, 0))) ? Number(key.slice(0, separator)) : Number.NaN;
+    if (!Number.isSafeInteger(fieldId)) throw invalidGlobalId(`CustomProfileFieldOption:${key}`, 'its key is a field ID and an option key');
+    const field = (await fieldsById(ctx)).get(fieldId);
+    const option = field === undefined ? undefined : optionsOf(field).find((o) => o.id === key.slice(separator + 1));
+    if (option === undefined) throw notFoundError(`No custom profile field option ${key} exists.`);
+    return option;
+  },
+});
 
 builder.objectField(ProfileDataEntryRef, 'field', (t) =>
   t.field({

@@ -15,6 +15,7 @@ import { ChannelRef } from './channels/index.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
+import { payloadIds } from './payload-ids.js';
 
 function requireDrafts(ctx: Context): Promise<void> {
   return requireFeatureLevel(ctx, featureLevels.drafts, 'The drafts API');
@@ -133,7 +134,7 @@ const CreateDraftsPayloadRef = builder.objectRef<{ ids: number[] }>('CreateDraft
 const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftPayload').implement({
   description: 'A draft that was replaced.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The draft ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'draftId', 'draft'),
     draft: t.field({
       type: DraftRef,
       nullable: true,
@@ -146,7 +147,7 @@ const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftPayload'
 const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDraftPayload').implement({
   description: 'A draft that was deleted.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The deleted draft\u2019s ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'draftId', 'draft', 'Draft'),
   }),
 });
 

@@ -184,7 +184,7 @@ const ResendEmailInvitationPayloadRef = builder.objectRef<{ zulipId: number }>('
 const RevokeInvitationPayloadRef = builder.objectRef<{ typename: string; zulipId: number }>('RevokeInvitationPayload').implement({
   description: 'An invitation that was revoked.',
   fields: (t) => ({
-    id: t.id({ description: 'The revoked invitation\u2019s global ID, to evict it from a normalized cache.', resolve: (p) => encodeGlobalID(p.typename, p.zulipId) }),
+    deletedId: t.id({ description: 'The revoked invitation\u2019s global id, to evict it from a normalized cache.', resolve: (p) => encodeGlobalID(p.typename, p.zulipId) }),
     zulipId: t.field({ type: 'Long', description: 'The revoked invitation\u2019s Zulip ID.', resolve: (p) => p.zulipId }),
   }),
 });

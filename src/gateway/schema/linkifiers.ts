@@ -16,6 +16,7 @@ import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
+import { payloadIds } from './payload-ids.js';
 
 export const LinkifierRef = builder.objectRef<Linkifier>('Linkifier').implement({
   description:
@@ -50,7 +51,7 @@ const LinkifierPayloadRef = builder.objectRef<Linkifier>('LinkifierPayload').imp
 const RemoveLinkifierPayloadRef = builder.objectRef<{ id: number }>('RemoveLinkifierPayload').implement({
   description: 'A linkifier that was removed.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The removed linkifier\u2019s ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'linkifierId', 'linkifier', 'Linkifier'),
   }),
 });
 

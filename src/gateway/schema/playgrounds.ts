@@ -17,6 +17,7 @@ import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
+import { payloadIds } from './payload-ids.js';
 
 export const CodePlaygroundRef = builder.objectRef<CodePlayground>('CodePlayground').implement({
   description:
@@ -40,7 +41,7 @@ const AddCodePlaygroundPayloadRef = builder.objectRef<CodePlayground>('AddCodePl
 
 const RemoveCodePlaygroundPayloadRef = builder.objectRef<{ id: number }>('RemoveCodePlaygroundPayload').implement({
   description: 'A code playground that was removed.',
-  fields: (t) => ({ id: t.field({ type: 'Long', description: 'The removed playground\u2019s ID.', resolve: (p) => p.id }) }),
+  fields: (t) => payloadIds(t, 'codePlaygroundId', 'code playground', 'CodePlayground'),
 });
 
 builder.queryField('codePlaygrounds', (t) =>

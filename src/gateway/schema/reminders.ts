@@ -15,6 +15,7 @@ import { reaches } from '../zulip-operations.js';
 import { checkMessageId, messageOrNull } from './messages/history.js';
 import { MessageRef } from './messages/message.js';
 import { asNode, fromList } from './node.js';
+import { payloadIds } from './payload-ids.js';
 
 /** Zulip's limit on a reminder's note, in characters. */
 const MAX_NOTE_LENGTH = 1000;
@@ -58,7 +59,7 @@ async function reminderById(ctx: Context, id: number): Promise<Reminder | null> 
 const CreateMessageReminderPayloadRef = builder.objectRef<{ id: number }>('CreateMessageReminderPayload').implement({
   description: 'A reminder that was scheduled.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The new reminder\u2019s ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'reminderId', 'new reminder'),
     reminder: t.field({
       type: ReminderRef,
       nullable: true,
@@ -71,7 +72,7 @@ const CreateMessageReminderPayloadRef = builder.objectRef<{ id: number }>('Creat
 const DeleteReminderPayloadRef = builder.objectRef<{ id: number }>('DeleteReminderPayload').implement({
   description: 'A reminder that was cancelled.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The deleted reminder\u2019s ID (evict it from a client cache).', resolve: (p) => p.id }),
+    ...payloadIds(t, 'reminderId', 'reminder', 'Reminder'),
   }),
 });
 

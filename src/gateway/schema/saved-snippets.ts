@@ -13,6 +13,7 @@ import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
+import { payloadIds } from './payload-ids.js';
 
 export const SavedSnippetRef = builder.objectRef<SavedSnippet>('SavedSnippet').implement({
   description: 'A piece of message text the user saved to insert into messages they compose. https://zulip.com/api/get-saved-snippets',
@@ -33,7 +34,7 @@ async function snippetById(ctx: Context, id: number): Promise<SavedSnippet | nul
 const SavedSnippetPayloadRef = builder.objectRef<{ id: number }>('SavedSnippetPayload').implement({
   description: 'A saved snippet that was created or edited.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The saved snippet ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'savedSnippetId', 'saved snippet'),
     savedSnippet: t.field({
       type: SavedSnippetRef,
       nullable: true,
@@ -46,7 +47,7 @@ const SavedSnippetPayloadRef = builder.objectRef<{ id: number }>('SavedSnippetPa
 const DeleteSavedSnippetPayloadRef = builder.objectRef<{ id: number }>('DeleteSavedSnippetPayload').implement({
   description: 'A saved snippet that was deleted.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The deleted saved snippet\u2019s ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'savedSnippetId', 'saved snippet', 'SavedSnippet'),
   }),
 });
 

@@ -22,6 +22,7 @@ import { ChannelRef } from './channels/index.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
+import { payloadIds } from './payload-ids.js';
 
 type Kind = 'CHANNEL' | 'DIRECT';
 
@@ -122,7 +123,7 @@ const scheduledMessagePayload = (what: 'Create' | 'Edit') =>
   builder.objectRef<{ id: number }>(`${what}ScheduledMessagePayload`).implement({
     description: what === 'Create' ? 'A message that was scheduled.' : 'A scheduled message that was edited.',
     fields: (t) => ({
-      id: t.field({ type: 'Long', description: 'The scheduled message ID.', resolve: (p) => p.id }),
+      ...payloadIds(t, 'scheduledMessageId', 'scheduled message'),
       scheduledMessage: t.field({
         type: ScheduledMessageRef,
         nullable: true,
@@ -138,7 +139,7 @@ const EditScheduledMessagePayloadRef = scheduledMessagePayload('Edit');
 const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }>('DeleteScheduledMessagePayload').implement({
   description: 'A scheduled message that was deleted (and so will not be sent).',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The deleted scheduled message\u2019s ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'scheduledMessageId', 'scheduled message', 'ScheduledMessage'),
   }),
 });
 

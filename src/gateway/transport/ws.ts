@@ -53,6 +53,12 @@ export interface GraphQLWsOptions {
   connectionInitWaitTimeoutMs?: number;
   /** WebSocket ping interval; a peer that misses a pong for as long is terminated. 0 disables. @default 12_000 */
   keepAliveMs?: number;
+  /**
+   * Offer permessage-deflate (RFC 7692) to clients that ask for it. Off by default: each compressed
+   * connection holds its own deflate and inflate state (measured in docs/clients.md, "Compression").
+   * @default false
+   */
+  perMessageDeflate?: boolean;
 }
 
 export interface GraphQLWsServer {
@@ -104,12 +110,14 @@ function refuse(socket: WebSocket, code: number, reason: string): false {
 }
 
 export function attachGraphQLWs(server: Server, gateway: Gateway, options: GraphQLWsOptions = {}): GraphQLWsServer {
-  // No compression (ws's default for servers, stated): a deflate per frame would cost more than the write.
+  // No compression unless asked (ws's default for servers, stated): a deflate per frame costs more
+  // than the write, and each connection's zlib state costs memory. When on, small frames (most
+  // events) are sent as they are, and the deflate window is kept small.
   // ws's own maxPayload default is 100 MiB: a message that size would be buffered and JSON-parsed.
   const wss = new WebSocketServer({
     server,
     path: options.path ?? '/graphql',
-    perMessageDeflate: false,
+    perMessageDeflate: options.perMessageDeflate === true && { threshold: 1024, serverMaxWindowBits: 12, zlibDeflateOptions: { memLevel: 4 } },
     maxPayload: gateway.transport.maxRequestBodyBytes,
   });
 

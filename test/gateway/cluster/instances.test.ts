@@ -126,9 +126,9 @@ describeWithRedis('two gateway instances over one Redis', () => {
     const response = await fetch(b.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: basicAuth(demoUser('othello')) },
-      body: JSON.stringify({ query: 'mutation { sendMessage(channelName: "general", topic: "cluster", content: "during the outage") { id } }' }),
+      body: JSON.stringify({ query: 'mutation { sendMessage(channelName: "general", topic: "cluster", content: "during the outage") { messageId } }' }),
     });
-    const during = ((await response.json()) as { data: { sendMessage: { id: number } } }).data.sendMessage.id;
+    const during = ((await response.json()) as { data: { sendMessage: { messageId: number } } }).data.sendMessage.messageId;
     expect(typeof during).toBe('number');
 
     await redis.start();

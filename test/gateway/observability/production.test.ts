@@ -112,10 +112,10 @@ describe('request ids and traces, end to end', () => {
     });
     const reader = stream.body!.getReader();
     await until(() => spans.getFinishedSpans().some((s) => s.name === 'subscription Live'), 5000, 'the subscription span');
-    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "trace", content: "one") { id } }' });
+    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "trace", content: "one") { messageId } }' });
     await reader.read(); // the event arrived: the queue was polled again since
     const afterEvent = emulator.requests.length;
-    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "trace", content: "two") { id } }' });
+    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "trace", content: "two") { messageId } }' });
     await until(() => emulator.requests.slice(afterEvent).some((r) => r.path === '/events' && r.method === 'GET'), 5000, 'another poll');
     const polls = emulator.requests.slice(afterEvent).filter((r) => r.path === '/events');
     expect(polls.every((r) => !r.traceparent?.includes(TRACE_ID))).toBe(true);
@@ -235,7 +235,7 @@ describe('metrics', () => {
     for (const secret of [owner.apiKey, 'wrong-key', owner.email, userIds, AUTH.slice(6), 'req-label-check']) expect(text).not.toContain(secret);
 
     // An event reaches both subscribers: two deliveries.
-    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "metrics", content: "counted") { id } }' });
+    await post(started.url, { query: 'mutation { sendMessage(channelName: "general", topic: "metrics", content: "counted") { messageId } }' });
     await socket.waitForMessage((m) => m.id === '1' && m.type === 'next');
     all = await scrapeUntil((a) => value(a, 'chatgraph_events_delivered_total') === 2);
     expect(value(all, 'chatgraph_events_delivered_total')).toBe(2);

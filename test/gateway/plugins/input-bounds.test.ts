@@ -55,7 +55,7 @@ describe('string bounds', () => {
   });
 
   it('lets the server truncate a sent topic up to ten times its limit, and refuses more', async () => {
-    const send = 'mutation ($topic: String!) { sendMessage(channelName: "general", topic: $topic, content: "hi") { id } }';
+    const send = 'mutation ($topic: String!) { sendMessage(channelName: "general", topic: $topic, content: "hi") { messageId } }';
     await expectRefused(send, { topic: 't'.repeat(TOPIC * TRUNCATED_INPUT_FACTOR + 1) }, 'Mutation.sendMessage(topic)', TOPIC * TRUNCATED_INPUT_FACTOR);
   });
 

@@ -38,12 +38,12 @@ async function start(gateway: LiveOptions['gateway'] = {}) {
     return body.data!;
   };
   const sendToChannel = async (from: string, channel: string, content: string) => {
-    const sent = await gql<{ sendMessage: { id: number } }>(from, 'mutation($c: String!, $t: String!) { sendMessage(channelName: $c, topic: "live", content: $t) { id } }', { c: channel, t: content });
-    return sent.sendMessage.id;
+    const sent = await gql<{ sendMessage: { messageId: number } }>(from, 'mutation($c: String!, $t: String!) { sendMessage(channelName: $c, topic: "live", content: $t) { messageId } }', { c: channel, t: content });
+    return sent.sendMessage.messageId;
   };
   const sendDirect = async (from: string, to: string, content: string) => {
-    const sent = await gql<{ sendMessage: { id: number } }>(from, 'mutation($to: [Long!]!, $t: String!) { sendMessage(to: $to, content: $t) { id } }', { to: [live.userId(to)], t: content });
-    return sent.sendMessage.id;
+    const sent = await gql<{ sendMessage: { messageId: number } }>(from, 'mutation($to: [Long!]!, $t: String!) { sendMessage(to: $to, content: $t) { messageId } }', { to: [live.userId(to)], t: content });
+    return sent.sendMessage.messageId;
   };
   const markRead = (login: string, id: number) =>
     gql(login, 'mutation($ids: [Long!]!) { updateMessageFlags(flag: READ, op: ADD, messageIds: $ids) { __typename } }', { ids: [id] });

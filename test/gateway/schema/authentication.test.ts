@@ -48,7 +48,7 @@ describe('fetchApiKey', () => {
     expect(login.data!.fetchApiKey.email).toBe(HAMLET.email);
     h.resetUpstreamRequests();
     const mixed = await h.gql(
-      'mutation($u: String!, $p: String!) { fetchApiKey(username: $u, password: $p) { email } deleteDraft(id: 1) { id } }',
+      'mutation($u: String!, $p: String!) { fetchApiKey(username: $u, password: $p) { email } deleteDraft(id: 1) { draftId } }',
       { u: HAMLET.email, p: PASSWORD },
       broken,
     );

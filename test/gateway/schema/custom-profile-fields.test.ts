@@ -19,7 +19,7 @@ function harness(featureLevel?: number) {
 describe('custom profile fields', () => {
   it('lists the definitions in one call', async () => {
     const { h, calls } = harness();
-    const { data, errors } = await h.gql('{ customProfileFields { zulipId name hint type order options { id } displayInProfileSummary required editableByUser } }', {}, { as: HAMLET });
+    const { data, errors } = await h.gql('{ customProfileFields { zulipId name hint type order options { optionId } displayInProfileSummary required editableByUser } }', {}, { as: HAMLET });
     expect(errors).toBeUndefined();
     expect(data?.customProfileFields).toEqual([
       { zulipId: 1, name: 'Biography', hint: 'What do you do?', type: 'LONG_TEXT', order: 1, options: [], displayInProfileSummary: true, required: false, editableByUser: true },
@@ -44,13 +44,13 @@ describe('custom profile fields', () => {
 
   it('creates a list-of-options field and returns it; members get UNAUTHORIZED_PRINCIPAL', async () => {
     const { h, calls } = harness();
-    const created = await h.gql<{ createCustomProfileField: { fieldId: number; field: { name: string; options: { id: string; text: string }[] } } }>(
-      'mutation ($data: JSON) { createCustomProfileField(name: "Team", type: SELECT, fieldData: $data) { fieldId field { name options { id text } } } }',
+    const created = await h.gql<{ createCustomProfileField: { fieldId: number; field: { name: string; options: { optionId: string; text: string }[] } } }>(
+      'mutation ($data: JSON) { createCustomProfileField(name: "Team", type: SELECT, fieldData: $data) { fieldId field { name options { optionId text } } } }',
       { data: { b: { text: 'Blue', order: '2' }, a: { text: 'Red', order: '1' } } },
       { as: IAGO },
     );
     expect(created.errors).toBeUndefined();
-    expect(created.data!.createCustomProfileField.field).toEqual({ name: 'Team', options: [{ id: 'a', text: 'Red' }, { id: 'b', text: 'Blue' }] });
+    expect(created.data!.createCustomProfileField.field).toEqual({ name: 'Team', options: [{ optionId: 'a', text: 'Red' }, { optionId: 'b', text: 'Blue' }] });
     expect(calls()).toEqual(['POST realm/profile_fields', 'GET realm/profile_fields']);
     const member = await h.gql('mutation { createCustomProfileField(name: "X", type: SHORT_TEXT) { fieldId } }', {}, { as: HAMLET });
     expect(member.errors?.[0]).toMatchObject({ message: 'Must be an organization administrator', extensions: { code: 'UNAUTHORIZED_PRINCIPAL', route: 'create-custom-profile-field' } });

@@ -162,21 +162,21 @@ describe('createDrafts', () => {
 
 describe('editDraft and deleteDraft', () => {
   const EDIT = /* GraphQL */ `
-    mutation ($id: Long!, $draft: DraftInput!) { editDraft(id: $id, draft: $draft) { id draft { ${DRAFT_FIELDS} } } }
+    mutation ($id: Long!, $draft: DraftInput!) { editDraft(id: $id, draft: $draft) { draftId draft { ${DRAFT_FIELDS} } } }
   `;
-  const DELETE = 'mutation ($id: Long!) { deleteDraft(id: $id) { id } }';
+  const DELETE = 'mutation ($id: Long!) { deleteDraft(id: $id) { draftId } }';
 
   it('replaces a draft and returns it as stored', async () => {
     const { h, userId } = harness();
     const othello = userId('othello');
-    const { data, errors } = await h.gql<{ editDraft: { id: number; draft: DraftData } }>(
+    const { data, errors } = await h.gql<{ editDraft: { draftId: number; draft: DraftData } }>(
       EDIT,
       { id: 1, draft: { type: 'DIRECT', to: [othello], content: 'Never mind', timestamp: 1700000100 } },
       { as: HAMLET },
     );
     expect(errors).toBeUndefined();
     expect(data!.editDraft).toEqual({
-      id: 1,
+      draftId: 1,
       draft: {
         zulipId: 1, type: 'DIRECT', channelId: null, channel: null, recipientIds: [othello], recipients: [{ fullName: 'Othello, the Moor of Venice' }],
         topic: '', content: 'Never mind', timestamp: 1700000100,
@@ -198,9 +198,9 @@ describe('editDraft and deleteDraft', () => {
 
   it('deletes a draft', async () => {
     const { h, hamletDrafts } = harness();
-    const { data, errors } = await h.gql<{ deleteDraft: { id: number } }>(DELETE, { id: 1 }, { as: HAMLET });
+    const { data, errors } = await h.gql<{ deleteDraft: { draftId: number } }>(DELETE, { id: 1 }, { as: HAMLET });
     expect(errors).toBeUndefined();
-    expect(data!.deleteDraft).toEqual({ id: 1 });
+    expect(data!.deleteDraft).toEqual({ draftId: 1 });
     expect(hamletDrafts()).toEqual([]);
   });
 
@@ -219,8 +219,8 @@ describe('feature level', () => {
     const queries = [
       '{ drafts { zulipId } }',
       'mutation { createDrafts(drafts: [{ type: UNADDRESSED, content: "x" }]) { ids } }',
-      'mutation { editDraft(id: 1, draft: { type: UNADDRESSED, content: "x" }) { id } }',
-      'mutation { deleteDraft(id: 1) { id } }',
+      'mutation { editDraft(id: 1, draft: { type: UNADDRESSED, content: "x" }) { draftId } }',
+      'mutation { deleteDraft(id: 1) { draftId } }',
     ];
     for (const query of queries) {
       const { data, errors } = await h.gql(query, {}, { as: HAMLET });

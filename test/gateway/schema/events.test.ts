@@ -37,13 +37,13 @@ async function channelId(live: Live, name: string): Promise<number> {
 }
 
 async function send(live: Live, login: string, channel: string, topic: string, content: string): Promise<number> {
-  const data = await gql<{ sendMessage: { id: number } }>(
+  const data = await gql<{ sendMessage: { messageId: number } }>(
     live,
     login,
-    'mutation($c: String!, $t: String!, $m: String!) { sendMessage(channelName: $c, topic: $t, content: $m) { id } }',
+    'mutation($c: String!, $t: String!, $m: String!) { sendMessage(channelName: $c, topic: $t, content: $m) { messageId } }',
     { c: channel, t: topic, m: content },
   );
-  return data.sendMessage.id;
+  return data.sendMessage.messageId;
 }
 
 const registersOf = (live: Live, login: string) =>

@@ -60,8 +60,8 @@ describe('email invitations', () => {
     h.resetUpstreamRequests();
     const resent = await h.gql('mutation ($id: Long!) { resendEmailInvitation(id: $id) { zulipId } }', { id }, HAMLET);
     expect(resent.data).toEqual({ resendEmailInvitation: { zulipId: id } });
-    const revoked = await h.gql('mutation ($id: Long!) { revokeEmailInvitation(id: $id) { id zulipId } }', { id }, IAGO);
-    expect(revoked.data).toEqual({ revokeEmailInvitation: { id: encodeGlobalID('EmailInvitation', id), zulipId: id } });
+    const revoked = await h.gql('mutation ($id: Long!) { revokeEmailInvitation(id: $id) { deletedId zulipId } }', { id }, IAGO);
+    expect(revoked.data).toEqual({ revokeEmailInvitation: { deletedId: encodeGlobalID('EmailInvitation', id), zulipId: id } });
     expect(calls()).toEqual([`POST invites/${id}/resend`, `DELETE invites/${id}`]);
     expect(store.invites.email.size).toBe(0);
   });
@@ -114,10 +114,10 @@ describe('invitation links', () => {
     expect(invitation).toMatchObject({ role: 'GUEST', url });
     expect(calls()).toEqual(['POST invites/multiuse', 'GET invites']);
     h.resetUpstreamRequests();
-    const revoked = await h.gql('mutation ($id: Long!) { revokeInvitationLink(id: $id) { id } }', { id: invitation.zulipId }, IAGO);
-    expect(revoked.data).toEqual({ revokeInvitationLink: { id: encodeGlobalID('InvitationLink', invitation.zulipId) } });
+    const revoked = await h.gql('mutation ($id: Long!) { revokeInvitationLink(id: $id) { deletedId } }', { id: invitation.zulipId }, IAGO);
+    expect(revoked.data).toEqual({ revokeInvitationLink: { deletedId: encodeGlobalID('InvitationLink', invitation.zulipId) } });
     expect(calls()).toEqual([`DELETE invites/multiuse/${invitation.zulipId}`]);
-    const again = await h.gql('mutation ($id: Long!) { revokeInvitationLink(id: $id) { id } }', { id: invitation.zulipId }, IAGO);
+    const again = await h.gql('mutation ($id: Long!) { revokeInvitationLink(id: $id) { deletedId } }', { id: invitation.zulipId }, IAGO);
     expect(again.errors?.[0]).toMatchObject({ message: 'Invitation has already been revoked', extensions: { code: 'BAD_REQUEST', route: 'revoke-invite-link' } });
     expect(store.invites.link.get(invitation.zulipId)?.revoked).toBe(true);
   });

@@ -61,8 +61,8 @@ describe('linkifiers', () => {
     expect(reordered.data).toEqual({ reorderLinkifiers: { ids: [b, a], linkifiers: [{ zulipId: b }, { zulipId: a }] } });
     expect(calls()).toEqual(['PATCH realm/linkifiers', 'GET realm/linkifiers']);
     h.resetUpstreamRequests();
-    const removed = await h.gql('mutation ($id: Long!) { removeLinkifier(id: $id) { id } }', { id: a }, { as: IAGO });
-    expect(removed.data).toEqual({ removeLinkifier: { id: a } });
+    const removed = await h.gql('mutation ($id: Long!) { removeLinkifier(id: $id) { linkifierId } }', { id: a }, { as: IAGO });
+    expect(removed.data).toEqual({ removeLinkifier: { linkifierId: a } });
     expect(calls()).toEqual([`DELETE realm/filters/${a}`]);
     expect(store.linkifiers.map((l) => l.id)).toEqual([b]);
   });
@@ -79,7 +79,7 @@ describe('linkifiers', () => {
       message: "Group 'org' in URL template is not present in linkifier pattern.",
       extensions: { code: 'BAD_REQUEST', errors: { __all__: ["Group 'org' in URL template is not present in linkifier pattern."] } },
     });
-    const missing = await h.gql('mutation { removeLinkifier(id: 999) { id } }', {}, { as: IAGO });
+    const missing = await h.gql('mutation { removeLinkifier(id: 999) { linkifierId } }', {}, { as: IAGO });
     expect(missing.errors?.[0]).toMatchObject({ message: 'Linkifier not found.', extensions: { code: 'BAD_REQUEST' } });
     expect(store.linkifiers).toEqual([]);
   });
@@ -100,7 +100,7 @@ describe('linkifiers', () => {
   it('answers UNSUPPORTED_BY_SERVER below feature levels 176 and 202, with no call past server_settings', async () => {
     const old = createHarness({ emulatorSettings: { featureLevel: featureLevels.linkifierUrlTemplate - 1 } });
     try {
-      for (const query of ['{ linkifiers { zulipId } }', 'mutation { removeLinkifier(id: 1) { id } }']) {
+      for (const query of ['{ linkifiers { zulipId } }', 'mutation { removeLinkifier(id: 1) { linkifierId } }']) {
         const { errors } = await old.gql(query, {}, { as: IAGO });
         expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 176, featureLevel: 175 });
       }

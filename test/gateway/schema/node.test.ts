@@ -70,6 +70,13 @@ const ROWS: Row[] = [
   { type: 'Reminder', fields: 'zulipId targetMessageId', query: '{ reminders { id zulipId targetMessageId } }', pick: (d) => first(d.reminders) },
   { type: 'ChannelFolder', fields: 'zulipId name', query: '{ channelFolders { id zulipId name } }', pick: (d) => first(d.channelFolders) },
   { type: 'CustomProfileField', fields: 'zulipId name', query: '{ customProfileFields { id zulipId name } }', pick: (d) => first(d.customProfileFields) },
+  {
+    // Two fields each have an option "0": the global id tells them apart.
+    type: 'CustomProfileFieldOption',
+    fields: 'fieldId optionId text',
+    query: '{ customProfileFields { options { id fieldId optionId text } } }',
+    pick: (d) => (d.customProfileFields as { options: Found[] }[]).flatMap((f) => f.options).at(-1)!,
+  },
   { type: 'Attachment', fields: 'zulipId name', query: '{ attachments { attachments { id zulipId name } } }', pick: (d) => first((d.attachments as Data).attachments) },
   {
     // Only an edit reports one: each listing unlinks a fresh upload from a message of its own.
@@ -90,9 +97,9 @@ async function messageLinkingAnUpload(h: Harness): Promise<number> {
   const upload = await postMultipart(h.url, 'mutation($file: Upload!) { uploadFile(file: $file) { path filename } }', { bytes: testBytes(10), name: 'n.txt', type: 'text/plain' }, { as: demoUser('hamlet') });
   expect(upload.errors).toBeUndefined();
   const file = upload.data!.uploadFile as { path: string; filename: string };
-  const sent = await h.gql<{ sendMessage: { id: number } }>('mutation($m: String!) { sendMessage(channelName: "general", topic: "files", content: $m) { id } }', { m: `[${file.filename}](${file.path})` }, HAMLET);
+  const sent = await h.gql<{ sendMessage: { messageId: number } }>('mutation($m: String!) { sendMessage(channelName: "general", topic: "files", content: $m) { messageId } }', { m: `[${file.filename}](${file.path})` }, HAMLET);
   expect(sent.errors).toBeUndefined();
-  return sent.data!.sendMessage.id;
+  return sent.data!.sendMessage.messageId;
 }
 
 /** Records the seed lacks, made through the API as a client would. */
@@ -100,16 +107,17 @@ async function seedRecords(h: Harness): Promise<void> {
   // Members may create invitation links where the organization lets them (administrators by default).
   h.emulator.store.realm.settings.can_create_multiuse_invite_group = h.emulator.store.systemGroupId('role:members');
   const made = [
-    await h.gql('mutation { createSavedSnippet(title: "Hi", content: "Hello!") { id } }', {}, HAMLET),
+    await h.gql('mutation { createSavedSnippet(title: "Hi", content: "Hello!") { savedSnippetId } }', {}, HAMLET),
     await h.gql('mutation { addLinkifier(pattern: "#(?P<id>[0-9]+)", urlTemplate: "https://example.com/{id}") { linkifier { zulipId } } }', {}, IAGO),
     await h.gql('mutation { addCodePlayground(name: "Py", pygmentsLanguage: "Python", urlTemplate: "https://py.example.com?c={code}") { codePlayground { zulipId } } }', {}, IAGO),
     await h.gql('mutation { addNavigationView(fragment: "narrow/is/alerted", isPinned: true, name: "Alerts") { fragment } }', {}, HAMLET),
     await h.gql('mutation { sendInvitations(emails: ["ann@example.com"], channelIds: []) { emails } }', {}, HAMLET),
     await h.gql('mutation { createInvitationLink { url } }', {}, HAMLET),
     await h.gql('mutation { exportRealm { zulipId } }', {}, IAGO),
-    await h.gql('mutation { createChannelFolder(name: "Frontend") { id } }', {}, IAGO),
+    await h.gql('mutation { createChannelFolder(name: "Frontend") { channelFolderId } }', {}, IAGO),
+    ...(await Promise.all(['Team', 'Shift'].map((name) => h.gql('mutation ($name: String!, $data: JSON) { createCustomProfileField(name: $name, type: SELECT, fieldData: $data) { fieldId } }', { name, data: { 0: { text: `${name} A`, order: '1' } } }, IAGO)))),
     await h.gql(
-      'mutation ($m: Long!, $at: Long!) { createMessageReminder(messageId: $m, scheduledDeliveryTimestamp: $at) { id } }',
+      'mutation ($m: Long!, $at: Long!) { createMessageReminder(messageId: $m, scheduledDeliveryTimestamp: $at) { reminderId } }',
       { m: await messageLinkingAnUpload(h), at: Math.floor(Date.now() / 1000) + 3600 },
       HAMLET,
     ),

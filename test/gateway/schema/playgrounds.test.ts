@@ -36,8 +36,8 @@ describe('code playgrounds', () => {
     expect(list.data).toEqual({ codePlaygrounds: [playground] });
     expect(calls()).toEqual(['POST register']);
     h.resetUpstreamRequests();
-    const removed = await h.gql('mutation ($id: Long!) { removeCodePlayground(id: $id) { id } }', { id }, { as: IAGO });
-    expect(removed.data).toEqual({ removeCodePlayground: { id } });
+    const removed = await h.gql('mutation ($id: Long!) { removeCodePlayground(id: $id) { codePlaygroundId } }', { id }, { as: IAGO });
+    expect(removed.data).toEqual({ removeCodePlayground: { codePlaygroundId: id } });
     expect(calls()).toEqual([`DELETE realm/playgrounds/${id}`]);
     expect(store.playgrounds).toEqual([]);
   });
@@ -48,7 +48,7 @@ describe('code playgrounds', () => {
     expect(member.errors?.[0]).toMatchObject({ message: 'Must be an organization administrator', extensions: { code: 'UNAUTHORIZED_PRINCIPAL', route: 'add-code-playground' } });
     const template = await h.gql(ADD, { ...PYTHON, template: 'https://x.com/{src}' }, { as: IAGO });
     expect(template.errors?.[0]).toMatchObject({ message: '"code" should be the only variable present in the URL template', extensions: { code: 'BAD_REQUEST' } });
-    const unknown = await h.gql('mutation { removeCodePlayground(id: 999) { id } }', {}, { as: IAGO });
+    const unknown = await h.gql('mutation { removeCodePlayground(id: 999) { codePlaygroundId } }', {}, { as: IAGO });
     expect(unknown.errors?.[0]).toMatchObject({ message: 'Invalid playground', extensions: { code: 'BAD_REQUEST', route: 'remove-code-playground' } });
   });
 
@@ -64,7 +64,7 @@ describe('code playgrounds', () => {
   it('answers UNSUPPORTED_BY_SERVER below feature level 196, with no call past server_settings', async () => {
     const old = createHarness({ emulatorSettings: { featureLevel: featureLevels.playgroundUrlTemplate - 1 } });
     try {
-      for (const query of ['{ codePlaygrounds { zulipId } }', 'mutation { removeCodePlayground(id: 1) { id } }']) {
+      for (const query of ['{ codePlaygrounds { zulipId } }', 'mutation { removeCodePlayground(id: 1) { codePlaygroundId } }']) {
         const { errors } = await old.gql(query, {}, { as: IAGO });
         expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 196, featureLevel: 195 });
       }

@@ -20,7 +20,7 @@ function harness(featureLevel = 415) {
 const CREATE = /* GraphQL */ `
   mutation ($m: Long!, $at: Long!, $note: String) {
     createMessageReminder(messageId: $m, scheduledDeliveryTimestamp: $at, note: $note) {
-      id
+      reminderId
       reminder { zulipId scheduledDeliveryTimestamp failed targetMessageId targetMessage { zulipId } content }
     }
   }
@@ -30,9 +30,9 @@ describe('reminders', () => {
   it('creates a reminder (refetched because selected), lists it, and deletes it in one call', async () => {
     const { h, message, calls } = harness();
     const at = Math.floor(Date.now() / 1000) + 3600;
-    const { data, errors } = await h.gql<{ createMessageReminder: { id: number; reminder: Record<string, unknown> } }>(CREATE, { m: message.id, at, note: 'look' }, HAMLET);
+    const { data, errors } = await h.gql<{ createMessageReminder: { reminderId: number; reminder: Record<string, unknown> } }>(CREATE, { m: message.id, at, note: 'look' }, HAMLET);
     expect(errors).toBeUndefined();
-    const id = data!.createMessageReminder.id;
+    const id = data!.createMessageReminder.reminderId;
     expect(data!.createMessageReminder.reminder).toMatchObject({ zulipId: id, scheduledDeliveryTimestamp: at, failed: false, targetMessageId: message.id, targetMessage: { zulipId: message.id } });
     expect(data!.createMessageReminder.reminder.content).toContain('look');
     expect(calls().slice(0, 3)).toEqual(['GET server_settings', 'POST reminders', 'GET reminders']);
@@ -43,10 +43,10 @@ describe('reminders', () => {
     expect(calls()).toEqual(['GET reminders']);
 
     h.resetUpstreamRequests();
-    const del = await h.gql('mutation ($id: Long!) { deleteReminder(id: $id) { id } }', { id }, HAMLET);
-    expect(del.data).toEqual({ deleteReminder: { id } });
+    const del = await h.gql('mutation ($id: Long!) { deleteReminder(id: $id) { reminderId } }', { id }, HAMLET);
+    expect(del.data).toEqual({ deleteReminder: { reminderId: id } });
     expect(calls()).toEqual([`DELETE reminders/${id}`]);
-    const again = await h.gql('mutation ($id: Long!) { deleteReminder(id: $id) { id } }', { id }, HAMLET);
+    const again = await h.gql('mutation ($id: Long!) { deleteReminder(id: $id) { reminderId } }', { id }, HAMLET);
     expect(again.errors?.[0]).toMatchObject({ message: 'Reminder does not exist', extensions: { code: 'BAD_REQUEST', httpStatus: 404, route: 'delete-reminder' } });
   });
 

@@ -19,18 +19,18 @@ function harness(options: HarnessOptions = {}) {
 
 const CREATE = /* GraphQL */ `
   mutation ($title: String!, $content: String!) {
-    createSavedSnippet(title: $title, content: $content) { id savedSnippet { zulipId title content dateCreated } }
+    createSavedSnippet(title: $title, content: $content) { savedSnippetId savedSnippet { zulipId title content dateCreated } }
   }
 `;
 const EDIT = /* GraphQL */ `
   mutation ($id: Long!, $title: String, $content: String) {
-    editSavedSnippet(id: $id, title: $title, content: $content) { id savedSnippet { title content } }
+    editSavedSnippet(id: $id, title: $title, content: $content) { savedSnippetId savedSnippet { title content } }
   }
 `;
-const DELETE = /* GraphQL */ `mutation ($id: Long!) { deleteSavedSnippet(id: $id) { id } }`;
+const DELETE = /* GraphQL */ `mutation ($id: Long!) { deleteSavedSnippet(id: $id) { savedSnippetId } }`;
 
 interface Created {
-  createSavedSnippet: { id: number; savedSnippet: { zulipId: number; title: string; content: string; dateCreated: number } };
+  createSavedSnippet: { savedSnippetId: number; savedSnippet: { zulipId: number; title: string; content: string; dateCreated: number } };
 }
 
 describe('saved snippets', () => {
@@ -40,7 +40,7 @@ describe('saved snippets', () => {
     expect(errors).toBeUndefined();
     const [stored] = snippets();
     expect(data!.createSavedSnippet).toEqual({
-      id: stored!.id,
+      savedSnippetId: stored!.id,
       savedSnippet: { zulipId: stored!.id, title: 'Hi', content: 'Hello!', dateCreated: stored!.date_created },
     });
     expect(calls()).toEqual(['GET server_settings', 'POST saved_snippets', 'GET saved_snippets']);
@@ -55,24 +55,24 @@ describe('saved snippets', () => {
   it('edits a snippet (refetched because it is selected) and deletes one (a single call)', async () => {
     const { h, snippets, calls } = harness();
     const created = await h.gql<Created>(CREATE, { title: 'T', content: 'C' }, { as: HAMLET });
-    const id = created.data!.createSavedSnippet.id;
+    const id = created.data!.createSavedSnippet.savedSnippetId;
     h.resetUpstreamRequests();
 
     const edited = await h.gql(EDIT, { id, content: 'D' }, { as: HAMLET });
     expect(edited.errors).toBeUndefined();
-    expect(edited.data).toEqual({ editSavedSnippet: { id, savedSnippet: { title: 'T', content: 'D' } } });
+    expect(edited.data).toEqual({ editSavedSnippet: { savedSnippetId: id, savedSnippet: { title: 'T', content: 'D' } } });
     expect(calls()).toEqual([`PATCH saved_snippets/${id}`, 'GET saved_snippets']);
 
     h.resetUpstreamRequests();
     const deleted = await h.gql(DELETE, { id }, { as: HAMLET });
-    expect(deleted).toMatchObject({ data: { deleteSavedSnippet: { id } } });
+    expect(deleted).toMatchObject({ data: { deleteSavedSnippet: { savedSnippetId: id } } });
     expect(calls()).toEqual([`DELETE saved_snippets/${id}`]);
     expect(snippets()).toEqual([]);
   });
 
   it('passes on "Saved snippet does not exist." for another user\u2019s snippet', async () => {
     const { h, snippets } = harness();
-    const id = (await h.gql<Created>(CREATE, { title: 'T', content: 'C' }, { as: HAMLET })).data!.createSavedSnippet.id;
+    const id = (await h.gql<Created>(CREATE, { title: 'T', content: 'C' }, { as: HAMLET })).data!.createSavedSnippet.savedSnippetId;
     for (const [query, field, variables] of [
       [EDIT, 'editSavedSnippet', { id, title: 'X' }],
       [DELETE, 'deleteSavedSnippet', { id }],
@@ -127,7 +127,7 @@ describe('feature level', () => {
     const { h, snippets } = harness({ emulatorSettings: { featureLevel: 367 } });
     const created = await h.gql<Created>(CREATE, { title: 'T', content: 'C' }, { as: HAMLET });
     expect(created.errors).toBeUndefined();
-    const { errors } = await h.gql(EDIT, { id: created.data!.createSavedSnippet.id, title: 'U' }, { as: HAMLET });
+    const { errors } = await h.gql(EDIT, { id: created.data!.createSavedSnippet.savedSnippetId, title: 'U' }, { as: HAMLET });
     expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_BY_SERVER', requiredFeatureLevel: 368, featureLevel: 367 });
     expect(snippets()).toMatchObject([{ title: 'T' }]);
   });

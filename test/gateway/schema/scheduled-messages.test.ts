@@ -38,7 +38,7 @@ interface ScheduledData {
 const CREATE = /* GraphQL */ `
   mutation ($type: ScheduledMessageType!, $to: [Long!]!, $content: String!, $topic: String, $at: Long!) {
     createScheduledMessage(type: $type, to: $to, content: $content, topic: $topic, scheduledDeliveryTimestamp: $at) {
-      id scheduledMessage { ${FIELDS} }
+      scheduledMessageId scheduledMessage { ${FIELDS} }
     }
   }
 `;
@@ -46,12 +46,12 @@ const CREATE = /* GraphQL */ `
 const EDIT = /* GraphQL */ `
   mutation ($id: Long!, $type: ScheduledMessageType, $to: [Long!], $content: String, $topic: String, $at: Long) {
     editScheduledMessage(id: $id, type: $type, to: $to, content: $content, topic: $topic, scheduledDeliveryTimestamp: $at) {
-      id scheduledMessage { ${FIELDS} }
+      scheduledMessageId scheduledMessage { ${FIELDS} }
     }
   }
 `;
 
-const DELETE = 'mutation ($id: Long!) { deleteScheduledMessage(id: $id) { id } }';
+const DELETE = 'mutation ($id: Long!) { deleteScheduledMessage(id: $id) { scheduledMessageId } }';
 
 describe('scheduledMessages query', () => {
   it('lists pending and failed messages, soonest first, with channel and recipients resolved', async () => {
@@ -82,12 +82,12 @@ describe('scheduledMessages query', () => {
 describe('createScheduledMessage', () => {
   it('schedules a channel message (sending the channel ID as an integer) and a direct message', async () => {
     const { h, store, channelId, userId, later } = harness();
-    const channel = await h.gql<{ createScheduledMessage: { id: number; scheduledMessage: ScheduledData } }>(
+    const channel = await h.gql<{ createScheduledMessage: { scheduledMessageId: number; scheduledMessage: ScheduledData } }>(
       CREATE, { type: 'CHANNEL', to: [channelId('design')], content: 'New **logo**', topic: 'branding', at: later }, { as: HAMLET },
     );
     expect(channel.errors).toBeUndefined();
     expect(channel.data!.createScheduledMessage).toEqual({
-      id: 3,
+      scheduledMessageId: 3,
       scheduledMessage: {
         zulipId: 3, type: 'CHANNEL', channelId: channelId('design'), channel: { name: 'design' }, recipientIds: [], recipients: [],
         topic: 'branding', content: 'New **logo**', renderedContent: '<p>New <strong>logo</strong></p>', scheduledDeliveryTimestamp: later, failed: false,
@@ -95,7 +95,7 @@ describe('createScheduledMessage', () => {
     });
     expect(store.scheduledMessages.get(3)).toMatchObject({ type: 'stream', to: channelId('design') });
 
-    const direct = await h.gql<{ createScheduledMessage: { id: number; scheduledMessage: ScheduledData } }>(
+    const direct = await h.gql<{ createScheduledMessage: { scheduledMessageId: number; scheduledMessage: ScheduledData } }>(
       CREATE, { type: 'DIRECT', to: [userId('othello')], content: 'Break a leg', at: later + 60 }, { as: HAMLET },
     );
     expect(direct.errors).toBeUndefined();
@@ -211,9 +211,9 @@ describe('editScheduledMessage', () => {
 describe('deleteScheduledMessage', () => {
   it('deletes a scheduled message, and answers BAD_REQUEST for an unknown one', async () => {
     const { h, store } = harness();
-    const { data, errors } = await h.gql<{ deleteScheduledMessage: { id: number } }>(DELETE, { id: 2 }, { as: HAMLET });
+    const { data, errors } = await h.gql<{ deleteScheduledMessage: { scheduledMessageId: number } }>(DELETE, { id: 2 }, { as: HAMLET });
     expect(errors).toBeUndefined();
-    expect(data!.deleteScheduledMessage).toEqual({ id: 2 });
+    expect(data!.deleteScheduledMessage).toEqual({ scheduledMessageId: 2 });
     expect([...store.scheduledMessages.keys()]).toEqual([1]);
 
     const again = await h.gql(DELETE, { id: 2 }, { as: HAMLET });

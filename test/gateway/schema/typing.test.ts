@@ -155,13 +155,13 @@ describe('typing input', () => {
 describe('startTypingMessageEdit / stopTypingMessageEdit', () => {
   const EDIT = 'mutation ($id: Long!) { startTypingMessageEdit(messageId: $id) }';
   async function sent(h: Harness) {
-    const { data } = await h.gql<{ sendMessage: { id: number } }>(
-      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "plans", content: "draft") { id } }',
+    const { data } = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "plans", content: "draft") { messageId } }',
       { c: h.channelId('general') },
       { as: HAMLET },
     );
     h.resetUpstreamRequests();
-    return data!.sendMessage.id;
+    return data!.sendMessage.messageId;
   }
 
   it('tells the channel in one call, as a typing_edit_message event', async () => {

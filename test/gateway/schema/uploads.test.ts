@@ -54,7 +54,7 @@ describe('uploadFile', () => {
     expect((await readBack(h, file.url, null)).status).toBe(401);
     expect((await readBack(h, new URL('/user_uploads/999/ab/cd/notes.txt', h.zulipUrl).href, hamlet)).status).toBe(404);
     const channel = [...h.emulator.store.channels.values()].find((c) => !c.invite_only && c.history_public_to_subscribers)!;
-    const sent = await h.gql('mutation($c: String!, $m: String!) { sendMessage(channelName: $c, topic: "files", content: $m) { id } }', {
+    const sent = await h.gql('mutation($c: String!, $m: String!) { sendMessage(channelName: $c, topic: "files", content: $m) { messageId } }', {
       c: channel.name,
       m: `[${file.filename}](${file.path})`,
     }, { as: hamlet.email });
@@ -127,7 +127,7 @@ describe('attachments, removeAttachment, fileTemporaryUrl, thumbnailStatus', () 
     const file = await upload(h, 'linked.txt', 'text/plain');
     await upload(h, 'lonely.txt', 'text/plain');
     const channel = [...h.emulator.store.channels.values()].find((c) => !c.invite_only && c.history_public_to_subscribers)!;
-    const sent = await h.gql<{ sendMessage: { id: number } }>('mutation($c: String!, $m: String!) { sendMessage(channelName: $c, topic: "files", content: $m) { id } }', {
+    const sent = await h.gql<{ sendMessage: { messageId: number } }>('mutation($c: String!, $m: String!) { sendMessage(channelName: $c, topic: "files", content: $m) { messageId } }', {
       c: channel.name,
       m: `[linked](${file.path})`,
     }, { as: hamlet.email });
@@ -139,9 +139,9 @@ describe('attachments, removeAttachment, fileTemporaryUrl, thumbnailStatus', () 
     );
     expect(errors).toBeUndefined();
     const linked = data!.attachments.attachments.find((a) => a.name === 'linked.txt')!;
-    expect(linked).toMatchObject({ pathId: file.pathId, url: file.url, messageIds: [sent.data!.sendMessage.id] });
+    expect(linked).toMatchObject({ pathId: file.pathId, url: file.url, messageIds: [sent.data!.sendMessage.messageId] });
     expect(linked.messages).toHaveLength(1);
-    expect(linked.messages[0]!.zulipId).toBe(sent.data!.sendMessage.id);
+    expect(linked.messages[0]!.zulipId).toBe(sent.data!.sendMessage.messageId);
     expect(data!.attachments.attachments.find((a) => a.name === 'lonely.txt')!.messages).toEqual([]);
     expect(data!.attachments.uploadSpaceUsed).toBeGreaterThanOrEqual(1000);
     expect(h.upstreamRequests.filter((r) => r.path === 'attachments')).toHaveLength(1);

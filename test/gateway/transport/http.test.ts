@@ -160,7 +160,7 @@ describe('request bodies', () => {
     await h.ready;
     const sent = () => h.upstreamRequests.filter((r) => r.method === 'POST' && r.path === 'messages').length;
     const before = sent();
-    const mutation = Buffer.from(JSON.stringify({ query: 'mutation { sendMessage(channelName: "general", topic: "pipelined", content: "x") { id } }' }));
+    const mutation = Buffer.from(JSON.stringify({ query: 'mutation { sendMessage(channelName: "general", topic: "pipelined", content: "x") { messageId } }' }));
     const pipelined = postHead(h.url, json(basicAuth(hamlet), { 'content-length': String(mutation.length), connection: 'keep-alive' }));
     const refused = invalidJson(MAX_REQUEST_BODY_BYTES + 1000);
     const head = postHead(h.url, json(null, { 'content-length': String(refused.length), connection: 'keep-alive' }));
@@ -225,7 +225,7 @@ describe('every refusal has a JSON body with a code', () => {
     ['a JSON array (batching)', '', post(json(null), `[${graphql}]`), 400, 'BAD_REQUEST'],
     ['a GET whose variables are not JSON', `?query=${encodeURIComponent('{ __typename }')}&variables=%7B`, { headers: { [CSRF_HEADER]: '1' } }, 400, 'BAD_REQUEST'],
     ['a GET whose extensions are not JSON', `?query=${encodeURIComponent('{ __typename }')}&extensions=nope`, { headers: { [CSRF_HEADER]: '1' } }, 400, 'BAD_REQUEST'],
-    ['a mutation over GET', `?query=${encodeURIComponent('mutation { sendMessage(channelName: "general", topic: "t", content: "x") { id } }')}`, { headers: { [CSRF_HEADER]: '1' } }, 405, 'BAD_REQUEST'],
+    ['a mutation over GET', `?query=${encodeURIComponent('mutation { sendMessage(channelName: "general", topic: "t", content: "x") { messageId } }')}`, { headers: { [CSRF_HEADER]: '1' } }, 405, 'BAD_REQUEST'],
     ['an Accept header allowing nothing the gateway writes', '', post(json(null, { accept: 'application/xml' }), graphql), 406, 'NOT_ACCEPTABLE'],
     ['a path other than the endpoint', '/../elsewhere', { headers: { accept: 'application/json' } }, 404, 'ROUTE_NOT_FOUND'],
     ['a body over the limit', '', post(json(null), JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(MAX_REQUEST_BODY_BYTES) } })), 413, 'REQUEST_ENTITY_TOO_LARGE'],
@@ -322,7 +322,7 @@ describe('isolation and streaming', () => {
     const stream = await h.sse('subscription { events { ... on MessageEvent { message { content } } } }', {}, { as: hamlet.email });
     try {
       await until(() => hub.stats().subscribers === 1, 5000, 'the SSE subscriber');
-      const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "sse", content: "over SSE") { id } }', {}, { as: othello.email });
+      const sent = await h.gql('mutation { sendMessage(channelName: "general", topic: "sse", content: "over SSE") { messageId } }', {}, { as: othello.email });
       expect(sent.errors).toBeUndefined();
       const [first] = await stream.waitFor(1);
       expect(stream.status).toBe(200);

@@ -17,6 +17,7 @@ import { reaches } from '../../zulip-operations.js';
 import { ChannelRef } from './index.js';
 import { asNode, fromList } from '../node.js';
 import { UserRef, userOrNull } from '../users.js';
+import { payloadIds } from '../payload-ids.js';
 
 /** Every folder of the organization (archived ones too), fetched once per request. */
 const allFolders = memoKey<ChannelFolder[]>('channelFolders');
@@ -102,7 +103,7 @@ builder.queryField('channelFolders', (t) =>
 const ChannelFolderPayloadRef = builder.objectRef<{ id: number }>('ChannelFolderPayload').implement({
   description: 'A channel folder that was created or changed.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The channel folder ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'channelFolderId', 'channel folder'),
     channelFolder: t.field({
       type: ChannelFolderRef,
       nullable: true,

@@ -6,11 +6,12 @@ import { deleteMessage } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
 import { reaches } from '../../zulip-operations.js';
+import { payloadIds } from '../payload-ids.js';
 
 const DeleteMessagePayloadRef = builder.objectRef<{ id: number }>('DeleteMessagePayload').implement({
   description: 'A message that was deleted.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The deleted message\u2019s ID (evict it from a client cache).', resolve: (p) => p.id }),
+    ...payloadIds(t, 'messageId', 'message', 'Message'),
   }),
 });
 

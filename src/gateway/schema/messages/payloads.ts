@@ -15,6 +15,7 @@ import { ChannelRef } from '../channels/index.js';
 import { asNode, fromList } from '../node.js';
 import { listAttachments } from '../uploads.js';
 import { foundOrNull, MessageRef } from './message.js';
+import { payloadIds } from '../payload-ids.js';
 
 interface SentMessage {
   id: number;
@@ -24,7 +25,7 @@ interface SentMessage {
 export const SendMessagePayloadRef = builder.objectRef<SentMessage>('SendMessagePayload').implement({
   description: 'A message that was sent.',
   fields: (t) => ({
-    id: t.field({ type: 'Long', description: 'The new message\u2019s ID.', resolve: (p) => p.id }),
+    ...payloadIds(t, 'messageId', 'new message'),
     message: t.field({
       type: MessageRef,
       nullable: true,

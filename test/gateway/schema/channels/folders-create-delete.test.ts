@@ -17,7 +17,7 @@ function harness(options: HarnessOptions = { emulatorSettings: { featureLevel: 4
 }
 
 const CREATE_FOLDER = /* GraphQL */ `
-  mutation ($name: String!) { createChannelFolder(name: $name, description: "d") { id channelFolder { zulipId name order isArchived creator { fullName } } } }
+  mutation ($name: String!) { createChannelFolder(name: $name, description: "d") { channelFolderId channelFolder { zulipId name order isArchived creator { fullName } } } }
 `;
 const CREATE_CHANNEL = /* GraphQL */ `
   mutation ($name: String!, $subscriberIds: [Long!]!, $folderId: Long) {
@@ -28,11 +28,11 @@ const CREATE_CHANNEL = /* GraphQL */ `
 describe('channel folders', () => {
   it('creates folders, links channels to them with one folder read, reorders and archives', async () => {
     const { h, calls } = harness();
-    const a = await h.gql<{ createChannelFolder: { id: number; channelFolder: { name: string } } }>(CREATE_FOLDER, { name: 'Frontend' }, { as: IAGO });
+    const a = await h.gql<{ createChannelFolder: { channelFolderId: number; channelFolder: { name: string } } }>(CREATE_FOLDER, { name: 'Frontend' }, { as: IAGO });
     expect(a.errors).toBeUndefined();
-    expect(a.data!.createChannelFolder.channelFolder).toEqual({ zulipId: a.data!.createChannelFolder.id, name: 'Frontend', order: expect.any(Number), isArchived: false, creator: { fullName: 'Iago' } });
-    const folderId = a.data!.createChannelFolder.id;
-    const b = await h.gql<{ createChannelFolder: { id: number } }>(CREATE_FOLDER, { name: 'Backend' }, { as: IAGO });
+    expect(a.data!.createChannelFolder.channelFolder).toEqual({ zulipId: a.data!.createChannelFolder.channelFolderId, name: 'Frontend', order: expect.any(Number), isArchived: false, creator: { fullName: 'Iago' } });
+    const folderId = a.data!.createChannelFolder.channelFolderId;
+    const b = await h.gql<{ createChannelFolder: { channelFolderId: number } }>(CREATE_FOLDER, { name: 'Backend' }, { as: IAGO });
 
     const created = await h.gql(CREATE_CHANNEL, { name: 'web', subscriberIds: [h.userId('iago')], folderId }, { as: IAGO });
     expect(created.errors).toBeUndefined();
@@ -45,11 +45,11 @@ describe('channel folders', () => {
     expect(calls().filter((c) => c === 'GET channel_folders')).toHaveLength(1);
 
     h.resetUpstreamRequests();
-    const reordered = await h.gql('mutation ($order: [Long!]!) { reorderChannelFolders(order: $order) { name order } }', { order: [b.data!.createChannelFolder.id, folderId] }, { as: IAGO });
+    const reordered = await h.gql('mutation ($order: [Long!]!) { reorderChannelFolders(order: $order) { name order } }', { order: [b.data!.createChannelFolder.channelFolderId, folderId] }, { as: IAGO });
     expect(reordered.data).toEqual({ reorderChannelFolders: [{ name: 'Backend', order: 0 }, { name: 'Frontend', order: 1 }] });
     expect(calls()).toEqual(['PATCH channel_folders', 'GET channel_folders']);
 
-    const archived = await h.gql('mutation ($id: Long!) { updateChannelFolder(id: $id, isArchived: true) { id } }', { id: b.data!.createChannelFolder.id }, { as: IAGO });
+    const archived = await h.gql('mutation ($id: Long!) { updateChannelFolder(id: $id, isArchived: true) { channelFolderId } }', { id: b.data!.createChannelFolder.channelFolderId }, { as: IAGO });
     expect(archived.errors).toBeUndefined();
     const shown = await h.gql('{ channelFolders { name } all: channelFolders(includeArchived: true) { name } }', {}, { as: HAMLET });
     expect(shown.data).toEqual({ channelFolders: [{ name: 'Frontend' }], all: [{ name: 'Backend' }, { name: 'Frontend' }] });
@@ -59,12 +59,12 @@ describe('channel folders', () => {
     const { h } = harness();
     const refused = await h.gql(CREATE_FOLDER, { name: 'X' }, { as: HAMLET });
     expect(refused.errors?.[0]).toMatchObject({ message: 'Must be an organization administrator', extensions: { code: 'UNAUTHORIZED_PRINCIPAL' } });
-    const unknown = await h.gql('mutation { updateChannelFolder(id: 9999, name: "Y") { id } }', {}, { as: IAGO });
+    const unknown = await h.gql('mutation { updateChannelFolder(id: 9999, name: "Y") { channelFolderId } }', {}, { as: IAGO });
     expect(unknown.errors?.[0]).toMatchObject({ message: 'Invalid channel folder ID', extensions: { code: 'BAD_REQUEST' } });
     h.resetUpstreamRequests();
     for (const query of [
-      'mutation { createChannelFolder(name: "  ") { id } }',
-      'mutation { updateChannelFolder(id: 1) { id } }',
+      'mutation { createChannelFolder(name: "  ") { channelFolderId } }',
+      'mutation { updateChannelFolder(id: 1) { channelFolderId } }',
       'mutation { reorderChannelFolders(order: [1, 1]) { id } }',
       'mutation { createChannel(name: " ", subscriberIds: []) { name } }',
     ]) {
@@ -78,8 +78,8 @@ describe('channel folders', () => {
     const { h, calls } = harness({ emulatorSettings: { featureLevel: 388 } });
     for (const query of [
       '{ channelFolders { name } }',
-      'mutation { createChannelFolder(name: "F") { id } }',
-      'mutation { updateChannelFolder(id: 1, name: "G") { id } }',
+      'mutation { createChannelFolder(name: "F") { channelFolderId } }',
+      'mutation { updateChannelFolder(id: 1, name: "G") { channelFolderId } }',
       'mutation { reorderChannelFolders(order: [1]) { id } }',
       'mutation { createChannel(name: "n", subscriberIds: []) { name } }',
     ]) {

@@ -7,18 +7,18 @@ import { demoUser } from '../../../../src/emulator/seed.js';
 import { setupHarness } from '../../../helpers/harness.js';
 import { AS_HAMLET } from './shared.js';
 
-const DELETE = 'mutation ($id: Long!) { deleteMessage(id: $id) { id } }';
+const DELETE = 'mutation ($id: Long!) { deleteMessage(id: $id) { messageId } }';
 
 function harness() {
   const h = setupHarness();
   const send = async (as: string) => {
-    const { data } = await h.gql<{ sendMessage: { id: number } }>(
-      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "doomed", content: "bye") { id } }',
+    const { data } = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "doomed", content: "bye") { messageId } }',
       { c: h.channelId('general') },
       { as },
     );
     h.resetUpstreamRequests();
-    return data!.sendMessage.id;
+    return data!.sendMessage.messageId;
   };
   return { h, send, exists: (id: number) => h.emulator.store.messages.has(id) };
 }
@@ -29,7 +29,7 @@ describe('deleteMessage', () => {
     const id = await send(demoUser('hamlet').email);
     const { data, errors } = await h.gql(DELETE, { id }, AS_HAMLET);
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ deleteMessage: { id } });
+    expect(data).toEqual({ deleteMessage: { messageId: id } });
     expect(exists(id)).toBe(false);
     expect(h.upstreamRequests.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE messages/${id}`]);
   });

@@ -25,12 +25,12 @@ const RECEIPTS = 'query ($id: Long!) { messageReadReceipts(id: $id) { messageId 
 describe('messageEditHistory', () => {
   it('gives the snapshots oldest first, in one call (plus the users when selected)', async () => {
     const { h, calls } = harness();
-    const sent = await h.gql<{ sendMessage: { id: number } }>(
-      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "plans", content: "first") { id } }',
+    const sent = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation ($c: Long!) { sendMessage(channelId: $c, topic: "plans", content: "first") { messageId } }',
       { c: h.channelId('general') },
       AS_HAMLET,
     );
-    const id = sent.data!.sendMessage.id;
+    const id = sent.data!.sendMessage.messageId;
     const edit = await h.gql('mutation ($id: Long!) { editMessage(messageId: $id, content: "changed") { __typename } }', { id }, AS_HAMLET);
     expect(edit.errors).toBeUndefined();
     h.resetUpstreamRequests();

@@ -17,12 +17,12 @@ function harness() {
   const h = setupHarness();
   const calls = () => h.upstreamRequests.map((r) => `${r.method} ${r.path}`);
   const send = async (topic: string, content: string) => {
-    const { data } = await h.gql<{ sendMessage: { id: number } }>(
-      'mutation ($c: Long!, $t: String!, $m: String!) { sendMessage(channelId: $c, topic: $t, content: $m) { id } }',
+    const { data } = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation ($c: Long!, $t: String!, $m: String!) { sendMessage(channelId: $c, topic: $t, content: $m) { messageId } }',
       { c: h.channelId('general'), t: topic, m: content },
       AS_HAMLET,
     );
-    return data!.sendMessage.id;
+    return data!.sendMessage.messageId;
   };
   return { h, calls, send };
 }

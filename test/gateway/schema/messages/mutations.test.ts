@@ -15,13 +15,13 @@ describe('mutations', () => {
 
   it('sendMessage to a channel and to users, then reads the message back through the loader', async () => {
     const general = store.channelByName('general')!;
-    const { data, errors } = await h.gql<{ sendMessage: { id: number; message: { content: string; topic: string; channel: { name: string }; sender: { fullName: string } } } }>(
-      'mutation($c: Long!) { sendMessage(channelId: $c, topic: "gateway", content: "Hello **there**") { id message { content topic channel { name } sender { fullName } } } }',
+    const { data, errors } = await h.gql<{ sendMessage: { messageId: number; message: { content: string; topic: string; channel: { name: string }; sender: { fullName: string } } } }>(
+      'mutation($c: Long!) { sendMessage(channelId: $c, topic: "gateway", content: "Hello **there**") { messageId message { content topic channel { name } sender { fullName } } } }',
       { c: general.stream_id },
       AS_HAMLET,
     );
     expect(errors).toBeUndefined();
-    const sent = store.messages.get(data!.sendMessage.id)!;
+    const sent = store.messages.get(data!.sendMessage.messageId)!;
     expect(sent).toMatchObject({ content: 'Hello **there**', topic: 'gateway', stream_id: general.stream_id });
     expect(data!.sendMessage.message).toEqual({
       content: sent.rendered_content,
@@ -32,13 +32,13 @@ describe('mutations', () => {
 
     const iago = store.userByEmail(demoUser('iago').email)!;
     h.resetUpstreamRequests();
-    const dm = await h.gql<{ sendMessage: { id: number } }>(
-      'mutation($to: [Long!]!) { sendMessage(to: $to, content: "psst") { id } }',
+    const dm = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation($to: [Long!]!) { sendMessage(to: $to, content: "psst") { messageId } }',
       { to: [iago.user_id] },
       AS_HAMLET,
     );
     expect(dm.errors).toBeUndefined();
-    expect(store.messages.get(dm.data!.sendMessage.id)).toMatchObject({ type: 'private', content: 'psst' });
+    expect(store.messages.get(dm.data!.sendMessage.messageId)).toMatchObject({ type: 'private', content: 'psst' });
     const post = h.upstreamRequests.find((r) => r.method === 'POST')!;
     expect(post.path).toBe('messages');
   });
@@ -47,19 +47,19 @@ describe('mutations', () => {
     const hamletId = store.userByEmail(HAMLET.email)!.user_id;
     const digits = addChannel(store, { name: '2024' }, Date.now());
     subscribe(store, digits.stream_id, hamletId);
-    const { data, errors } = await h.gql<{ sendMessage: { id: number } }>(
-      'mutation { sendMessage(channelName: "2024", topic: "plans", content: "by name") { id } }',
+    const { data, errors } = await h.gql<{ sendMessage: { messageId: number } }>(
+      'mutation { sendMessage(channelName: "2024", topic: "plans", content: "by name") { messageId } }',
       {},
       AS_HAMLET,
     );
     expect(errors).toBeUndefined();
-    expect(store.messages.get(data!.sendMessage.id)).toMatchObject({ stream_id: digits.stream_id, topic: 'plans' });
+    expect(store.messages.get(data!.sendMessage.messageId)).toMatchObject({ stream_id: digits.stream_id, topic: 'plans' });
   });
 
   it('sendMessage refuses an ambiguous destination and maps upstream refusals', async () => {
-    const bad = await h.gql('mutation { sendMessage(channelId: 1, to: [2], content: "x") { id } }', {}, AS_HAMLET);
+    const bad = await h.gql('mutation { sendMessage(channelId: 1, to: [2], content: "x") { messageId } }', {}, AS_HAMLET);
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    const missing = await h.gql('mutation { sendMessage(channelName: "no such channel", topic: "t", content: "x") { id } }', {}, AS_HAMLET);
+    const missing = await h.gql('mutation { sendMessage(channelName: "no such channel", topic: "t", content: "x") { messageId } }', {}, AS_HAMLET);
     expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', route: 'send-message' });
   });
 
@@ -136,7 +136,7 @@ describe('mutations', () => {
       subscribe(store, crowded.stream_id, addUser(store, { full_name: `Crowd ${i}`, delivery_email: `crowd${i}@zulip.example.com` }, now).user_id);
     }
     const { data, errors } = await h.gql(
-      'mutation($c: Long!) { sendMessage(channelId: $c, topic: "all hands", content: "Hello @**all**") { id } }',
+      'mutation($c: Long!) { sendMessage(channelId: $c, topic: "all hands", content: "Hello @**all**") { messageId } }',
       { c: crowded.stream_id },
       AS_HAMLET,
     );
