@@ -128,6 +128,11 @@ export const GatewayErrorCode = {
    * when the request's declared length is over it, or ended as soon as the streamed bytes passed it.
    */
   uploadTooLarge: 'UPLOAD_TOO_LARGE',
+  /**
+   * An upload whose file stopped arriving: no byte of it for the upload idle timeout (`idleMs`),
+   * counted from when the operation waited for the file, not from the operation's start.
+   */
+  uploadIdleTimeout: 'UPLOAD_IDLE_TIMEOUT',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

@@ -29,6 +29,11 @@ export interface UpstreamConfig {
    * retries all fit inside it (zulip/connection.ts `deadlineMs`). @default 10_000
    */
   deadlineMs?: number;
+  /**
+   * How long an upload may go without a byte of its file (upload.ts); it replaces the operation's
+   * deadline for the upload's own call. @default DEFAULT_UPLOAD_IDLE_MS (10 s)
+   */
+  uploadIdleMs?: number;
 }
 
 /** Observes one upstream call of a request (metrics, trace span, request id; observability/upstream.ts). */

@@ -153,6 +153,12 @@ export interface GatewayOptions {
    */
   upstreamDeadlineMs?: number;
   /**
+   * How long an upload (`uploadFile`) may go without a byte of its file, in milliseconds; past it,
+   * UPLOAD_IDLE_TIMEOUT. It replaces the upstream deadline for the upload's own call, since that
+   * deadline starts before the file's bytes arrive. @default DEFAULT_UPLOAD_IDLE_MS (10_000)
+   */
+  uploadIdleMs?: number;
+  /**
    * Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts); over it,
    * UPSTREAM_BUDGET_EXCEEDED before any call. @default DEFAULT_MAX_UPSTREAM_CALLS (50)
    */
@@ -229,6 +235,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
     ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
+    ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
     ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
     ...(liveDirectory !== false && {
       directories: (connection, inputLimits) => {
