@@ -116,6 +116,7 @@ export async function start(
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSubscriptionsPerCredential: config.maxSubscriptionsPerCredential,
     liveQueryThrottleMs: config.liveQueryThrottleMs,
+    credentialRecheckMs: config.credentialRecheckMs,
     slowConsumerLimit: config.slowConsumerLimit,
     graphiql: config.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
     logger,

@@ -96,6 +96,8 @@ export class ClusterEventSession implements EventSession {
   #holder: StreamHolder | undefined;
   #unfollow: (() => void) | undefined;
   #stopped = false;
+  /** The credential was refused elsewhere (refuse()). */
+  #revoked = false;
   /** The last entry delivered (or the follow's starting point). */
   #position: { generation: string | undefined; seq: number } = { generation: undefined, seq: 0 };
   /** True from a RESYNC sent by this session until the next entry: one RESYNC covers an outage. */
@@ -251,7 +253,8 @@ export class ClusterEventSession implements EventSession {
     // Keeps a logged queue (for the others, or for the deletion below); deletes one never logged.
     await holder?.stop();
     await this.#interestWrite;
-    if (!(await this.#othersInterested())) await this.#deleteLoggedQueue(this.#keeper.token);
+    // A refused credential cannot delete its queue: the server drops it once idle.
+    if (!(await this.#othersInterested()) && !this.#revoked) await this.#deleteLoggedQueue(this.#keeper.token);
     await this.#keeper.stop();
   }
 
@@ -558,6 +561,15 @@ export class ClusterEventSession implements EventSession {
     if (this.#readyDone || this.#stopped) return;
     this.#readyDone = true;
     this.#ready.resolve();
+  }
+
+  /** See EventSession.refuse: this instance leaves without deleting the queue (revocation.ts purges the credential's keys). */
+  async refuse(error: ZulipApiError): Promise<void> {
+    this.#revoked = true;
+    this.#lastError = error;
+    this.#ready.reject(error);
+    if (!this.#stopped) this.#groups.endAll('UNAUTHENTICATED', error.message);
+    await this.#shutdown();
   }
 
   async #refused(error: ZulipApiError): Promise<void> {

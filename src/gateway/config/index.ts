@@ -39,6 +39,8 @@ export interface GatewayConfig {
   maxRequestBodyBytes: number;
   maxSubscriptionsPerCredential: number;
   liveQueryThrottleMs: number;
+  /** CREDENTIAL_RECHECK_S, in milliseconds (revocation.ts). */
+  credentialRecheckMs: number;
   /** Events or results one subscription may have waiting before it ends with SLOW_CONSUMER. */
   slowConsumerLimit: number;
   /** `*`: any origin without credentials; a list: those origins with credentials; []: none. */
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     maxRequestBodyBytes: int('MAX_BODY_BYTES', 2_000_000, 1024, 1_073_741_824),
     maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 200, 1, 1_000_000),
     liveQueryThrottleMs: int('LIVE_QUERY_THROTTLE_MS', 50, 0, 600_000),
+    credentialRecheckMs: int('CREDENTIAL_RECHECK_S', 60, 1, 86_400) * 1000,
     slowConsumerLimit: int('SLOW_CONSUMER_LIMIT', 1000, 1, 1_000_000),
     corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
     graphiql: bool('GRAPHIQL', !production || demo),
