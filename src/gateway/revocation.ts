@@ -131,7 +131,8 @@ export class CredentialRevocations {
 
   /** A user was deactivated: every credential of theirs is refused, here and on the other instances. */
   revokeUser(userId: number, publish = true): void {
-    for (const [key, followed] of [...this.#followed]) if (followed.userId === userId) this.#purge(key, followed.connection);
+    // Each as refused: in cluster mode its keys leave Redis too.
+    for (const followed of [...this.#followed.values()]) if (followed.userId === userId) this.refused(followed.connection);
     if (publish) this.#publishUser(userId, 'revoke');
   }
 
