@@ -220,8 +220,11 @@ export class CredentialRevocations {
     this.#followed.delete(key);
     this.options.directories?.purge(connection);
     // As the chat server answers such a credential: 401, so that whoever waits on its session (a
-    // graphql-ws connection_init, a subscription) is refused as if its own call had been.
-    void this.options.hub.revoke(connection, new ZulipApiError('revocation', { httpStatus: 401, code: ZulipErrorCode.unauthorized, msg: REVOKED_MESSAGE }));
+    // graphql-ws connection_init, a subscription) is refused as if its own call had been. After the
+    // current turn: when the 401 was the session's own registration, it fails with the server's
+    // own code first (the revocation then finds the session gone).
+    const refusal = new ZulipApiError('revocation', { httpStatus: 401, code: ZulipErrorCode.unauthorized, msg: REVOKED_MESSAGE });
+    setImmediate(() => void this.options.hub.revoke(connection, refusal));
   }
 
   #verified(key: string, at: number): void {
