@@ -82,17 +82,31 @@ export function contextFromCredentials(
   const deadline: Context['deadline'] = { expiresAt: undefined };
   const observe = upstream.observe;
   // Counted per attempt, so attempts that never got a response (timeouts) count too.
+  const observeResponse = (info: ResponseInfo) => {
+    for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
+    if (info.rateLimit && credentials) upstream.budgets.observe(connection.credentialKey, info.rateLimit);
+  };
   const anonymousConnection = upstream.connection.derive({
     credentials: undefined,
     onRequest: () => void counters.requests++,
     sharedDeadline: () => deadline.expiresAt,
-    onResponse: (info: ResponseInfo) => {
-      for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
-      if (info.rateLimit && credentials) upstream.budgets.observe(connection.credentialKey, info.rateLimit);
-    },
+    onResponse: observeResponse,
     onCall: observe && ((route, method) => observe(observation ?? context, route, method)),
   });
-  const connection = credentials ? anonymousConnection.withCredentials(credentials) : anonymousConnection;
+  // The caller's own calls are told to the revocation too: a 401 refuses the credential everywhere
+  // (revocation.ts), any other answer shows it is still accepted. Anonymous calls never are.
+  const revocations = upstream.revocations;
+  const connection: ZulipConnection = !credentials
+    ? anonymousConnection
+    : revocations
+      ? anonymousConnection.derive({
+          credentials,
+          onResponse: (info: ResponseInfo) => {
+            observeResponse(info);
+            revocations.observed(connection, info);
+          },
+        })
+      : anonymousConnection.withCredentials(credentials);
   const context: Context = {
     server: upstream,
     connection,

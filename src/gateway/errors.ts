@@ -62,6 +62,11 @@ export const GatewayErrorCode = {
   invalidGlobalId: 'INVALID_GLOBAL_ID',
   /** An operation graphql-js finds invalid for the schema: yoga's validation code. */
   validationFailed: 'GRAPHQL_VALIDATION_FAILED',
+  /**
+   * No operation to run in the document: an `operationName` it does not define, or several
+   * operations and no name (yoga's code, HTTP 400).
+   */
+  operationResolutionFailure: 'OPERATION_RESOLUTION_FAILURE',
   /** An operation of more tokens than the gateway parses (`limit`). */
   maxTokensExceeded: 'MAX_TOKENS_EXCEEDED',
   /** An operation nested deeper than the gateway's limit (`limit`). */
@@ -123,6 +128,11 @@ export const GatewayErrorCode = {
    * when the request's declared length is over it, or ended as soon as the streamed bytes passed it.
    */
   uploadTooLarge: 'UPLOAD_TOO_LARGE',
+  /**
+   * An upload whose file stopped arriving: no byte of it for the upload idle timeout (`idleMs`),
+   * counted from when the operation waited for the file, not from the operation's start.
+   */
+  uploadIdleTimeout: 'UPLOAD_IDLE_TIMEOUT',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
@@ -180,11 +190,31 @@ type Extensions = Record<string, unknown>;
 export function toGraphQLError(e: unknown): GraphQLError {
   if (e instanceof GraphQLError) {
     const cause = e.originalError;
-    if (cause == null) return e;
-    if (cause instanceof GraphQLError) return cause.originalError == null ? e : withPosition(toGraphQLError(cause), e);
+    if (cause == null) return coded(e);
+    if (cause instanceof GraphQLError) return cause.originalError == null ? coded(e) : withPosition(toGraphQLError(cause), e);
     return withPosition(mapThrown(cause), e);
   }
   return mapThrown(e);
+}
+
+/**
+ * A GraphQLError raised without a code gets one, so that every error a client sees has one.
+ * graphql-js raises such errors itself: a variable its type refuses ("Variable "$id" got invalid
+ * value…") or an operation name the document lacks, both before any field runs, so without a path:
+ * the request's fault, BAD_USER_INPUT. One with a path came from a resolver that forgot its code:
+ * the gateway's fault, INTERNAL_SERVER_ERROR (its message kept: it was raised on purpose).
+ */
+function coded(e: GraphQLError): GraphQLError {
+  if (e.extensions.code !== undefined) return e;
+  const code = e.path === undefined ? GatewayErrorCode.badUserInput : GatewayErrorCode.internal;
+  return new GraphQLError(e.message, {
+    nodes: e.nodes,
+    source: e.source,
+    positions: e.positions,
+    path: e.path,
+    originalError: e.originalError,
+    extensions: { ...e.extensions, code },
+  });
 }
 
 function mapThrown(e: unknown): GraphQLError {

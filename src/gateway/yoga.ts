@@ -45,7 +45,8 @@ import { useSharedSubscriptions, type GraphQLSubscriptionSharing } from './plugi
 import { useTracing } from './plugins/tracing.js';
 import { useUploads } from './plugins/uploads.js';
 import { useUpstreamBudget } from './plugins/upstream-budget.js';
-import type { Headroom } from './upstream/budget.js';
+import { DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Budget, type Headroom } from './upstream/budget.js';
+import { CredentialRevocations } from './revocation.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
@@ -160,6 +161,19 @@ export interface GatewayOptions {
    */
   upstreamDeadlineMs?: number;
   /**
+   * How long an upload (`uploadFile`) may go without a byte of its file, in milliseconds; past it,
+   * UPLOAD_IDLE_TIMEOUT. It replaces the upstream deadline for the upload's own call, since that
+   * deadline starts before the file's bytes arrive. @default DEFAULT_UPLOAD_IDLE_MS (10_000)
+   */
+  uploadIdleMs?: number;
+  /**
+   * Longest time a credential this instance follows (live directory, subscriptions, `@live`) goes
+   * without the chat server accepting it, in milliseconds: past it, it is checked upstream
+   * (`GET /users/me`, within its budget), and not served from the directory until a check succeeds
+   * (revocation.ts). @default DEFAULT_CREDENTIAL_RECHECK_MS (60_000)
+   */
+  credentialRecheckMs?: number;
+  /**
    * Estimated upstream calls one query or mutation may make (plugins/upstream-budget.ts); over it,
    * UPSTREAM_BUDGET_EXCEEDED before any call. @default DEFAULT_MAX_UPSTREAM_CALLS (50)
    */
@@ -224,11 +238,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
   const { logger, metrics, tracing, liveDirectory, messageCache = true } = options;
-  const upstream = new UpstreamServer({
+  const upstream: UpstreamServer = new UpstreamServer({
     baseUrl: options.zulipUrl,
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
     ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
+    ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
     ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
     ...(liveDirectory !== false && {
       directories: (connection, inputLimits) => {
@@ -248,6 +263,21 @@ export function createGateway(options: GatewayOptions): Gateway {
         return directories;
       },
     }),
+    revocations: (connection, directories): CredentialRevocations => {
+      const revocations: CredentialRevocations = new CredentialRevocations({
+        hub,
+        directories,
+        connection,
+        ...(options.credentialRecheckMs !== undefined && { recheckMs: options.credentialRecheckMs }),
+        // A check waits while the credential's budget is down to the headroom kept for its other clients.
+        canSpend: (key): boolean => {
+          const budget: Budget = upstream.budgets.get(key);
+          return budget.remaining > headroomCalls(options.upstreamBudgetHeadroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM, budget.limit);
+        },
+      });
+      if (directories) directories.trusted = (key) => revocations.trusted(key);
+      return revocations;
+    },
     observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
   });
   const directories = upstream.directories;
@@ -276,6 +306,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // keep-alive pool, which those deletions still need.
     plugins: [
       { onDispose: () => upstream.close() },
+      { onDispose: () => upstream.revocations?.close() },
       // First: every later hook (and every log line) has the request id.
       useRequestId(logger),
       // Before yoga's masking (added after these plugins): bugs are logged with their stacks.

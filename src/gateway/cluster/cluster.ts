@@ -9,6 +9,8 @@
  * `clusterConfigFromEnv` reads REDIS_URL, GATEWAY_SECRET, REDIS_KEY_PREFIX, CLUSTER_FAILOVER_MS).
  */
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Credentials } from '../../zulip/credentials.js';
 import { createKeyDeriver, type KeyDeriver } from './keys.js';
 import { leaseTimes, type LeaseTimes } from './lease.js';
 import { ClusterRedis, DEFAULT_FAILOVER_MS, type RedisState } from './redis.js';
@@ -48,6 +50,16 @@ export interface ClusterState {
   leasesHeld: number;
 }
 
+/**
+ * A revocation one instance tells the others (revocation.ts): a credential the chat server refused,
+ * by its HMAC id (keys.ts, never the credential), or a user of a server whose every credential is
+ * refused (`revoke`, a deactivation) or to be checked again at once (`check`, a regenerated bot key).
+ */
+export type ClusterRevocation = { credential: string } | { server: string; userId: number; action: 'revoke' | 'check' };
+
+/** The channel revocations are published on (one per key prefix). */
+const REVOCATIONS_CHANNEL = 'revocations';
+
 export class EventCluster {
   readonly redis: ClusterRedis;
   readonly #tailer: StreamTailer;
@@ -56,6 +68,9 @@ export class EventCluster {
   readonly #sessions = new Set<ClusterEventSession>();
   readonly #options: EventClusterOptions;
   readonly #instanceId = randomBytes(9).toString('base64url');
+  readonly #revocationListeners = new Set<(revocation: ClusterRevocation) => void>();
+  #subscriber: Redis | undefined;
+  #closed = false;
 
   /** Throws ClusterConfigError without a usable secret; connects in the background. */
   constructor(options: EventClusterOptions) {
@@ -93,6 +108,78 @@ export class EventCluster {
     return session;
   }
 
+  /** The id of a credential in Redis (keys.ts): the same on every instance, never the credential. */
+  credentialId(baseUrl: string, credentials: Credentials): string {
+    return this.#keys(baseUrl, credentials).id;
+  }
+
+  /**
+   * A credential was refused: its registration snapshot, log and queue state leave Redis (no
+   * instance may load what it was sent, nor resume its queue as if it were accepted), and every
+   * other instance is told.
+   */
+  async revokeCredential(baseUrl: string, credentials: Credentials): Promise<void> {
+    const keys = this.#keys(baseUrl, credentials);
+    // One hash slot (keys.ts): one DEL.
+    await this.redis.run((c) => c.del(keys.snapshot, keys.state, keys.stream));
+    await this.#publish({ credential: keys.id });
+  }
+
+  /** Tells every other instance that a user's credentials are refused, or to be checked again. */
+  async revokeUser(server: string, userId: number, action: 'revoke' | 'check'): Promise<void> {
+    await this.#publish({ server, userId, action });
+  }
+
+  /**
+   * Told of the revocations other instances publish (not this one's own); returns its removal.
+   * The first listener subscribes this instance (a connection of its own: a subscribed Redis
+   * connection can send nothing else), retried until Redis answers.
+   */
+  onRevocation(listener: (revocation: ClusterRevocation) => void): () => void {
+    this.#revocationListeners.add(listener);
+    if (!this.#subscriber) void this.#subscribe();
+    return () => this.#revocationListeners.delete(listener);
+  }
+
+  async #publish(revocation: ClusterRevocation): Promise<void> {
+    await this.redis.run((c) => c.publish(this.#channel, JSON.stringify({ from: this.#instanceId, ...revocation })));
+  }
+
+  get #channel(): string {
+    return `${this.#options.keyPrefix ?? 'chatgraph:'}${REVOCATIONS_CHANNEL}`;
+  }
+
+  async #subscribe(): Promise<void> {
+    const subscriber = this.redis.duplicate();
+    this.#subscriber = subscriber;
+    subscriber.on('message', (_channel: string, text: string) => {
+      let message: { from?: unknown } & Partial<Record<string, unknown>>;
+      try {
+        message = JSON.parse(text) as typeof message;
+      } catch {
+        return;
+      }
+      if (message.from === this.#instanceId) return;
+      const revocation: ClusterRevocation | undefined =
+        typeof message.credential === 'string'
+          ? { credential: message.credential }
+          : typeof message.server === 'string' && typeof message.userId === 'number' && (message.action === 'revoke' || message.action === 'check')
+            ? { server: message.server, userId: message.userId, action: message.action }
+            : undefined;
+      if (revocation) for (const listener of this.#revocationListeners) listener(revocation);
+    });
+    // ioredis subscribes again by itself after a reconnection; only the first subscription is ours to retry.
+    while (!this.#closed) {
+      try {
+        if (subscriber.status === 'wait' || subscriber.status === 'end') await subscriber.connect();
+        await subscriber.subscribe(this.#channel);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, this.#options.retryMs ?? 250).unref?.());
+      }
+    }
+  }
+
   state(): ClusterState {
     let leasesHeld = 0;
     for (const session of this.#sessions) if (session.holding) leasesHeld++;
@@ -101,6 +188,8 @@ export class EventCluster {
 
   /** Stops reading and closes the connections (sessions are stopped by the hub first). */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#subscriber?.disconnect();
     await this.#tailer.close();
     await this.redis.close();
   }

@@ -16,6 +16,7 @@ import { DEFAULT_MESSAGE_CACHE_MAX_BYTES } from '../directory/messages/cache.js'
 import { DEFAULT_DIRECTORY_IDLE_MS, DEFAULT_DIRECTORY_MAX_BYTES } from '../directory/registry.js';
 import { DEFAULT_SLOW_CONSUMER_LIMIT } from '../events/hub.js';
 import { DEFAULT_LIVE_QUERY_THROTTLE_MS } from '../live/queries.js';
+import { DEFAULT_CREDENTIAL_RECHECK_MS } from '../revocation.js';
 import { DEFAULT_METRICS_PATH } from '../observability/endpoints.js';
 import { DEFAULT_READINESS_CACHE_MS } from '../observability/readiness.js';
 import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.js';
@@ -41,6 +42,7 @@ export type GatewayEnvOptions = Required<
     | 'maxRequestBodyBytes'
     | 'maxSubscriptionsPerCredential'
     | 'liveQueryThrottleMs'
+    | 'credentialRecheckMs'
     | 'slowConsumerLimit'
     | 'corsOrigins'
     | 'subgraph'
@@ -241,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       maxRequestBodyBytes: int('MAX_BODY_BYTES', MAX_REQUEST_BODY_BYTES, 1024, 1_073_741_824),
       maxSubscriptionsPerCredential: int('MAX_SUBSCRIPTIONS_PER_CREDENTIAL', DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL, 1, 1_000_000),
       liveQueryThrottleMs: int('LIVE_QUERY_THROTTLE_MS', DEFAULT_LIVE_QUERY_THROTTLE_MS, 0, 600_000),
+      credentialRecheckMs: int('CREDENTIAL_RECHECK_S', DEFAULT_CREDENTIAL_RECHECK_MS / 1000, 1, 86_400) * 1000,
       slowConsumerLimit: int('SLOW_CONSUMER_LIMIT', DEFAULT_SLOW_CONSUMER_LIMIT, 1, 1_000_000),
       corsOrigins: check(() => origins('CORS_ORIGINS', get('CORS_ORIGINS') ?? ''), []),
       // A production deployment has no GraphiQL unless asked for: a browser GET would get a page

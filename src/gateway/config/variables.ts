@@ -10,6 +10,7 @@ import { DEFAULT_MESSAGE_CACHE_MAX_BYTES } from '../directory/messages/cache.js'
 import { DEFAULT_DIRECTORY_IDLE_MS, DEFAULT_DIRECTORY_MAX_BYTES } from '../directory/registry.js';
 import { DEFAULT_SLOW_CONSUMER_LIMIT } from '../events/hub.js';
 import { DEFAULT_LIVE_QUERY_THROTTLE_MS } from '../live/queries.js';
+import { DEFAULT_CREDENTIAL_RECHECK_MS } from '../revocation.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from '../loaders/users.js';
 import { DEFAULT_METRICS_PATH } from '../observability/endpoints.js';
 import { DEFAULT_READINESS_CACHE_MS } from '../observability/readiness.js';
@@ -52,6 +53,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'MAX_CONNECTIONS', default: String(SERVER_LIMITS.maxConnections), meaning: 'Connections one instance holds at once, WebSockets included; over it a connection is answered 503 TOO_MANY_CONNECTIONS (Retry-After: 1) and closed. Keep it below the process\'s file descriptor limit.' },
   { name: 'MAX_BODY_BYTES', default: String(MAX_REQUEST_BODY_BYTES), meaning: 'Largest request body or graphql-ws message accepted, in bytes (HTTP 413, WebSocket close 1009 above).' },
   { name: 'MAX_SUBSCRIPTIONS_PER_CREDENTIAL', default: String(DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL), meaning: 'Subscriptions and `@live` queries one credential may have open on one instance, all transports together; the next is refused with TOO_MANY_SUBSCRIPTIONS.' },
+  { name: 'CREDENTIAL_RECHECK_S', default: String(DEFAULT_CREDENTIAL_RECHECK_MS / 1000), meaning: 'Longest time, in seconds, a credential the gateway follows (live directory, subscriptions, `@live`) goes without the chat server accepting it: then it is checked upstream (GET /users/me, within its budget), and not served from the directory until a check succeeds. Bounds how long a key regenerated outside chatgraph (Zulip sends no event for it) is still served.' },
   { name: 'LIVE_QUERY_THROTTLE_MS', default: String(DEFAULT_LIVE_QUERY_THROTTLE_MS), meaning: 'Least time between two executions of one `@live` query, in milliseconds: changes within it are folded into one re-execution. A client\'s `@live(throttle:)` may only raise it.' },
   { name: 'SLOW_CONSUMER_LIMIT', default: String(DEFAULT_SLOW_CONSUMER_LIMIT), meaning: 'Events or results one subscription may have waiting to be sent; a client that falls further behind gets SLOW_CONSUMER and resubscribes with its last cursor.' },
   { name: 'CORS_ORIGINS', default: '(none)', meaning: 'Comma-separated browser origins allowed cross-origin, with credentials. `*` alone: any origin, never with credentials. Unset: no cross-origin access.' },

@@ -121,6 +121,24 @@ export class LiveDirectories {
   onRegistered: ((response: Readonly<Record<string, unknown>>) => void) | undefined;
 
   /**
+   * Whether a credential (by session key) may be served from what the gateway holds: false while
+   * it is refused or its last check upstream is too old (revocation.ts). Such a credential's lookups
+   * take the per-request path, and no session is opened for it. @default every credential
+   */
+  trusted: ((key: string) => boolean) | undefined;
+
+  /**
+   * The credential was refused (revocation.ts): its directory and message windows are dropped at
+   * once, and its session is no longer followed.
+   */
+  purge(connection: ZulipConnection): void {
+    const key = sessionKey(connection);
+    this.forget(key);
+    this.registry.drop(key, 'closed');
+    this.messages?.forget(key);
+  }
+
+  /**
    * The directory to read for this request's credential, or undefined (anonymous, still loading,
    * fenced by a write, stale): the caller then takes the per-request path. Starts the credential's
    * session on first use without waiting for it.
@@ -128,6 +146,7 @@ export class LiveDirectories {
   forRequest(connection: ZulipConnection): Directory | undefined {
     if (this.closed || !connection.credentials) return undefined;
     const key = sessionKey(connection);
+    if (this.trusted && !this.trusted(key)) return undefined;
     let entry = this.entries.get(key);
     if (entry?.session.stopped) {
       // Its queue is gone for good (refused, or stopped without a lease): never serve what it fed.
@@ -154,6 +173,7 @@ export class LiveDirectories {
   peek(connection: ZulipConnection): Directory | undefined {
     if (this.closed || !connection.credentials) return undefined;
     const key = sessionKey(connection);
+    if (this.trusted && !this.trusted(key)) return undefined;
     const entry = this.entries.get(key);
     if (!entry?.release || entry.session.stopped || entry.reloadWanted || entry.fences.size > 0) return undefined;
     const directory = this.registry.peek(key);
@@ -222,6 +242,7 @@ export class LiveDirectories {
   cachedMessages(connection: ZulipConnection, query: CacheQuery): CacheLookup | undefined {
     if (!this.messages || this.closed || !connection.credentials) return undefined;
     const key = sessionKey(connection);
+    if (this.trusted && !this.trusted(key)) return undefined;
     // Only a session a directory lookup started: a page alone never registers a queue (the first
     // lookup of a sender or channel does, and the next page is then cached).
     const directory = this.entries.get(key)?.release ? this.forRequest(connection) : undefined;

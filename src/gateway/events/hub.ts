@@ -20,6 +20,7 @@
  */
 import type { BackoffOptions } from '../../zulip/backoff.js';
 import type { ZulipConnection } from '../../zulip/connection.js';
+import type { ZulipApiError } from '../../zulip/errors.js';
 import type { Cursor, ReplayBufferOptions } from './buffer.js';
 import type { FilterSpec } from './filters.js';
 import { SUPPORTED_EVENT_TYPES } from './model.js';
@@ -114,6 +115,7 @@ export class EventHub {
   private readonly options: EventHubOptions;
   private closed = false;
   private readonly taps = new Set<SessionTap>();
+  private readonly refusalListeners = new Set<(connection: ZulipConnection) => void>();
   /**
    * Sessions stopping after their grace period: no longer in `sessions`, but `close()` must still
    * wait for them (their upstream queue deletion, their leaving a cluster's interest set) before
@@ -186,6 +188,36 @@ export class EventHub {
     }
   }
 
+  /** The cluster mode this hub's sessions share (undefined: in-process). */
+  get cluster(): EventCluster | undefined {
+    return this.options.cluster;
+  }
+
+  /**
+   * Told whenever a session's credential is refused by the chat server (its queue's registration
+   * or poll answered 401), with the session's connection; returns its removal.
+   */
+  onRefused(listener: (connection: ZulipConnection) => void): () => void {
+    this.refusalListeners.add(listener);
+    return () => this.refusalListeners.delete(listener);
+  }
+
+  /**
+   * Ends the credential's session now, its subscribers with `UNAUTHENTICATED` and whoever waits for
+   * its registration with `error` (EventSession.refuse):
+   * the credential was refused on another path (revocation.ts). The next subscription of it opens
+   * a new session, which the chat server refuses or (a reactivated user) accepts.
+   */
+  async revoke(connection: ZulipConnection, error: ZulipApiError): Promise<void> {
+    const key = sessionKey(connection);
+    const held = this.sessions.get(key);
+    if (!held) return;
+    this.sessions.delete(key);
+    if (held.graceTimer) clearTimeout(held.graceTimer);
+    held.graceTimer = undefined;
+    await held.session.refuse(error).catch(() => undefined);
+  }
+
   /** Adds a tap (see {@link SessionTap}); returns its removal. */
   addTap(tap: SessionTap): () => void {
     this.taps.add(tap);
@@ -221,6 +253,7 @@ export class EventHub {
     if (existing && !existing.session.stopped) return existing;
     const refused = () => {
       if (this.sessions.get(key) === held) this.sessions.delete(key);
+      for (const listener of this.refusalListeners) listener(connection);
     };
     const session = this.options.createSession?.(connection, refused) ?? this.queueSession(connection, refused);
     const held: HeldSession = { key, session, holders: 0, graceTimer: undefined };

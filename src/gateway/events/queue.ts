@@ -203,6 +203,17 @@ export class QueuePoller {
     return this.stopping;
   }
 
+  /**
+   * Stops for good because the credential was refused elsewhere: whoever waits for the first
+   * registration gets `error` (an auth error, as if this queue's own call had been refused), and
+   * the queue is not deleted upstream (the credential cannot).
+   */
+  refuse(error: ZulipApiError): Promise<void> {
+    this.ready.reject(error);
+    this.lastError = error;
+    return this.stop(false);
+  }
+
   private async shutdown(deleteUpstream: boolean | ((queueId: string) => boolean)): Promise<void> {
     this.abort.abort();
     this.ready.reject(new Error('event queue poller stopped'));

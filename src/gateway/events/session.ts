@@ -63,6 +63,12 @@ export interface EventSession {
   listen(listener: SessionListener): () => void;
   /** Ends every subscriber (`SHUTDOWN`) and stops the source. Idempotent. */
   stop(message: string): Promise<void>;
+  /**
+   * The credential was refused elsewhere (a 401 on another path, its key regenerated, its user
+   * deactivated: see revocation.ts): ends every subscriber with `UNAUTHENTICATED` and stops the
+   * source, without deleting the queue upstream (the credential can no longer).
+   */
+  refuse(error: ZulipApiError): Promise<void>;
 }
 
 export interface QueueEventSessionOptions {
@@ -147,6 +153,11 @@ export class QueueEventSession implements EventSession {
   async stop(message: string): Promise<void> {
     this.groups.endAll('SHUTDOWN', message);
     await this.queue.stop();
+  }
+
+  async refuse(error: ZulipApiError): Promise<void> {
+    this.groups.endAll('UNAUTHENTICATED', error.message);
+    await this.queue.refuse(error);
   }
 
   private cursorAt(seq: number): string {

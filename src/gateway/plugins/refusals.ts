@@ -7,6 +7,12 @@
  * "Unexpected error.". Here they are refused before yoga does, each with its own code, and any
  * other refusal that still leaves yoga without a JSON body gets one from its status.
  *
+ * A refusal yoga writes as a stream of GraphQL results (a validation or variable error answered
+ * `multipart/mixed` or `text/event-stream`, as the Accept header asked) is kept: its results carry
+ * the errors' own codes (masking.ts). A body replaced here drops the replaced one's framing headers
+ * (`Transfer-Encoding`, `Connection`, `Content-Encoding`): a fixed-length JSON body with
+ * `Transfer-Encoding: chunked` as well is a response undici and Node's fetch refuse to read.
+ *
  * Refusals node's HTTP server makes before yoga sees a request (malformed HTTP, header timeouts,
  * oversized headers) and the connection cap are transport/http.ts's.
  */
@@ -25,6 +31,15 @@ const BY_STATUS: Readonly<Record<number, [GatewayErrorCode, string]>> = {
   413: [GatewayErrorCode.requestEntityTooLarge, 'Request body too large'],
   415: [GatewayErrorCode.unsupportedMediaType, 'Unsupported media type: send Content-Type: application/json.'],
 };
+
+/** Headers that describe the body being replaced, not the JSON body that replaces it. */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'];
+
+/** Whether a body is GraphQL results already (JSON, or a multipart or SSE stream of them). */
+function carriesResults(contentType: string | null): boolean {
+  const type = contentType?.toLowerCase() ?? '';
+  return type.includes('json') || type.startsWith('multipart/mixed') || type.startsWith('text/event-stream');
+}
 
 function refusal(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}): Error {
   return createGraphQLError(message, { extensions: { code, http: { status, headers } } });
@@ -64,12 +79,12 @@ export function useCodedRefusals(): Plugin {
       });
     },
     onResponse({ response, setResponse, fetchAPI }) {
-      if (response.status < 400 || response.headers.get('content-type')?.includes('json')) return;
+      if (response.status < 400 || carriesResults(response.headers.get('content-type'))) return;
       const [code, message] =
         BY_STATUS[response.status] ?? (response.status >= 500 ? [GatewayErrorCode.internal, 'Unexpected error.'] : BY_STATUS[400]!);
       const headers = new fetchAPI.Headers(response.headers);
       headers.set('content-type', 'application/json; charset=utf-8');
-      headers.delete('content-length');
+      for (const name of FRAMING_HEADERS) headers.delete(name);
       setResponse(new fetchAPI.Response(refusalBody(message, code), { status: response.status, statusText: response.statusText, headers }));
     },
   };

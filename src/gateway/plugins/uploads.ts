@@ -65,6 +65,9 @@ export function parseMultipartRequest(request: Request, maxFieldBytes: number): 
     parser = busboy({
       headers: { 'content-type': request.headers.get('content-type') ?? '' },
       limits: { fieldSize: maxFieldBytes, fields: 2, files: 1 },
+      // A filename is UTF-8, as browsers and undici send it (RFC 7578 §4.2); busboy's default would
+      // read it as latin1 (`résumé` as `rÃ©sumÃ©`).
+      defParamCharset: 'utf8',
     });
   } catch (error) {
     return Promise.reject(badMultipart(`Malformed multipart request: ${(error as Error).message}`));

@@ -86,6 +86,11 @@ builder.mutationField('regenerateApiKey', (t) =>
     description:
       'Replaces the caller\u2019s API key with a new one and answers it; the old key stops working at once (so does this ' +
       'request\u2019s credential for any later request). Bots cannot (BAD_REQUEST).',
-    resolve: (_root, _args, ctx) => regenerateApiKey(ctx.connection),
+    resolve: async (_root, _args, ctx) => {
+      const result = await regenerateApiKey(ctx.connection);
+      // The old key is refused from now on: nothing held for it is served again (revocation.ts).
+      ctx.server.revocations?.refused(ctx.connection);
+      return result;
+    },
   }),
 );

@@ -50,6 +50,8 @@ builder.mutationField('regenerateBotApiKey', (t) =>
     args: { botId: t.arg({ type: 'Long', required: true, description: 'The bot\u2019s user ID.' }) },
     resolve: async (_root, args, ctx) => {
       const { api_key } = await regenerateBotApiKey(ctx.connection, { botId: args.botId });
+      // The bot's old key is refused from now on: its credentials are checked at once (revocation.ts).
+      ctx.server.revocations?.checkUser(args.botId);
       return { botId: args.botId, apiKey: api_key };
     },
   }),

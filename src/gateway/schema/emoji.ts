@@ -8,10 +8,10 @@
 import type { RealmEmoji } from '../../zulip/model/emoji.js';
 import { deactivateCustomEmoji, getCustomEmoji, uploadCustomEmoji } from '../../zulip/routes/emoji.js';
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { requireCredentials, type Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { asNode, fromList } from './node.js';
-import { sendBounded } from '../upload.js';
+import { sendBounded, uploadCall } from '../upload.js';
 import { UserRef, userOrNull } from './users.js';
 import { reaches } from '../zulip-operations.js';
 
@@ -103,7 +103,9 @@ builder.mutationField('uploadCustomEmoji', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const name = checkedName(args.name);
-      await sendBounded(args.file, MAX_EMOJI_FILE_BYTES, (file) => uploadCustomEmoji(ctx.connection, name, file));
+      requireCredentials(ctx); // anonymous: refused before the image goes upstream
+      const { timing, connection } = uploadCall(ctx.server, ctx.connection);
+      await sendBounded(args.file, MAX_EMOJI_FILE_BYTES, timing, (file, call) => uploadCustomEmoji(connection, name, file, call));
       return emojiNamed(ctx, name);
     },
   }),

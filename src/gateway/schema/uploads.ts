@@ -14,10 +14,10 @@ import {
   uploadFile,
 } from '../../zulip/routes/uploads.js';
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { requireCredentials, type Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { sendBounded } from '../upload.js';
+import { sendBounded, uploadCall } from '../upload.js';
 import { reaches } from '../zulip-operations.js';
 import { memoKey } from '../loaders/index.js';
 import { foundOrNull, MessageRef } from './messages/message.js';
@@ -86,13 +86,18 @@ builder.mutationField('uploadFile', (t) =>
       'Uploads one file, sent as a GraphQL multipart request (`operations`, `map`, then the file part; header ' +
       '`x-graphql-yoga-csrf`). The file streams to the chat server as it arrives, bounded by the organization\u2019s ' +
       '`max_file_upload_size_mib`: UPLOAD_TOO_LARGE before anything is sent when the request\u2019s length is over it, ' +
-      'or as soon as the bytes pass it. One upstream request (two more, once per gateway, to read the limit).',
+      'or as soon as the bytes pass it. The upload is not bound by the operation\u2019s deadline but by an idle timeout ' +
+      'from when its file\u2019s bytes are awaited (UPLOAD_IDLE_TIMEOUT when none came for that long). Anonymous: ' +
+      'UNAUTHENTICATED before any upstream call. One upstream request (two more, once per gateway, to read the limit).',
     args: {
       file: t.arg({ type: 'Upload', required: true, description: 'The file part of the request, mapped to this variable.' }),
     },
     resolve: async (_root, args, ctx) => {
+      // Anonymous: refused before anything (the limit's registration, the file) goes upstream.
+      requireCredentials(ctx);
       const maxBytes = await maxFileUploadBytes(ctx);
-      const sent = await sendBounded(args.file, maxBytes, (file) => uploadFile(ctx.connection, file));
+      const { timing, connection } = uploadCall(ctx.server, ctx.connection);
+      const sent = await sendBounded(args.file, maxBytes, timing, (file, call) => uploadFile(connection, file, call));
       const path = sent.result.url ?? sent.result.uri;
       const filename = sent.result.filename ?? decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
       return { path, filename, size: sent.bytes, contentType: sent.file.mimeType };

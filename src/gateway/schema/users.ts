@@ -398,6 +398,8 @@ builder.mutationField('deactivateUser', (t) =>
         userId,
         ...(args.notificationComment != null && { deactivationNotificationComment: args.notificationComment }),
       });
+      // Every credential of the user is refused from now on (revocation.ts).
+      ctx.server.revocations?.revokeUser(userId);
       return freshUser(ctx, userId);
     },
   }),
@@ -462,6 +464,7 @@ builder.mutationField('deactivateOwnUser', (t) =>
       'CANNOT_DEACTIVATE_LAST_USER, with `entity` and `is_last_owner` in the extensions.',
     resolve: async (_root, _args, ctx) => {
       await deactivateOwnUser(ctx.connection);
+      ctx.server.revocations?.refusedOwner(ctx.connection);
       return {};
     },
   }),

@@ -8,6 +8,7 @@ import { ZulipConnection, type FetchLike, type ObservedCall } from '../../zulip/
 import type { Credentials } from '../../zulip/credentials.js';
 import { AuthorizationCache } from '../credentials.js';
 import type { LiveDirectories } from '../directory/live.js';
+import type { CredentialRevocations } from '../revocation.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from '../loaders/users.js';
 import { SharedValue } from '../loaders/memo.js';
@@ -29,6 +30,11 @@ export interface UpstreamConfig {
    * retries all fit inside it (zulip/connection.ts `deadlineMs`). @default 10_000
    */
   deadlineMs?: number;
+  /**
+   * How long an upload may go without a byte of its file (upload.ts); it replaces the operation's
+   * deadline for the upload's own call. @default DEFAULT_UPLOAD_IDLE_MS (10 s)
+   */
+  uploadIdleMs?: number;
 }
 
 /** Observes one upstream call of a request (metrics, trace span, request id; observability/upstream.ts). */
@@ -40,6 +46,11 @@ export interface UpstreamServerOptions extends UpstreamConfig {
    * directories learn the server's length limits into `inputLimits`. @default none (off)
    */
   directories?: (connection: ZulipConnection, inputLimits: InputLimits) => LiveDirectories;
+  /**
+   * Builds the gateway's revocation (revocation.ts) over the server's connection and the
+   * directories: told of every answer to a credential's call. @default none
+   */
+  revocations?: (connection: ZulipConnection, directories: LiveDirectories | undefined) => CredentialRevocations;
   /**
    * Observes each upstream call of a request. `observation` is the GraphQL context object, read
    * when the call is made: the request id and the operation's trace context are put on it after
@@ -64,6 +75,8 @@ export class UpstreamServer {
   readonly inputLimits: InputLimits = { ...DEFAULT_INPUT_LIMITS };
   /** Each credential's live directory (directory/live.ts); undefined when it is off. */
   readonly directories: LiveDirectories | undefined;
+  /** Refused credentials (revocation.ts), told of every answer to a request's call; undefined when off. */
+  readonly revocations: CredentialRevocations | undefined;
   /** See {@link UpstreamServerOptions.observe}; undefined when nothing observes. */
   readonly observe: UpstreamObserver | undefined;
   /** Below feature level 384, user batches up to this size are fetched by ID (loaders/users.ts). */
@@ -78,7 +91,7 @@ export class UpstreamServer {
   userIdsSupported: boolean | undefined = undefined;
 
   constructor(options: UpstreamServerOptions) {
-    const { directories, observe, userIdsBatchThreshold, ...config } = options;
+    const { directories, revocations, observe, userIdsBatchThreshold, ...config } = options;
     this.config = config;
     this.connection = new ZulipConnection({
       baseUrl: config.baseUrl,
@@ -91,6 +104,7 @@ export class UpstreamServer {
       },
     });
     this.directories = directories?.(this.connection, this.inputLimits);
+    this.revocations = revocations?.(this.connection, this.directories);
     this.observe = observe;
     this.userIdsBatchThreshold = userIdsBatchThreshold ?? DEFAULT_USER_IDS_BATCH_THRESHOLD;
   }

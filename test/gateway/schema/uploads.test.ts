@@ -4,9 +4,10 @@
  * server's limit refuses a large file before anything goes upstream (or mid-stream when its length
  * was not declared), and the attachment fields link their messages.
  */
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { demoUser } from '../../../src/emulator/seed.js';
-import { setupHarness, type Harness } from '../../helpers/harness.js';
+import { basicAuth, setupHarness, type Harness } from '../../helpers/harness.js';
 import { postMultipart, postMultipartChunked, sha256, testBytes } from '../../helpers/uploads.js';
 
 const UPLOAD = 'mutation($file: Upload!) { uploadFile(file: $file) { url path pathId filename size contentType } }';
@@ -107,11 +108,104 @@ describe('uploadFile', () => {
     expect(inline.errors?.[0]?.message).toMatch(/Upload must be a file part/);
   });
 
-  it('answers the emulator\u2019s error when the upload is not authenticated', async () => {
+  it('refuses an anonymous upload with UNAUTHENTICATED before any upstream call', async () => {
     const h = setupHarness();
     await h.ready;
+    h.resetUpstreamRequests();
     const { errors } = await postMultipart(h.url, UPLOAD, { bytes: testBytes(10), name: 'a.txt' });
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(errors?.[0]?.extensions?.upstreamCode).toBeUndefined(); // the gateway's refusal, not the server's
+    expect(h.upstreamRequests).toEqual([]);
+    expect(h.emulator.store.attachments.size).toBe(0);
+  });
+
+  it('stores a UTF-8 filename as sent (Zulip\u2019s sanitizing aside: spaces become `-`)', async () => {
+    const h = setupHarness();
+    await h.ready;
+    const { data, errors } = await postMultipart(h.url, UPLOAD, { bytes: testBytes(10), name: 'résumé 日本.txt', type: 'text/plain' }, { as: hamlet });
+    expect(errors).toBeUndefined();
+    expect(data!.uploadFile).toMatchObject({ filename: 'résumé-日本.txt' });
+    expect([...h.emulator.store.attachments.values()].map((a) => a.name)).toEqual(['résumé-日本.txt']);
+  });
+});
+
+describe('uploadFile timing: an idle timeout from the file\u2019s bytes, not the operation deadline', () => {
+  /**
+   * Sends a multipart upload over a raw socket, the file part in `chunks` pieces written `gapMs` apart
+   * (the client's pace is the scenario), or stopping after `stallAfter` pieces; resolves with the
+   * answer's status and JSON body.
+   */
+  async function slowUpload(url: string, bytes: Uint8Array, pace: { chunks: number; gapMs: number; stallAfter?: number }) {
+    const { hostname, port, pathname } = new URL(url);
+    const boundary = 'chatgraph-slow-boundary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: UPLOAD, variables: { file: null } })}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n${JSON.stringify({ 0: ['variables.file'] })}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const socket = connect(Number(port), hostname);
+    onTestFinished(() => void socket.destroy());
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const answer = new Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: { extensions?: Record<string, unknown> }[] } }>((resolve, reject) => {
+      let received = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        const text = received.toString('utf8');
+        const end = text.indexOf('\r\n\r\n');
+        const length = /content-length: (\d+)/i.exec(text.slice(0, end));
+        if (end < 0 || !length || received.byteLength < Buffer.byteLength(text.slice(0, end)) + 4 + Number(length[1])) return;
+        resolve({ status: Number(text.split(' ')[1]), body: JSON.parse(text.slice(end + 4)) });
+      });
+      socket.once('error', reject);
+    });
+    socket.write(
+      `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${basicAuth(hamlet)}\r\nx-graphql-yoga-csrf: 1\r\nAccept: application/json\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${head.byteLength + bytes.byteLength + tail.byteLength}\r\n\r\n`,
+    );
+    socket.write(head);
+    const size = Math.ceil(bytes.byteLength / pace.chunks);
+    let stalled = false;
+    void (async () => {
+      for (let i = 0; i < pace.chunks && !socket.destroyed; i++) {
+        if (i === pace.stallAfter) return void (stalled = true);
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, pace.gapMs));
+        socket.write(bytes.subarray(i * size, (i + 1) * size));
+      }
+      socket.write(tail);
+    })();
+    const result = await answer;
+    return { ...result, stalled };
+  }
+
+  it('a 96 kB file sent over 13 operation deadlines succeeds, byte-exact', async () => {
+    // Scaled down tenfold from 13 s against the 10 s default: a 100 ms operation deadline, the
+    // file's 13 pieces 100 ms apart, an idle timeout of 1 s that no gap reaches.
+    const h = setupHarness({ gateway: { upstreamDeadlineMs: 100, uploadIdleMs: 1000 } });
+    await h.ready;
+    await postMultipart(h.url, UPLOAD, { bytes: testBytes(10), name: 'warm.txt' }, { as: hamlet }); // reads the limit once
+    const bytes = testBytes(96_000);
+    const started = Date.now();
+    const { status, body } = await slowUpload(h.url, bytes, { chunks: 13, gapMs: 100 });
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    const file = body.data!.uploadFile as { url: string; size: number };
+    expect(file.size).toBe(96_000);
+    expect(sha256(await (await readBack(h, file.url, hamlet)).arrayBuffer())).toBe(sha256(bytes));
+  });
+
+  it('a file that stops arriving fails with UPLOAD_IDLE_TIMEOUT once the idle timeout passed, and nothing is stored', async () => {
+    const h = setupHarness({ gateway: { uploadIdleMs: 300 } });
+    await h.ready;
+    await postMultipart(h.url, UPLOAD, { bytes: testBytes(10), name: 'warm.txt' }, { as: hamlet });
+    const stored = h.emulator.store.attachments.size;
+    const started = Date.now();
+    const { body, stalled } = await slowUpload(h.url, testBytes(96_000), { chunks: 13, gapMs: 10, stallAfter: 4 });
+    expect(stalled).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'UPLOAD_IDLE_TIMEOUT', idleMs: 300 });
+    expect(h.emulator.store.attachments.size).toBe(stored);
   });
 });
 

@@ -85,6 +85,8 @@ export class ClusterEventSession implements EventSession {
   #holder: StreamHolder | undefined;
   #unfollow: (() => void) | undefined;
   #stopped = false;
+  /** The credential was refused elsewhere (refuse()). */
+  #revoked = false;
   /** The last entry delivered (or the follow's starting point). */
   #position: { generation: string | undefined; seq: number } = { generation: undefined, seq: 0 };
   /** True from a RESYNC sent by this session until the next entry: one RESYNC covers an outage. */
@@ -216,7 +218,8 @@ export class ClusterEventSession implements EventSession {
     this.#holder = undefined;
     // Keeps a logged queue (for the others, or for the deletion below); deletes one never logged.
     await holder?.stop();
-    if (!(await this.#interest.leave())) await this.#deleteLoggedQueue(this.#keeper.token);
+    // A refused credential cannot delete its queue: the server drops it once idle.
+    if (!(await this.#interest.leave()) && !this.#revoked) await this.#deleteLoggedQueue(this.#keeper.token);
     await this.#keeper.stop();
   }
 
@@ -474,6 +477,15 @@ export class ClusterEventSession implements EventSession {
 
   #markReady(): void {
     if (!this.#stopped) this.#ready.resolve();
+  }
+
+  /** See EventSession.refuse: this instance leaves without deleting the queue (revocation.ts purges the credential's keys). */
+  async refuse(error: ZulipApiError): Promise<void> {
+    this.#revoked = true;
+    this.#lastError = error;
+    this.#ready.reject(error);
+    if (!this.#stopped) this.#groups.endAll('UNAUTHENTICATED', error.message);
+    await this.#shutdown();
   }
 
   async #refused(error: ZulipApiError): Promise<void> {
