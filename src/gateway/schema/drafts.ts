@@ -9,12 +9,12 @@ import type { Draft, DraftData, DraftType } from '../../zulip/model/drafts.js';
 import { createDrafts, deleteDraft, editDraft, getDrafts } from '../../zulip/routes/drafts.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
+import { channelLookupCost, userLookupCost } from '../upstream-cost.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 
 function requireDrafts(ctx: Context): Promise<void> {
   return requireFeatureLevel(ctx, featureLevels.drafts, 'The drafts API');
@@ -52,6 +52,7 @@ DraftRef.implement({
       resolve: (d) => (d.type === 'stream' ? (d.to[0] ?? null) : null),
     }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel of a CHANNEL draft; null otherwise (or with an error when it is no longer visible).',
@@ -63,6 +64,7 @@ DraftRef.implement({
       resolve: (d) => (d.type === 'private' ? d.to : []),
     }),
     recipients: t.field({
+      zulip: { cost: userLookupCost },
       type: [UserRef],
       nullable: true,
       description: 'The recipients of a DIRECT draft (see recipientIds); empty otherwise.',
@@ -117,6 +119,7 @@ const CreateDraftsPayloadRef = builder.objectRef<{ ids: number[] }>('CreateDraft
   fields: (t) => ({
     ids: t.field({ type: ['Long'], description: 'The new drafts\u2019 IDs, in the order they were given.', resolve: (p) => p.ids }),
     drafts: t.field({
+      zulip: { cost: { each: 1 } },
       type: [DraftRef],
       description:
         'The new drafts as the server stored them (fetched only when selected), in the order given; a draft ' +
@@ -135,6 +138,7 @@ const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftPayload'
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The draft ID.', resolve: (p) => p.id }),
     draft: t.field({
+      zulip: { cost: { each: 1 } },
       type: DraftRef,
       nullable: true,
       description: 'The draft as the server stored it (fetched only when selected); null if deleted in the meantime.',
@@ -152,7 +156,7 @@ const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDraftPayl
 
 builder.queryField('drafts', (t) =>
   t.field({
-    extensions: reaches('get-drafts'),
+    zulip: { reaches: ['get-drafts'], live: [] },
     type: [DraftRef],
     nullable: true,
     description:
@@ -171,7 +175,7 @@ asNode(DraftRef, { key: (d) => d.id, load: fromList(listDrafts, (d) => d.id, 'dr
 
 builder.mutationFields((t) => ({
   createDrafts: t.field({
-    extensions: reaches('create-drafts'),
+    zulip: { reaches: ['create-drafts'], writes: ['drafts'] },
     type: CreateDraftsPayloadRef,
     description:
       'Creates drafts, all or none: one invalid draft (e.g. a CHANNEL draft without exactly one channel ID, ' +
@@ -186,7 +190,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editDraft: t.field({
-    extensions: reaches('edit-draft'),
+    zulip: { reaches: ['edit-draft'], writes: ['drafts'] },
     type: EditDraftPayloadRef,
     description: 'Replaces a draft. An unknown ID fails with BAD_REQUEST ("Draft does not exist"). Feature level 87.',
     args: {
@@ -200,7 +204,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteDraft: t.field({
-    extensions: reaches('delete-draft'),
+    zulip: { reaches: ['delete-draft'], writes: ['drafts'] },
     type: DeleteDraftPayloadRef,
     description: 'Deletes a draft. An unknown ID fails with BAD_REQUEST ("Draft does not exist"). Feature level 87.',
     args: {

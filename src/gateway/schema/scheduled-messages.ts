@@ -16,12 +16,12 @@ import {
 } from '../../zulip/routes/scheduled-messages.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
+import { channelLookupCost, userLookupCost } from '../upstream-cost.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../feature-level.js';
 import { ChannelRef } from './channels.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 
 type Kind = 'CHANNEL' | 'DIRECT';
 
@@ -68,6 +68,7 @@ ScheduledMessageRef.implement({
       resolve: channelIdOf,
     }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel of a CHANNEL message; null for direct messages.',
@@ -82,6 +83,7 @@ ScheduledMessageRef.implement({
       resolve: userIdsOf,
     }),
     recipients: t.field({
+      zulip: { cost: userLookupCost },
       type: [UserRef],
       nullable: true,
       description: 'The recipients of a DIRECT message (see recipientIds); empty for channel messages.',
@@ -124,6 +126,7 @@ const scheduledMessagePayload = (what: 'Create' | 'Edit') =>
     fields: (t) => ({
       id: t.field({ type: 'Long', description: 'The scheduled message ID.', resolve: (p) => p.id }),
       scheduledMessage: t.field({
+        zulip: { cost: { each: 1 } },
         type: ScheduledMessageRef,
         nullable: true,
         description: 'The scheduled message as the server stored it (fetched only when selected); null if already gone.',
@@ -144,7 +147,7 @@ const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }>('Dele
 
 builder.queryField('scheduledMessages', (t) =>
   t.field({
-    extensions: reaches('get-scheduled-messages'),
+    zulip: { reaches: ['get-scheduled-messages'], live: [] },
     type: [ScheduledMessageRef],
     nullable: true,
     description: 'The caller\u2019s undelivered scheduled messages (failed ones included), soonest first.',
@@ -163,7 +166,7 @@ asNode(ScheduledMessageRef, {
 
 builder.mutationFields((t) => ({
   createScheduledMessage: t.field({
-    extensions: reaches('create-scheduled-message'),
+    zulip: { reaches: ['create-scheduled-message'], writes: ['scheduled_messages'] },
     type: CreateScheduledMessagePayloadRef,
     description:
       'Schedules a message. Errors: STREAM_DOES_NOT_EXIST (extensions.stream_id) for an unknown channel, ' +
@@ -200,7 +203,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editScheduledMessage: t.field({
-    extensions: reaches('update-scheduled-message'),
+    zulip: { reaches: ['update-scheduled-message'], writes: ['scheduled_messages'] },
     type: EditScheduledMessagePayloadRef,
     description:
       'Edits a scheduled message; omitted arguments keep their value. Changing the type needs `to` (and ' +
@@ -244,7 +247,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteScheduledMessage: t.field({
-    extensions: reaches('delete-scheduled-message'),
+    zulip: { reaches: ['delete-scheduled-message'], writes: ['scheduled_messages'] },
     type: DeleteScheduledMessagePayloadRef,
     description: 'Deletes (cancels) a scheduled message. An unknown ID fails with BAD_REQUEST.',
     args: {

@@ -36,8 +36,7 @@ import {
 } from './channels.js';
 import { GroupSettingValueInput, loadUsers, toWireGroupSettingValue, type GroupSettingValueInputShape } from './group-settings.js';
 import { UserRef } from './users.js';
-import { upstreamCost, userLookupCost } from '../upstream-cost.js';
-import { reaches } from '../zulip-operations.js';
+import { userLookupCost } from '../upstream-cost.js';
 
 // ---- the caller's subscriptions, once per request ------------------------------------------------
 
@@ -108,7 +107,7 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
       type: [UserRef],
       nullable: true,
       description: 'The subscribers the caller can see; null unless fetched with includeSubscribers.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (s, _args, ctx) => (s.subscribers ? loadUsers(ctx, s.subscribers) : null),
     }),
   }),
@@ -117,7 +116,7 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
 builder.objectField(ChannelRef, 'subscription', (t) =>
   t.field({
     // callerSubscriptions: one call per operation, however many channels ask.
-    extensions: { ...reaches('get-subscriptions'), ...upstreamCost({ once: { key: 'caller subscriptions', calls: 1 } }) },
+    zulip: { reaches: ['get-subscriptions'], cost: { once: { key: 'caller subscriptions', calls: 1 } } },
     type: SubscriptionRef,
     nullable: true,
     description:
@@ -141,7 +140,7 @@ function channelSubscriberIds(ctx: Context, channelId: number): Promise<number[]
 // never holds an exact list for the caller): these fields always ask the server, once per channel.
 builder.objectFields(ChannelRef, (t) => ({
   subscriberIds: t.field({
-    extensions: reaches('get-subscribers'),
+    zulip: { reaches: ['get-subscribers'] },
     type: ['Long'],
     description:
       'IDs of the channel\u2019s active subscribers (one upstream request per channel, shared with `subscribers`). ' +
@@ -149,13 +148,13 @@ builder.objectFields(ChannelRef, (t) => ({
     resolve: (c, _args, ctx) => channelSubscriberIds(ctx, c.stream_id),
   }),
   subscribers: t.field({
-    extensions: reaches('get-subscribers'),
+    zulip: { reaches: ['get-subscribers'] },
     type: [UserRef],
     description: 'The channel\u2019s active subscribers the caller can see, resolved through the user loader.',
     resolve: async (c, _args, ctx) => loadUsers(ctx, await channelSubscriberIds(ctx, c.stream_id)),
   }),
   isSubscribed: t.boolean({
-    extensions: reaches('get-subscription-status'),
+    zulip: { reaches: ['get-subscription-status'] },
     description:
       'Whether a user is subscribed to the channel (feature level 12; one upstream request). BAD_REQUEST for an ' +
       'unknown user or a channel the caller cannot see.',
@@ -189,6 +188,7 @@ export const SubscriptionChangeRef = builder.objectRef<SubscriptionChange>('Subs
       resolve: (e) => (/^\d+$/.test(e.key) ? null : e.key),
     }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'The user, when identified by ID and visible to the caller.',
@@ -360,7 +360,7 @@ export function toSubscriptionRequests(channels: readonly SubscribeChannelInputS
 
 builder.queryField('subscriptions', (t) =>
   t.field({
-    extensions: { ...reaches('get-subscriptions'), ...upstreamCost({ each: 1, size: { directory: 'subscriptions' } }) },
+    zulip: { reaches: ['get-subscriptions'], cost: { each: 1, size: { directory: 'subscriptions' } }, live: ['Subscriptions'] },
     type: [SubscriptionRef],
     nullable: true,
     description: "The caller's subscriptions, by channel name. One upstream request.",
@@ -418,7 +418,7 @@ export async function channelGroupSettings(ctx: Context, a: ChannelGroupArgs): P
 
 builder.mutationFields((t) => ({
   subscribe: t.field({
-    extensions: reaches('subscribe'),
+    zulip: { reaches: ['subscribe'], writes: ['subscription'] },
     type: SubscribePayloadRef,
     description:
       'Subscribes users (default: the caller) to channels by name, creating those that do not exist with the ' +
@@ -470,7 +470,7 @@ builder.mutationFields((t) => ({
     },
   }),
   unsubscribe: t.field({
-    extensions: reaches('unsubscribe'),
+    zulip: { reaches: ['unsubscribe'], writes: ['subscription'] },
     type: UnsubscribePayloadRef,
     errors: {
       types: [ChannelDoesNotExistError],
@@ -499,7 +499,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateSubscriptionProperty: t.field({
-    extensions: reaches('update-subscription-property'),
+    zulip: { reaches: ['update-subscription-property'], writes: ['subscription'] },
     type: SubscriptionRef,
     nullable: true,
     description:
@@ -519,7 +519,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateSubscriptionSettings: t.field({
-    extensions: reaches('update-subscription-settings'),
+    zulip: { reaches: ['update-subscription-settings'], writes: ['subscription'] },
     type: [SubscriptionRef],
     description:
       "Changes the caller's personal settings of channels they are subscribed to, in one upstream call after one " +

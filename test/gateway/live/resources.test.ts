@@ -11,7 +11,7 @@ const of = (raw: Record<string, unknown>) => parseEvent({ id: 1, ...raw } as Raw
 describe('eventResources', () => {
   it('a new unread channel message: its channel\u2019s narrows, every-message narrows and the unread counts', () => {
     expect(of({ type: 'message', flags: [], message: { id: 9, type: 'stream', stream_id: 3, subject: 't' } }).sort()).toEqual(
-      ['Channel:3', 'Narrow:*', 'Narrow:channel:3', 'Query.topics', UNREADS].sort(),
+      ['Channel:3', 'Narrow:*', 'Narrow:channel:3', 'Topics', UNREADS].sort(),
     );
   });
 

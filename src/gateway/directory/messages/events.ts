@@ -75,6 +75,11 @@ const INERT_TYPES: ReadonlySet<string> = new Set([
   'web_reload_client',
 ]);
 
+/** Whether events of this type may change a cached message (a write causing one fences the cache). */
+export function changesCachedMessages(type: string): boolean {
+  return !INERT_TYPES.has(type); // a type applyToWindows does not know drops every window
+}
+
 /** Realm properties that change how messages are served: edit history is shown by policy. */
 const REALM_MESSAGE_KEYS: ReadonlySet<string> = new Set(['allow_edit_history', 'message_edit_history_visibility_policy']);
 

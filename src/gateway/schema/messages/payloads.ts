@@ -11,6 +11,7 @@ import type {
 import { ZulipErrorCode } from '../../../zulip/error-codes.js';
 import { ZulipApiError } from '../../../zulip/errors.js';
 import { builder } from '../../builder.js';
+import { channelLookupCost } from '../../upstream-cost.js';
 import { ChannelRef } from '../channels.js';
 import { asNode, fromList } from '../node.js';
 import { listAttachments } from '../uploads.js';
@@ -26,6 +27,7 @@ export const SendMessagePayloadRef = builder.objectRef<SentMessage>('SendMessage
   fields: (t) => ({
     id: t.field({ type: 'Long', description: 'The new message\u2019s ID.', resolve: (p) => p.id }),
     message: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The new message (fetched only when selected; feature level 300).',
@@ -79,6 +81,7 @@ export const EditMessagePayloadRef = builder.objectRef<EditedMessage>('EditMessa
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The target message.', resolve: (p) => p.messageId }),
     message: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The target message after the edit (fetched only when selected; feature level 300).',
@@ -148,6 +151,7 @@ export const UpdateMessageFlagsPayloadRef = builder.objectRef<FlagsUpdated>('Upd
   fields: (t) => ({
     messageIds: t.field({ type: ['Long'], description: 'The messages the request applied to.', resolve: (p) => p.messageIds }),
     messages: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: [MessageRef],
       nullable: { list: false, items: true },
       description: 'Those messages, after the change (fetched only when selected; feature level 300).',
@@ -188,6 +192,7 @@ export const UpdateMessageFlagsForNarrowPayloadRef = builder
         resolve: (r) => r.ignored_because_not_subscribed_channels ?? [],
       }),
       ignoredBecauseNotSubscribedChannels: t.field({
+        zulip: { cost: channelLookupCost },
         type: [ChannelRef],
         nullable: { list: false, items: true },
         description: 'The same channels (null for any the caller can no longer see).',
