@@ -19,8 +19,9 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { Context } from './context.js';
 import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
-import LiveReadsPlugin from './live/reads.js';
+import ZulipFactsPlugin from './facts.js';
 import { Upload } from './upload.js';
+import { NO_CALL } from './upstream/cost.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -31,8 +32,7 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  // LiveReadsPlugin: what a `@live` query reads, for its invalidation (live/reads.ts).
-  plugins: [ErrorsPlugin, RelayPlugin, LiveReadsPlugin],
+  plugins: [ErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
   defaultFieldNullability: false,
   // Errors are thrown GraphQLErrors by default (see errors.ts); a mutation whose failure carries
   // data the client must act on opts in with `errors: { types: [...] }` and its own error object.
@@ -45,6 +45,8 @@ export const builder = new SchemaBuilder<{
     brandLoadedObjects: false,
     decodeGlobalID: (globalId) => readGlobalId(globalId),
     idFieldOptions: {
+      // Encoded from the record itself: no call.
+      zulip: { cost: NO_CALL },
       description:
         'The global id: opaque, unique across types, for `node(id:)` and normalized client caches. Zulip\u2019s own ' +
         'ID is `zulipId`; arguments take that one.',
@@ -61,6 +63,8 @@ export const builder = new SchemaBuilder<{
         'NOT_FOUND when it does not exist or the caller cannot see it, INVALID_GLOBAL_ID (before any upstream ' +
         'call) for an id this API did not issue.',
       args: { id: { description: 'A global id, as an object\u2019s `id` field gives it.' } },
+      // What it reads are the entities it resolves (their types record them); its cost is its type's lookup.
+      zulip: { live: [] },
       resolve: (_root, args, _ctx, info, resolveNode) => {
         requireNodeType(args.id, info);
         return resolveNode(args.id);
@@ -71,6 +75,7 @@ export const builder = new SchemaBuilder<{
         'Objects by global id, of any types, in order (batched per type as their own lookups are); an entry is ' +
         'null with its own error, as `node` would give it. Malformed ids fail the whole field before any upstream call.',
       args: { ids: { description: 'Global ids, as objects\u2019 `id` fields give them.' } },
+      zulip: { live: [] },
       resolve: (_root, args, _ctx, info, resolveNodes) => {
         for (const id of args.ids) requireNodeType(id, info);
         return resolveNodes(args.ids);

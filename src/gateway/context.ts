@@ -15,7 +15,7 @@ import type { Credentials } from '../zulip/credentials.js';
 import type { SentCredentials } from './credentials.js';
 import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
-import type { LiveReads } from './live/reads.js';
+import type { LiveReads } from './facts.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { UpstreamServer } from './upstream/server.js';
 

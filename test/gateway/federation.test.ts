@@ -276,15 +276,17 @@ describe('_entities', () => {
     expect(new Set(calls.map((r) => r.email))).toEqual(new Set([POLONIUS.email]));
   });
 
-  it('answers UNAUTHENTICATED per entry without credentials', async () => {
+  it('refuses entities without credentials with UNAUTHENTICATED, before any upstream call', async () => {
     const hamlet = store.userByEmail(demoUser('hamlet').email)!;
+    h.resetUpstreamRequests();
     const { data, errors } = await h.gql<{ _entities: unknown[] }>(
       ENTITIES_QUERY,
       { representations: [{ __typename: 'User', zulipId: hamlet.user_id }, { __typename: 'User', zulipId: hamlet.user_id + 1 }] },
       { as: null },
     );
-    expect(data!._entities).toEqual([null, null]);
-    expect(errors!.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED']);
+    expect(data ?? null).toBeNull();
+    expect(errors!.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    expect(h.upstreamRequests).toEqual([]);
   });
 });
 

@@ -96,7 +96,7 @@ export class LiveQueries {
   ) {
     this.throttleMs = options.throttleMs ?? DEFAULT_LIVE_QUERY_THROTTLE_MS;
     this.store = new InMemoryLiveQueryStore({
-      // Names are built from Zulip's IDs by live/reads.ts: no field is read as an identity here
+      // Names are built from Zulip's IDs by facts.ts: no field is read as an identity here
       // (names starting with `__` are reserved by GraphQL, so no field has this one).
       idFieldName: '__none',
       // Resource names never leave the gateway (they carry the credential's scope).

@@ -1,13 +1,14 @@
 /**
  * The resources a live query reads and the events that change them: the one vocabulary shared by
- * what an execution records (live/reads.ts, schema/unreads.ts) and what a credential's event
- * stream invalidates (live/queries.ts). Names are built from Zulip's own IDs (`zulipId`), never from
- * a GraphQL `id`, so they hold whatever form the `id` fields take.
+ * what an execution records (the fields' `live` facts and the entity types' `zulip.entity`, see
+ * facts.ts; schema/unreads.ts) and what a credential's event stream invalidates (live/queries.ts).
+ * Names are built from Zulip's own IDs (`zulipId`), never from a GraphQL `id`, so they hold
+ * whatever form the `id` fields take.
  *
  * - `User:<id>`, `Channel:<id>`, `Message:<id>`, `UserGroup:<id>`: an entity any of whose fields
  *   the query resolved (`Me` is the caller's `User`).
- * - `Query.<field>`: a root field the query ran; events that add or remove entities from a root
- *   list (a new user, a new channel) invalidate it.
+ * - {@link COLLECTIONS}: what a root field lists or looks up (`Users`, `Channels`, ...); events that
+ *   add or remove entities from it (a new user, a new channel) invalidate it.
  * - `Unreads`: the caller's unread counts (`unreads`, `Channel.unreadCount`, `Topic.unreadCount`).
  * - `Narrow:*`, `Narrow:channel:<id>`, `Narrow:dm`, `Narrow:flags`: the message lists the query
  *   read, by the narrow it asked for. A narrow that pins one channel (or direct messages) is
@@ -25,14 +26,14 @@ import { LIVE_BY_KIND } from '../events/types.js';
 export const EVERYTHING = '*';
 export const UNREADS = 'Unreads';
 
-/** The entity types whose fields record a resource, and how their backing wire object names it. */
-export const ENTITY_IDS: Readonly<Record<string, { resource: string; id: (source: Record<string, unknown>) => unknown }>> = {
-  User: { resource: 'User', id: (u) => u.user_id },
-  Me: { resource: 'User', id: (u) => u.user_id },
-  Channel: { resource: 'Channel', id: (c) => c.stream_id },
-  Message: { resource: 'Message', id: (m) => m.id },
-  UserGroup: { resource: 'UserGroup', id: (g) => g.id },
-};
+/** What root fields list or look up, each invalidated by the events that add or remove its entities. */
+export const COLLECTIONS = ['Users', 'Channels', 'Subscriptions', 'UserGroups', 'Presence', 'Topics', UNREADS] as const;
+
+/** A resource a field declares it reads (facts.ts `live`). */
+export type LiveResource =
+  | (typeof COLLECTIONS)[number]
+  | `${'User' | 'Channel' | 'Message' | 'UserGroup'}:${number}`
+  | `Narrow:${string}`;
 
 /** The narrow argument as `messages(narrow:)` receives it (NarrowInput), only the fields read here. */
 interface NarrowArgument {
@@ -44,19 +45,12 @@ interface NarrowArgument {
 }
 
 /** The resources a message list of this narrow depends on. */
-export function narrowResources(narrow: NarrowArgument | null | undefined): string[] {
-  const names: string[] = [];
+export function narrowResources(narrow: NarrowArgument | null | undefined): LiveResource[] {
+  const names: LiveResource[] = [];
   if (typeof narrow?.channelId === 'number') names.push(`Narrow:channel:${narrow.channelId}`);
   else if (narrow?.dmUserIds || typeof narrow?.dmIncluding === 'number') names.push('Narrow:dm');
   else names.push('Narrow:*');
   if ((narrow?.is && narrow.is.length > 0) || (narrow?.not?.is && narrow.not.is.length > 0)) names.push('Narrow:flags');
-  return names;
-}
-
-/** The resources a root field's execution depends on, besides the entities it resolves. */
-export function rootFieldResources(field: string, args: Record<string, unknown>): string[] {
-  const names = [`Query.${field}`];
-  if (field === 'messages') names.push(...narrowResources(args.narrow as NarrowArgument | null | undefined));
   return names;
 }
 
@@ -65,7 +59,7 @@ const ints = (v: unknown): number[] => (Array.isArray(v) ? v.filter(isInt) : [])
 
 /** Where new or moved messages land: the narrows that may now list them. */
 function messageNarrows(channelId: unknown): string[] {
-  return isInt(channelId) ? ['Narrow:*', `Narrow:channel:${channelId}`, `Channel:${channelId}`, 'Query.topics'] : ['Narrow:*', 'Narrow:dm'];
+  return isInt(channelId) ? ['Narrow:*', `Narrow:channel:${channelId}`, `Channel:${channelId}`, 'Topics'] : ['Narrow:*', 'Narrow:dm'];
 }
 
 /** The resources an event may have changed, for the credential whose queue delivered it. */
@@ -117,12 +111,13 @@ export function eventResources(event: GatewayEvent): string[] {
     case 'nothing':
       return [];
     case 'presence':
-      return ['Query.presence', 'Query.presences'];
+      return ['Presence'];
     case 'user': {
       if (!('wire' in event)) return [EVERYTHING];
-      const person = event.wire.person as { user_id?: unknown } | undefined;
+      const person = event.wire.person as { user_id?: unknown; is_active?: unknown } | undefined;
       const names = isInt(person?.user_id) ? [`User:${person.user_id}`] : [EVERYTHING];
-      if (event.wire.op !== 'update') names.push('Query.users', 'Query.user', 'Query.userByEmail');
+      // Deactivating or reactivating a user (an update from feature level 222) changes who is listed.
+      if (event.wire.op !== 'update' || person?.is_active !== undefined) names.push('Users');
       return names;
     }
     case 'channel': {
@@ -130,7 +125,7 @@ export function eventResources(event: GatewayEvent): string[] {
       const streams = Array.isArray(event.wire.streams) ? (event.wire.streams as { stream_id?: unknown }[]) : [];
       const ids = isInt(event.wire.stream_id) ? [event.wire.stream_id] : streams.map((s) => s.stream_id).filter(isInt);
       const names = ids.map((id) => `Channel:${id}`);
-      if (event.wire.op !== 'update') names.push('Query.channels', 'Query.channel', 'Query.channelByName', 'Query.subscriptions', UNREADS);
+      if (event.wire.op !== 'update') names.push('Channels', 'Subscriptions', UNREADS);
       return names;
     }
     case 'subscription': {
@@ -139,14 +134,15 @@ export function eventResources(event: GatewayEvent): string[] {
       const listed = Array.isArray(wire.subscriptions) ? (wire.subscriptions as { stream_id?: unknown }[]).map((s) => s.stream_id) : [];
       const ids = [...(isInt(wire.stream_id) ? [wire.stream_id] : []), ...ints(wire.stream_ids), ...listed.filter(isInt)];
       // Subscribing, leaving and muting change which messages count as unread.
-      return [...ids.map((id) => `Channel:${id}`), 'Query.channels', 'Query.subscriptions', UNREADS];
+      return [...ids.map((id) => `Channel:${id}`), 'Channels', 'Subscriptions', UNREADS];
     }
     case 'userTopic':
       if (!('wire' in event)) return [EVERYTHING];
       return isInt(event.wire.stream_id) ? [`Channel:${event.wire.stream_id}`, UNREADS] : [UNREADS];
     case 'userGroup':
       if (!('wire' in event)) return [EVERYTHING];
-      return isInt(event.wire.group_id) ? [`UserGroup:${event.wire.group_id}`, 'Query.userGroups'] : [EVERYTHING];
+      // Membership is transitive (subgroups): any group's change may change another's members.
+      return isInt(event.wire.group_id) ? [`UserGroup:${event.wire.group_id}`, 'UserGroups'] : [EVERYTHING];
     case 'everything':
       // Realm and settings changes, drafts, a replaced queue (RESYNC), a restart, an unknown event.
       return [EVERYTHING];

@@ -6,80 +6,68 @@
  * `writeFenceMs` after the write finished when no such event comes (a write that changed nothing
  * sends none). A write never waits: it only makes the writer's reads slower for a moment.
  *
- * The message cache (directory/messages/cache.ts) is fenced the same way by the writes that change
- * the messages it holds ({@link MESSAGE_WRITES}).
+ * Which writes fence is derived, never listed: each mutation field declares the event types its
+ * write causes (`zulip: { writes }`, facts.ts). The directory is fenced by those it applies
+ * ({@link DIRECTORY_EVENT_TYPES}), the message cache (directory/messages/cache.ts) by those that
+ * change the messages it holds ({@link changesCachedMessages}).
  */
-import { Kind, type DefinitionNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DefinitionNode, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { ZulipConnection } from '../../zulip/connection.js';
 import type { LiveDirectories } from '../directory/live.js';
+import { changesCachedMessages } from '../directory/messages/events.js';
+import { DIRECTORY_EVENT_TYPES } from '../directory/register.js';
+import { factsOf } from '../facts.js';
 
-/** Mutation fields whose upstream write changes the directory, and the event types that write causes. */
-export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
-  updateUser: ['realm_user'],
-  deactivateUser: ['realm_user'],
-  // The own full name is a setting (realm_user update); other settings send no directory event.
-  updateSettings: ['realm_user'],
-  updateChannel: ['stream'],
-  archiveChannel: ['stream'],
-  subscribe: ['subscription'],
-  unsubscribe: ['subscription'],
-  updateSubscriptionSettings: ['subscription'],
-  createUserGroup: ['user_group'],
-  updateUserGroup: ['user_group'],
-  updateUserGroupMembers: ['user_group'],
-  // Unread counts (unreads.ts): marking read or unread, muting topics.
-  updateMessageFlags: ['update_message_flags'],
-  updateMessageFlagsForNarrow: ['update_message_flags'],
-  setTopicVisibility: ['user_topic'],
-  // Accounts and groups: a user created, reactivated or deactivated, a profile or group changed.
-  createUser: ['realm_user'],
-  reactivateUser: ['realm_user'],
-  deactivateOwnUser: ['realm_user'],
-  updateProfileData: ['realm_user'],
-  removeProfileData: ['realm_user'],
-  deactivateUserGroup: ['user_group'],
-  // Joining and leaving several channels in one call.
-  updateSubscriptions: ['subscription'],
-};
+/** Per mutation field, the event types its write causes that the directory and the message cache apply. */
+export interface WriteFences {
+  directory: ReadonlyMap<string, readonly string[]>;
+  messages: ReadonlyMap<string, readonly string[]>;
+}
 
-/**
- * Mutation fields whose upstream write changes messages the message cache may hold, and the event
- * types that write causes: the messages themselves, and the names and channels they show.
- */
-export const MESSAGE_WRITES: Readonly<Record<string, readonly string[]>> = {
-  sendMessage: ['message'],
-  editMessage: ['update_message'],
-  deleteMessage: ['delete_message'],
-  addReaction: ['reaction'],
-  removeReaction: ['reaction'],
-  updateMessageFlags: ['update_message_flags'],
-  updateMessageFlagsForNarrow: ['update_message_flags'],
-  markAllAsRead: ['update_message_flags'],
-  markChannelAsRead: ['update_message_flags'],
-  markTopicAsRead: ['update_message_flags'],
-  updateUser: ['realm_user'],
-  updateSettings: ['realm_user'],
-  updateChannel: ['stream'],
-  archiveChannel: ['stream'],
-  unsubscribe: ['subscription'],
-  // Joining and leaving several channels in one call, as unsubscribe above.
-  updateSubscriptions: ['subscription'],
-};
+/** The fences of each mutation field of `schema`, from its declared `writes`. */
+export function writeFences(schema: GraphQLSchema): WriteFences {
+  const directory = new Map<string, readonly string[]>();
+  const messages = new Map<string, readonly string[]>();
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const writes = factsOf(field)?.writes ?? [];
+    const applied = writes.filter((type) => DIRECTORY_EVENT_TYPES.includes(type));
+    const shown = writes.filter(changesCachedMessages);
+    if (applied.length > 0) directory.set(field.name, applied);
+    if (shown.length > 0) messages.set(field.name, shown);
+  }
+  return { directory, messages };
+}
 
 /** The event types an operation's writes cause (empty for queries and other mutations), by `writes`. */
-export function writeEventTypes(operation: OperationDefinitionNode | undefined, writes: Readonly<Record<string, readonly string[]>> = DIRECTORY_WRITES): string[] {
+export function writeEventTypes(operation: OperationDefinitionNode | undefined, writes: ReadonlyMap<string, readonly string[]>, document?: DocumentNode): string[] {
   if (operation?.operation !== 'mutation') return [];
   const types = new Set<string>();
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return [...new Set(Object.values(writes).flat())]; // fragments: be safe
-    for (const type of writes[selection.name.value] ?? []) types.add(type);
-  }
+  const fragments = new Map(document?.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
+  const walk = (set: SelectionSetNode, seen: Set<string>): void => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) for (const type of writes.get(selection.name.value) ?? []) types.add(type);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet, seen);
+      else if (!seen.has(selection.name.value)) {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment) for (const list of writes.values()) for (const type of list) types.add(type); // unknown: be safe
+        else walk(fragment, new Set([...seen, selection.name.value]));
+      }
+    }
+  };
+  walk(operation.selectionSet, new Set());
   return [...types];
 }
 
 /** The envelop plugin: fences the caller's directory (and message cache) around each mutation that changes them. */
 export function useDirectoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
+  // Computed once per schema this plugin serves (the gateway's and, with SUBGRAPH, the subgraph's).
+  const fencesBySchema = new WeakMap<GraphQLSchema, WriteFences>();
+  const fencesOf = (schema: GraphQLSchema): WriteFences => {
+    let fences = fencesBySchema.get(schema);
+    if (!fences) fencesBySchema.set(schema, (fences = writeFences(schema)));
+    return fences;
+  };
   return {
     onExecute({ args }) {
       const connection = args.contextValue.connection;
@@ -88,14 +76,15 @@ export function useDirectoryWrites(live: LiveDirectories): Plugin<{ connection?:
           d.kind === Kind.OPERATION_DEFINITION && (args.operationName == null || d.name?.value === args.operationName),
       );
       if (!connection || operation?.operation !== 'mutation') return;
-      const types = writeEventTypes(operation);
-      const messageTypes = live.messages ? writeEventTypes(operation, MESSAGE_WRITES) : [];
+      const fences = fencesOf(args.schema);
+      const types = writeEventTypes(operation, fences.directory, args.document);
+      const messageTypes = live.messages ? writeEventTypes(operation, fences.messages, args.document) : [];
       if (types.length === 0 && messageTypes.length === 0) return;
-      const fences = [...(types.length > 0 ? [live.fence(connection, types)] : []), ...(messageTypes.length > 0 ? [live.fenceMessages(connection, messageTypes)] : [])];
+      const held = [...(types.length > 0 ? [live.fence(connection, types)] : []), ...(messageTypes.length > 0 ? [live.fenceMessages(connection, messageTypes)] : [])];
       return {
         onExecuteDone({ result }) {
           const failed = !(Symbol.asyncIterator in result) && result.errors !== undefined && result.data == null;
-          for (const fence of fences) fence.done(!failed);
+          for (const fence of held) fence.done(!failed);
         },
       };
     },

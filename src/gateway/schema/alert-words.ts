@@ -7,7 +7,6 @@
 import { addAlertWords, getAlertWords, removeAlertWords } from '../../zulip/routes/alert-words.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
-import { reaches } from '../zulip-operations.js';
 import { MeRef } from './users.js';
 
 /** Zulip's limit on one alert word (AlertWord.MAX_WORD_LENGTH). */
@@ -15,7 +14,7 @@ const MAX_ALERT_WORD_LENGTH = 100;
 
 builder.objectField(MeRef, 'alertWords', (t) =>
   t.field({
-    extensions: reaches('get-alert-words'),
+    zulip: { reaches: ['get-alert-words'] },
     type: ['String'],
     description: 'The caller\u2019s alert words, oldest first (one upstream request when selected).',
     resolve: async (_me, _args, ctx) => (await getAlertWords(ctx.connection)).alert_words,
@@ -41,7 +40,7 @@ function checkWords(words: readonly string[]): string[] {
 
 builder.mutationFields((t) => ({
   addAlertWords: t.field({
-    extensions: reaches('add-alert-words'),
+    zulip: { reaches: ['add-alert-words'], writes: ['alert_words'] },
     type: AlertWordsPayloadRef,
     description:
       'Adds alert words. The server trims each word, drops blank ones and skips a word already present in any case. ' +
@@ -53,7 +52,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeAlertWords: t.field({
-    extensions: reaches('remove-alert-words'),
+    zulip: { reaches: ['remove-alert-words'], writes: ['alert_words'] },
     type: AlertWordsPayloadRef,
     description: 'Removes alert words, matched case-insensitively; words the caller does not have are ignored.',
     args: { words: t.arg.stringList({ required: true, description: 'The words or phrases to remove.' }) },

@@ -2,7 +2,8 @@
  * Login: the `fetchApiKey` mutation trades a username and password for an API key
  * (https://zulip.com/api/fetch-api-key). It runs without credentials: it always calls the server
  * anonymously, whatever Authorization the request carries, and plugins/credentials.ts lets it
- * through when that Authorization is unusable. `jwtFetchApiKey` does the same for a JSON Web Token
+ * through when that Authorization is unusable (its facts say `anonymous: true`). `jwtFetchApiKey`
+ * does the same for a JSON Web Token
  * (https://zulip.com/api/jwt-fetch-api-key). The password and the token are never part of an error
  * message, and logs never carry variables (observability/logger.ts also redacts any `password` or
  * `token` field). `regenerateApiKey` replaces the caller's key
@@ -10,15 +11,9 @@
  * reaches a log, a metric or an error.
  */
 import type { ApiKeyResult } from '../../zulip/model/authentication.js';
-import { featureLevels } from '../../zulip/feature-levels.js';
 import { fetchApiKey, jwtFetchApiKey, regenerateApiKey } from '../../zulip/routes/authentication.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
-
-/** Root mutation fields that need no credentials (plugins/credentials.ts reads this list). */
-export const ANONYMOUS_MUTATIONS: ReadonlySet<string> = new Set(['fetchApiKey', 'jwtFetchApiKey']);
 
 const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implement({
   description: 'An API key and the account it belongs to. Send it as `Authorization: Basic base64(email:apiKey)`.',
@@ -36,7 +31,7 @@ const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implem
 
 builder.mutationField('fetchApiKey', (t) =>
   t.field({
-    extensions: reaches('fetch-api-key'),
+    zulip: { reaches: ['fetch-api-key'], writes: [], anonymous: true },
     type: ApiKeyPayloadRef,
     description:
       'Logs in with a username (usually the email) and password, and answers the API key. Needs no credentials. ' +
@@ -55,7 +50,7 @@ builder.mutationField('fetchApiKey', (t) =>
 
 builder.mutationField('jwtFetchApiKey', (t) =>
   t.field({
-    extensions: reaches('jwt-fetch-api-key'),
+    zulip: { reaches: ['jwt-fetch-api-key'], gate: 'jwt-fetch-api-key', writes: [], anonymous: true },
     type: ApiKeyPayloadRef,
     description:
       'Logs in with a JSON Web Token signed with the organization\u2019s key (its `email` claim names the account), and ' +
@@ -66,7 +61,6 @@ builder.mutationField('jwtFetchApiKey', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       if (args.token.trim() === '') throw badInput('token must not be empty');
-      await requireFeatureLevel(ctx, featureLevels.jwtFetchApiKey, 'JWT login');
       return jwtFetchApiKey(ctx.anonymousConnection, { token: args.token });
     },
   }),
@@ -81,7 +75,7 @@ const RegenerateApiKeyPayloadRef = builder.objectRef<{ api_key: string }>('Regen
 
 builder.mutationField('regenerateApiKey', (t) =>
   t.field({
-    extensions: reaches('regenerate-api-key'),
+    zulip: { reaches: ['regenerate-api-key'], writes: [] },
     type: RegenerateApiKeyPayloadRef,
     description:
       'Replaces the caller\u2019s API key with a new one and answers it; the old key stops working at once (so does this ' +

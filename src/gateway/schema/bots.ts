@@ -8,8 +8,7 @@
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { getBotApiKey, regenerateBotApiKey } from '../../zulip/routes/bots.js';
 import { builder } from '../builder.js';
-import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
+import { userLookupCost } from '../upstream/cost.js';
 import { UserRef } from './users.js';
 
 interface BotKey {
@@ -21,7 +20,7 @@ const BotApiKeyRef = builder.objectRef<BotKey>('BotApiKey').implement({
   description: 'A bot\u2019s API key. Send it as `Authorization: Basic base64(botEmail:apiKey)`.',
   fields: (t) => ({
     botId: t.field({ type: 'Long', description: 'The bot\u2019s user ID.', resolve: (k) => k.botId }),
-    bot: t.field({ type: UserRef, description: 'The bot (through the user loader).', resolve: (k, _args, ctx) => ctx.loaders.user(k.botId) }),
+    bot: t.field({ zulip: { cost: userLookupCost }, type: UserRef, description: 'The bot (through the user loader).', resolve: (k, _args, ctx) => ctx.loaders.user(k.botId) }),
     apiKey: t.exposeString('apiKey', { description: 'The API key: a secret, to be stored like a password.' }),
   }),
 });
@@ -30,12 +29,11 @@ const ERRORS = 'An unknown bot is BAD_REQUEST "No such bot"; a caller who neithe
 
 builder.queryField('botApiKey', (t) =>
   t.field({
-    extensions: reaches('get-bot-api-key'),
+    zulip: { reaches: ['get-bot-api-key'], live: [], gate: 'get-bot-api-key' },
     type: BotApiKeyRef,
     description: `A bot\u2019s API key (its owner or an administrator; feature level ${featureLevels.getBotApiKey}). ${ERRORS}`,
     args: { botId: t.arg({ type: 'Long', required: true, description: 'The bot\u2019s user ID.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.getBotApiKey, 'Reading a bot\u2019s API key');
       const { api_key } = await getBotApiKey(ctx.connection, { botId: args.botId });
       return { botId: args.botId, apiKey: api_key };
     },
@@ -44,7 +42,7 @@ builder.queryField('botApiKey', (t) =>
 
 builder.mutationField('regenerateBotApiKey', (t) =>
   t.field({
-    extensions: reaches('regenerate-bot-api-key'),
+    zulip: { reaches: ['regenerate-bot-api-key'], writes: ['realm_bot'] },
     type: BotApiKeyRef,
     description: `Replaces a bot\u2019s API key and answers the new one; the old key stops working. ${ERRORS}`,
     args: { botId: t.arg({ type: 'Long', required: true, description: 'The bot\u2019s user ID.' }) },

@@ -10,7 +10,6 @@ import type { CreateVideoCallResult } from '../../zulip/model/calls.js';
 import { createBigBlueButtonVideoCall, createConstructorGroupsVideoCall, createNextcloudTalkVideoCall } from '../../zulip/routes/calls.js';
 import { builder } from '../builder.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 
 type Provider = 'BIG_BLUE_BUTTON' | 'NEXTCLOUD_TALK' | 'CONSTRUCTOR_GROUPS';
 
@@ -35,7 +34,7 @@ const VideoCallRef = builder.objectRef<CreateVideoCallResult & { provider: Provi
 
 builder.mutationFields((t) => ({
   createBigBlueButtonCall: t.field({
-    extensions: reaches('create-big-blue-button-video-call'),
+    zulip: { reaches: ['create-big-blue-button-video-call'], writes: [] },
     type: VideoCallRef,
     description: 'Creates a BigBlueButton call. BAD_REQUEST when the server has not configured BigBlueButton.',
     args: {
@@ -52,24 +51,22 @@ builder.mutationFields((t) => ({
     },
   }),
   createNextcloudTalkCall: t.field({
-    extensions: reaches('create-nextcloud-talk-video-call'),
+    zulip: { reaches: ['create-nextcloud-talk-video-call'], writes: [], gate: 'create-nextcloud-talk-video-call' },
     type: VideoCallRef,
     description: 'Creates a Nextcloud Talk call. Feature level 465; BAD_REQUEST when the server has not configured Nextcloud Talk.',
     args: {
       roomName: t.arg.string({ required: true, description: 'The room\u2019s name (the web app uses the conversation, e.g. "#design > colors").' }),
     },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.nextcloudTalkCalls, 'Nextcloud Talk calls');
       const call = await createNextcloudTalkVideoCall(ctx.connection, { roomName: args.roomName });
       return { url: call.url, provider: 'NEXTCLOUD_TALK' as const };
     },
   }),
   createConstructorGroupsCall: t.field({
-    extensions: reaches('create-constructor-groups-video-call'),
+    zulip: { reaches: ['create-constructor-groups-video-call'], writes: [], gate: 'create-constructor-groups-video-call' },
     type: VideoCallRef,
     description: 'Creates a Constructor Groups call. Feature level 460; BAD_REQUEST when the server has not configured Constructor Groups.',
     resolve: async (_root, _args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.constructorGroupsCalls, 'Constructor Groups calls');
       const call = await createConstructorGroupsVideoCall(ctx.connection);
       return { url: call.url, provider: 'CONSTRUCTOR_GROUPS' as const };
     },

@@ -17,12 +17,12 @@ import {
 } from '../../zulip/routes/custom-profile-fields.js';
 import { getOwnUser } from '../../zulip/routes/users.js';
 import { builder } from '../builder.js';
+import { userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { badInput, notFoundError } from '../errors.js';
 import { invalidGlobalId } from '../global-ids.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey } from '../loaders/index.js';
-import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { ProfileDataEntryRef, UserRef, freshUser } from './users.js';
 
@@ -138,6 +138,7 @@ asNode(SelectOptionRef, {
 
 builder.objectField(ProfileDataEntryRef, 'field', (t) =>
   t.field({
+    zulip: { cost: { once: { key: 'custom profile fields', calls: 1 } } },
     type: CustomProfileFieldRef,
     nullable: true,
     description: 'The field\u2019s definition (one call per request for all of them); null if it was deleted meanwhile.',
@@ -147,6 +148,7 @@ builder.objectField(ProfileDataEntryRef, 'field', (t) =>
 
 builder.objectField(ProfileDataEntryRef, 'users', (t) =>
   t.field({
+    zulip: { cost: userLookupCost },
     type: [UserRef],
     description: 'For a users field, the users its value names (through the user loader); empty for other fields.',
     resolve: async (entry, _args, ctx) => {
@@ -165,7 +167,7 @@ builder.objectField(ProfileDataEntryRef, 'users', (t) =>
 
 builder.queryField('customProfileFields', (t) =>
   t.field({
-    extensions: reaches('get-custom-profile-fields'),
+    zulip: { reaches: ['get-custom-profile-fields'], live: [] },
     type: [CustomProfileFieldRef],
     description: 'The organization\u2019s custom profile fields, in display order.',
     resolve: async (_root, _args, ctx) => [...(await fieldsById(ctx)).values()].sort((a, b) => a.order - b.order),
@@ -182,6 +184,7 @@ const CustomProfileFieldPayloadRef = builder.objectRef<{ id: number }>('CreateCu
   fields: (t) => ({
     fieldId: t.field({ type: 'Long', description: 'The new field\u2019s ID.', resolve: (p) => p.id }),
     field: t.field({
+      zulip: { cost: { once: { key: 'custom profile fields', calls: 1 } } },
       type: CustomProfileFieldRef,
       nullable: true,
       description: 'The new field as the server holds it (one more call, only when selected).',
@@ -194,6 +197,7 @@ const CustomProfileFieldsPayloadRef = builder.objectRef<object>('CustomProfileFi
   description: 'The organization\u2019s custom profile fields after a change.',
   fields: (t) => ({
     fields: t.field({
+      zulip: { cost: { once: { key: 'custom profile fields', calls: 1 } } },
       type: [CustomProfileFieldRef],
       description: 'Every field, in the new order (one more call, only when selected).',
       resolve: async (_p, _args, ctx) => [...(await fieldsById(ctx)).values()].sort((a, b) => a.order - b.order),
@@ -211,7 +215,7 @@ async function requireLevels(ctx: Context, args: { displayInProfileSummary?: boo
 
 builder.mutationField('createCustomProfileField', (t) =>
   t.field({
-    extensions: reaches('create-custom-profile-field'),
+    zulip: { reaches: ['create-custom-profile-field'], writes: ['custom_profile_fields'] },
     type: CustomProfileFieldPayloadRef,
     description:
       'Adds a custom profile field (administrators, else UNAUTHORIZED_PRINCIPAL). An external account field of a known ' +
@@ -252,7 +256,7 @@ builder.mutationField('createCustomProfileField', (t) =>
 
 builder.mutationField('reorderCustomProfileFields', (t) =>
   t.field({
-    extensions: reaches('reorder-custom-profile-fields'),
+    zulip: { reaches: ['reorder-custom-profile-fields'], writes: ['custom_profile_fields'] },
     type: CustomProfileFieldsPayloadRef,
     description: 'Sets the display order of the fields (administrators). Every field must be listed, else BAD_REQUEST "Invalid order mapping.".',
     args: { order: t.arg({ type: ['Long'], required: true, description: 'Every field ID, in the new order.' }) },
@@ -278,6 +282,7 @@ const ProfileDataPayloadRef = builder.objectRef<object>('ProfileDataPayload').im
   description: 'The caller\u2019s custom profile field values were changed.',
   fields: (t) => ({
     user: t.field({
+      zulip: { cost: { each: 2 } },
       type: UserRef,
       description: 'The caller, with the new values (two more calls, only when selected).',
       resolve: async (_p, _args, ctx) => freshUser(ctx, (await getOwnUser(ctx.connection)).user_id),
@@ -287,7 +292,7 @@ const ProfileDataPayloadRef = builder.objectRef<object>('ProfileDataPayload').im
 
 builder.mutationField('updateProfileData', (t) =>
   t.field({
-    extensions: reaches('update-profile-data'),
+    zulip: { reaches: ['update-profile-data'], writes: ['realm_user'] },
     type: ProfileDataPayloadRef,
     description:
       'Sets the caller\u2019s values for some custom profile fields. Bots cannot; a field users may not edit needs an ' +
@@ -307,7 +312,7 @@ builder.mutationField('updateProfileData', (t) =>
 
 builder.mutationField('removeProfileData', (t) =>
   t.field({
-    extensions: reaches('remove-profile-data'),
+    zulip: { reaches: ['remove-profile-data'], writes: ['realm_user'] },
     type: ProfileDataPayloadRef,
     description: 'Clears the caller\u2019s values for some custom profile fields (no error for a field without a value).',
     args: { fieldIds: t.arg({ type: ['Long'], required: true, description: 'The fields to clear.' }) },

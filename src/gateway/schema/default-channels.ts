@@ -7,9 +7,9 @@
 import type { Channel } from '../../zulip/model/channels.js';
 import { addDefaultStream, removeDefaultStream } from '../../zulip/routes/default-channels.js';
 import { builder } from '../builder.js';
+import { channelLookupCost } from '../upstream/cost.js';
 import { badInput } from '../errors.js';
 import { ChannelRef, loadChannel } from './channels/index.js';
-import { reaches } from '../zulip-operations.js';
 
 interface DefaultChannelChange {
   channelId: number;
@@ -22,6 +22,7 @@ const DefaultChannelPayloadRef = builder.objectRef<DefaultChannelChange>('Defaul
     channelId: t.field({ type: 'Long', description: 'The channel\u2019s ID.', resolve: (p) => p.channelId }),
     isDefault: t.boolean({ description: 'Whether the channel is now a default channel.', resolve: (p) => p.isDefault }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel, through the request\u2019s loader (its own isDefault is null: see the payload\u2019s).',
@@ -37,7 +38,7 @@ function channelIdArg(id: number): number {
 
 builder.mutationFields((t) => ({
   addDefaultChannel: t.field({
-    extensions: reaches('add-default-stream'),
+    zulip: { reaches: ['add-default-stream'], writes: ['default_streams'] },
     type: DefaultChannelPayloadRef,
     description:
       'Makes a channel a default channel, one new users join (organization administrators; else BAD_REQUEST). ' +
@@ -51,7 +52,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeDefaultChannel: t.field({
-    extensions: reaches('remove-default-stream'),
+    zulip: { reaches: ['remove-default-stream'], writes: ['default_streams'] },
     type: DefaultChannelPayloadRef,
     description:
       'Removes a channel from the default channels (organization administrators; else BAD_REQUEST). An unknown, ' +

@@ -9,12 +9,12 @@ import type { Draft, DraftData, DraftType } from '../../zulip/model/drafts.js';
 import { createDrafts, deleteDraft, editDraft, getDrafts } from '../../zulip/routes/drafts.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
+import { channelLookupCost, userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { ChannelRef } from './channels/index.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 import { payloadIds } from './payload-ids.js';
 
 function requireDrafts(ctx: Context): Promise<void> {
@@ -53,6 +53,7 @@ DraftRef.implement({
       resolve: (d) => (d.type === 'stream' ? (d.to[0] ?? null) : null),
     }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel of a CHANNEL draft; null otherwise (or with an error when it is no longer visible).',
@@ -64,6 +65,7 @@ DraftRef.implement({
       resolve: (d) => (d.type === 'private' ? d.to : []),
     }),
     recipients: t.field({
+      zulip: { cost: userLookupCost },
       type: [UserRef],
       nullable: true,
       description: 'The recipients of a DIRECT draft (see recipientIds); empty otherwise.',
@@ -118,6 +120,7 @@ const CreateDraftsPayloadRef = builder.objectRef<{ ids: number[] }>('CreateDraft
   fields: (t) => ({
     ids: t.field({ type: ['Long'], description: 'The new drafts\u2019 IDs, in the order they were given.', resolve: (p) => p.ids }),
     drafts: t.field({
+      zulip: { cost: { each: 1 } },
       type: [DraftRef],
       description:
         'The new drafts as the server stored them (fetched only when selected), in the order given; a draft ' +
@@ -136,6 +139,7 @@ const EditDraftPayloadRef = builder.objectRef<{ id: number }>('EditDraftPayload'
   fields: (t) => ({
     ...payloadIds(t, 'draftId', 'draft'),
     draft: t.field({
+      zulip: { cost: { each: 1 } },
       type: DraftRef,
       nullable: true,
       description: 'The draft as the server stored it (fetched only when selected); null if deleted in the meantime.',
@@ -153,7 +157,7 @@ const DeleteDraftPayloadRef = builder.objectRef<{ id: number }>('DeleteDraftPayl
 
 builder.queryField('drafts', (t) =>
   t.field({
-    extensions: reaches('get-drafts'),
+    zulip: { reaches: ['get-drafts'], live: [] },
     type: [DraftRef],
     nullable: true,
     description:
@@ -172,7 +176,7 @@ asNode(DraftRef, { key: (d) => d.id, load: fromList(listDrafts, (d) => d.id, 'dr
 
 builder.mutationFields((t) => ({
   createDrafts: t.field({
-    extensions: reaches('create-drafts'),
+    zulip: { reaches: ['create-drafts'], writes: ['drafts'] },
     type: CreateDraftsPayloadRef,
     description:
       'Creates drafts, all or none: one invalid draft (e.g. a CHANNEL draft without exactly one channel ID, ' +
@@ -187,7 +191,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editDraft: t.field({
-    extensions: reaches('edit-draft'),
+    zulip: { reaches: ['edit-draft'], writes: ['drafts'] },
     type: EditDraftPayloadRef,
     description: 'Replaces a draft. An unknown ID fails with BAD_REQUEST ("Draft does not exist"). Feature level 87.',
     args: {
@@ -201,7 +205,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteDraft: t.field({
-    extensions: reaches('delete-draft'),
+    zulip: { reaches: ['delete-draft'], writes: ['drafts'] },
     type: DeleteDraftPayloadRef,
     description: 'Deletes a draft. An unknown ID fails with BAD_REQUEST ("Draft does not exist"). Feature level 87.',
     args: {

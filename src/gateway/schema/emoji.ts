@@ -9,11 +9,11 @@ import type { RealmEmoji } from '../../zulip/model/emoji.js';
 import { deactivateCustomEmoji, getCustomEmoji, uploadCustomEmoji } from '../../zulip/routes/emoji.js';
 import { builder } from '../builder.js';
 import { requireCredentials, type Context } from '../context.js';
+import { NO_CALL, userLookupCost } from '../upstream/cost.js';
 import { badInput } from '../errors.js';
 import { asNode, fromList } from './node.js';
 import { sendBounded, uploadCall } from '../upload.js';
 import { UserRef, userOrNull } from './users.js';
-import { reaches } from '../zulip-operations.js';
 
 const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
   description: 'A custom emoji uploaded to the organization; reactions name it with type REALM_EMOJI and its ID as the code.',
@@ -21,10 +21,12 @@ const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
     zulipId: t.exposeString('id', { description: 'The emoji ID (the reaction code of a REALM_EMOJI reaction) (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).' }),
     name: t.exposeString('name', { description: 'The name users write between colons, e.g. `:octopus:`.' }),
     sourceUrl: t.string({
+      zulip: { cost: NO_CALL },
       description: 'The image, as an absolute URL on the chat server.',
       resolve: (e, _args, ctx) => new URL(e.source_url, ctx.upstream.baseUrl).href,
     }),
     stillUrl: t.string({
+      zulip: { cost: NO_CALL },
       nullable: true,
       description: 'A still frame of an animated image, as an absolute URL; null for a still image.',
       resolve: (e, _args, ctx) => (e.still_url ? new URL(e.still_url, ctx.upstream.baseUrl).href : null),
@@ -37,6 +39,7 @@ const CustomEmojiRef = builder.objectRef<RealmEmoji>('CustomEmoji').implement({
       resolve: (e) => e.author_id ?? null,
     }),
     author: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'Who uploaded it; null when unknown or not visible to the caller.',
@@ -54,7 +57,7 @@ asNode(CustomEmojiRef, {
 
 builder.queryField('customEmoji', (t) =>
   t.field({
-    extensions: reaches('get-custom-emoji'),
+    zulip: { reaches: ['get-custom-emoji'], live: [] },
     type: [CustomEmojiRef],
     nullable: true,
     description: 'The organization\u2019s custom emoji by ID, active ones only unless includeDeactivated. One upstream request.',
@@ -91,7 +94,7 @@ function checkedName(name: string): string {
 
 builder.mutationField('uploadCustomEmoji', (t) =>
   t.field({
-    extensions: reaches('upload-custom-emoji'),
+    zulip: { reaches: ['upload-custom-emoji'], writes: ['realm_emoji'] },
     type: CustomEmojiRef,
     nullable: true,
     description:
@@ -113,7 +116,7 @@ builder.mutationField('uploadCustomEmoji', (t) =>
 
 builder.mutationField('deactivateCustomEmoji', (t) =>
   t.field({
-    extensions: reaches('deactivate-custom-emoji'),
+    zulip: { reaches: ['deactivate-custom-emoji'], writes: ['realm_emoji'] },
     type: CustomEmojiRef,
     nullable: true,
     description:

@@ -12,9 +12,9 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import type { RealmExport, RealmExportConsent, RealmExportTypeCode, RealmExportTypeName } from '../../zulip/model/exports.js';
 import { exportRealm, getRealmExportConsents, getRealmExports } from '../../zulip/routes/exports.js';
 import { builder } from '../builder.js';
+import { userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { UserRef, userOrNull } from './users.js';
 
@@ -38,6 +38,7 @@ export const RealmExportRef = builder.objectRef<RealmExport>('RealmExport').impl
     zulipId: t.field({ type: 'Long', description: 'The export ID (Zulip\u2019s own).', resolve: (e) => e.id }),
     actingUserId: t.field({ type: 'Long', description: 'The administrator who asked for it.', resolve: (e) => e.acting_user_id }),
     actingUser: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'The administrator who asked for it; null when no longer visible.',
@@ -67,7 +68,7 @@ export const RealmExportConsentRef = builder.objectRef<RealmExportConsent>('Real
   description: 'Whether a user lets administrators export their private data. https://zulip.com/api/get-realm-export-consents',
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user.', resolve: (c) => c.user_id }),
-    user: t.field({ type: UserRef, nullable: true, description: 'The user; null when not visible.', resolve: (c, _args, ctx) => userOrNull(ctx, c.user_id) }),
+    user: t.field({ zulip: { cost: userLookupCost }, type: UserRef, nullable: true, description: 'The user; null when not visible.', resolve: (c, _args, ctx) => userOrNull(ctx, c.user_id) }),
     consented: t.exposeBoolean('consented', { description: 'Whether the user consents to exports of their private data.' }),
     emailAddressVisibility: t.int({
       nullable: true,
@@ -79,19 +80,18 @@ export const RealmExportConsentRef = builder.objectRef<RealmExportConsent>('Real
 
 builder.queryFields((t) => ({
   realmExports: t.field({
-    extensions: reaches('get-realm-exports'),
+    zulip: { reaches: ['get-realm-exports'], live: [] },
     type: [RealmExportRef],
     nullable: true,
     description: 'The organization\u2019s data exports (administrators only, else UNAUTHORIZED_PRINCIPAL).',
     resolve: (_root, _args, ctx) => listRealmExports(ctx),
   }),
   realmExportConsents: t.field({
-    extensions: reaches('get-realm-export-consents'),
+    zulip: { reaches: ['get-realm-export-consents'], live: [], gate: 'get-realm-export-consents' },
     type: [RealmExportConsentRef],
     nullable: true,
     description: 'Which active users consent to exports of their private data (administrators only). Feature level 295.',
     resolve: async (_root, _args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.exportConsents, 'Data export consents');
       return (await getRealmExportConsents(ctx.connection)).export_consents;
     },
   }),
@@ -102,6 +102,7 @@ const ExportRealmPayloadRef = builder.objectRef<{ id: number | null }>('ExportRe
   fields: (t) => ({
     zulipId: t.field({ type: 'Long', nullable: true, description: 'The export ID (null from servers below feature level 182).', resolve: (p) => p.id }),
     realmExport: t.field({
+      zulip: { cost: { each: 1 } },
       type: RealmExportRef,
       nullable: true,
       description: 'The export as the server lists it, pending at first (fetched only when selected).',
@@ -123,7 +124,7 @@ async function wireExportType(ctx: Context, type: RealmExportTypeName | null | u
 
 builder.mutationField('exportRealm', (t) =>
   t.field({
-    extensions: reaches('export-realm'),
+    zulip: { reaches: ['export-realm'], writes: ['realm_export'] },
     type: ExportRealmPayloadRef,
     description:
       'Starts a data export (administrators only, else UNAUTHORIZED_PRINCIPAL; BAD_REQUEST "Exceeded rate limit." past five a ' +

@@ -53,8 +53,7 @@ import { ChannelRef } from './channels/index.js';
 import { fetchMessagePage, MessageRef } from './messages/index.js';
 import { UserGroupRef } from './user-groups.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
-import { upstreamCost } from '../upstream/cost.js';
+
 
 /**
  * The federation spec version the SDL links to. v2.3 has all this subgraph uses (`@key`), and every
@@ -73,7 +72,7 @@ export const NEWEST_MESSAGES_MAX = 100;
 
 builder.objectField(ChannelRef, 'newestMessages', (t) =>
   t.field({
-    extensions: { ...reaches('get-messages'), ...upstreamCost({ each: 1, size: { slicingArguments: ['limit'] } }) },
+    zulip: { reaches: ['get-messages'], cost: { each: 1, size: { slicingArguments: ['limit'] } } },
     type: [MessageRef],
     description:
       `The newest messages of the channel the caller can read, oldest first (at most ${NEWEST_MESSAGES_MAX}; one ` +
@@ -228,7 +227,7 @@ export function toSubgraphSchema(plain: GraphQLSchema): GraphQLSchema {
           'Entities by representation, for a federation router: one entry per representation, in order, loaded ' +
           'with the caller\u2019s credentials and batched per type; null with an error for a malformed or unknown one.',
         // One batch per entity type (users, channels, messages, groups); one item per representation.
-        extensions: upstreamCost({ each: ENTITIES.length, size: { slicingArguments: ['representations'] } }),
+        extensions: { zulip: { cost: { each: ENTITIES.length, size: { slicingArguments: ['representations'] } }, live: [] } },
         args: {
           representations: {
             type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AnyScalar))),
@@ -241,6 +240,7 @@ export function toSubgraphSchema(plain: GraphQLSchema): GraphQLSchema {
       _service: {
         type: new GraphQLNonNull(ServiceType),
         description: 'This subgraph\u2019s SDL, for a federation router or composition tool; needs no credentials.',
+        extensions: { zulip: { anonymous: true, live: [] } },
         resolve: () => ({ sdl }),
       },
     },

@@ -11,7 +11,7 @@ import type { GroupSettingValue } from '../../zulip/model/channels.js';
 import type { UserGroup } from '../../zulip/model/user-groups.js';
 import type { User } from '../../zulip/model/users.js';
 import { builder } from '../builder.js';
-import { upstreamCost, userLookupCost } from '../upstream/cost.js';
+import { userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { badInput, isNotFound } from '../errors.js';
 import { UserRef } from './users.js';
@@ -88,14 +88,14 @@ export const GroupSettingValueRef = builder.objectRef<GroupSettingValue>('GroupS
       description:
         'The users named directly (the direct members of an anonymous group); empty for the group-ID form. ' +
         'Users the caller cannot see are left out.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (value, _args, ctx) => (typeof value === 'number' ? [] : loadUsers(ctx, value.direct_members)),
     }),
     allUsers: t.field({
       type: [UserRef],
       description: 'Every user who holds the permission, through subgroups at any depth.',
       // The groups' members (one GET /user_groups), then the users.
-      extensions: upstreamCost({ perBatch: 1, once: { key: 'user groups', calls: 1 }, directory: true }),
+      zulip: { cost: { perBatch: 1, once: { key: 'user groups', calls: 1 }, directory: true } },
       resolve: async (value, _args, ctx) => loadUsers(ctx, await groupSettingUserIds(ctx, value)),
     }),
   }),

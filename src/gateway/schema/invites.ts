@@ -17,7 +17,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
+import { userLookupCost } from '../upstream/cost.js';
 import { asNode, fromList } from './node.js';
 import { RoleEnum, UserRef, userOrNull } from './users.js';
 
@@ -39,6 +39,7 @@ export const InvitationRef = builder.interfaceRef<Invite>('Invitation').implemen
     }),
     invitedById: t.field({ type: 'Long', description: 'Who created the invitation.', resolve: (i) => i.invited_by_user_id }),
     invitedBy: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'Who created the invitation; null when not visible to the caller.',
@@ -81,7 +82,7 @@ asNode(InvitationLinkRef, { key: (i) => i.id, load: fromList(listOf(true), (i) =
 
 builder.queryField('invitations', (t) =>
   t.field({
-    extensions: reaches('get-invites'),
+    zulip: { reaches: ['get-invites'], live: [] },
     type: [InvitationRef],
     nullable: true,
     description:
@@ -139,6 +140,7 @@ const SendInvitationsPayloadRef = builder.objectRef<{ emails: string[] }>('SendI
   fields: (t) => ({
     emails: t.stringList({ description: 'The addresses invited.', resolve: (p) => p.emails }),
     invitations: t.field({
+      zulip: { cost: { each: 1 } },
       type: [EmailInvitationRef],
       description: 'The new invitations, one per address (fetched only when selected; those the caller manages).',
       resolve: async (p, _args, ctx) => {
@@ -160,6 +162,7 @@ const InvitationLinkPayloadRef = builder.objectRef<{ url: string }>('InvitationL
   fields: (t) => ({
     url: t.string({ description: 'The link to share.', resolve: (p) => p.url }),
     invitation: t.field({
+      zulip: { cost: { each: 1 } },
       type: InvitationLinkRef,
       nullable: true,
       description: 'The link as the server lists it (fetched only when selected).',
@@ -173,6 +176,7 @@ const ResendEmailInvitationPayloadRef = builder.objectRef<{ zulipId: number }>('
   fields: (t) => ({
     zulipId: t.field({ type: 'Long', description: 'The invitation ID.', resolve: (p) => p.zulipId }),
     invitation: t.field({
+      zulip: { cost: { each: 1 } },
       type: EmailInvitationRef,
       nullable: true,
       description: 'The invitation as the server now lists it (fetched only when selected).',
@@ -210,7 +214,7 @@ builder.mutationFields((t) => {
   });
   return {
     sendInvitations: t.field({
-      extensions: reaches('send-invites'),
+      zulip: { reaches: ['send-invites'], writes: ['invites_changed'] },
       type: SendInvitationsPayloadRef,
       description:
         'Invites email addresses to join (members the organization lets invite; guests are refused). Errors: BAD_REQUEST ' +
@@ -237,7 +241,7 @@ builder.mutationFields((t) => {
       },
     }),
     createInvitationLink: t.field({
-      extensions: reaches('create-invite-link'),
+      zulip: { reaches: ['create-invite-link'], writes: ['invites_changed'] },
       type: InvitationLinkPayloadRef,
       description:
         'Creates a reusable invitation link (the organization\u2019s can_create_multiuse_invite_group, administrators by default; ' +
@@ -253,7 +257,7 @@ builder.mutationFields((t) => {
       },
     }),
     resendEmailInvitation: t.field({
-      extensions: reaches('resend-email-invite'),
+      zulip: { reaches: ['resend-email-invite'], writes: ['invites_changed'] },
       type: ResendEmailInvitationPayloadRef,
       description: 'Sends an email invitation again (its creator, or an administrator; an owner for an owner invitation). Unknown: BAD_REQUEST.',
       args: { id: t.arg({ type: 'Long', required: true, description: 'The email invitation to send again.' }) },
@@ -263,7 +267,7 @@ builder.mutationFields((t) => {
       },
     }),
     revokeEmailInvitation: t.field({
-      extensions: reaches('revoke-email-invite'),
+      zulip: { reaches: ['revoke-email-invite'], writes: ['invites_changed'] },
       type: RevokeInvitationPayloadRef,
       description: 'Revokes an email invitation (its creator, or an administrator; an owner for an owner invitation). Unknown: BAD_REQUEST.',
       args: revoke('email invitation'),
@@ -273,7 +277,7 @@ builder.mutationFields((t) => {
       },
     }),
     revokeInvitationLink: t.field({
-      extensions: reaches('revoke-invite-link'),
+      zulip: { reaches: ['revoke-invite-link'], writes: ['invites_changed'] },
       type: RevokeInvitationPayloadRef,
       description:
         'Revokes a reusable invitation link (its creator, or an administrator; administrators only below feature level 209). ' +

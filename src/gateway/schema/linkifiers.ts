@@ -14,7 +14,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { payloadIds } from './payload-ids.js';
 
@@ -60,6 +59,7 @@ const ReorderLinkifiersPayloadRef = builder.objectRef<{ ids: number[] }>('Reorde
   fields: (t) => ({
     ids: t.field({ type: ['Long'], description: 'The linkifier IDs in their new order.', resolve: (p) => p.ids }),
     linkifiers: t.field({
+      zulip: { cost: { each: 1 } },
       type: [LinkifierRef],
       description: 'The linkifiers in their new order (fetched only when selected).',
       resolve: (_p, _args, ctx) => listLinkifiers(ctx),
@@ -81,12 +81,11 @@ asNode(LinkifierRef, {
 
 builder.queryField('linkifiers', (t) =>
   t.field({
-    extensions: reaches('get-linkifiers'),
+    zulip: { reaches: ['get-linkifiers'], live: [], gate: { level: featureLevels.linkifierUrlTemplate, what: 'Linkifiers' } },
     type: [LinkifierRef],
     nullable: true,
     description: 'The organization\u2019s linkifiers in processing order (the first match wins). Needs feature level 176.',
     resolve: async (_root, _args, ctx) => {
-      await requireLinkifiers(ctx);
       return listLinkifiers(ctx);
     },
   }),
@@ -94,7 +93,7 @@ builder.queryField('linkifiers', (t) =>
 
 builder.mutationFields((t) => ({
   addLinkifier: t.field({
-    extensions: reaches('add-linkifier'),
+    zulip: { reaches: ['add-linkifier'], writes: ['realm_linkifiers'] },
     type: LinkifierPayloadRef,
     description:
       'Adds a linkifier after the existing ones (organization administrators). Errors: UNAUTHORIZED_PRINCIPAL; ' +
@@ -111,7 +110,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateLinkifier: t.field({
-    extensions: reaches('update-linkifier'),
+    zulip: { reaches: ['update-linkifier'], writes: ['realm_linkifiers'] },
     type: LinkifierPayloadRef,
     description:
       'Replaces a linkifier\u2019s pattern and URL template, keeping its place in the order (organization ' +
@@ -129,18 +128,17 @@ builder.mutationFields((t) => ({
     },
   }),
   removeLinkifier: t.field({
-    extensions: reaches('remove-linkifier'),
+    zulip: { reaches: ['remove-linkifier'], writes: ['realm_linkifiers'], gate: { level: featureLevels.linkifierUrlTemplate, what: 'Linkifiers' } },
     type: RemoveLinkifierPayloadRef,
     description: 'Removes a linkifier (organization administrators). An unknown ID is BAD_REQUEST "Linkifier not found."',
     args: { id: t.arg({ type: 'Long', required: true, description: 'The linkifier to remove.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireLinkifiers(ctx);
       await removeLinkifier(ctx.connection, { filterId: args.id });
       return { id: args.id };
     },
   }),
   reorderLinkifiers: t.field({
-    extensions: reaches('reorder-linkifiers'),
+    zulip: { reaches: ['reorder-linkifiers'], writes: ['realm_linkifiers'] },
     type: ReorderLinkifiersPayloadRef,
     description:
       'Sets the order linkifiers are tried in (organization administrators); `ids` names every linkifier once. ' +

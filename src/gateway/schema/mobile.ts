@@ -25,7 +25,6 @@ import {
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 
 /** Zulip's limit on a token's length. */
 const MAX_TOKEN_LENGTH = 4096;
@@ -43,7 +42,7 @@ const tokenArg = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]
 
 builder.mutationFields((t) => ({
   addApnsToken: t.boolean({
-    extensions: reaches('add-apns-token'),
+    zulip: { reaches: ['add-apns-token'], writes: [] },
     deprecationReason: DEPRECATED,
     description: 'Registers the caller\u2019s iOS device for push notifications (always true). Server refusals are BAD_REQUEST ("Invalid app ID").',
     args: {
@@ -58,7 +57,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeApnsToken: t.boolean({
-    extensions: reaches('remove-apns-token'),
+    zulip: { reaches: ['remove-apns-token'], writes: [] },
     deprecationReason: DEPRECATED,
     description: 'Stops push notifications to an iOS device (always true). An unknown token fails with BAD_REQUEST ("Token does not exist").',
     args: { token: tokenArg(t, 'APNs') },
@@ -69,7 +68,7 @@ builder.mutationFields((t) => ({
     },
   }),
   addFcmToken: t.boolean({
-    extensions: reaches('add-fcm-token'),
+    zulip: { reaches: ['add-fcm-token'], writes: [] },
     deprecationReason: DEPRECATED,
     description: 'Registers the caller\u2019s Android device for push notifications (always true).',
     args: { token: tokenArg(t, 'FCM registration') },
@@ -80,7 +79,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeFcmToken: t.boolean({
-    extensions: reaches('remove-fcm-token'),
+    zulip: { reaches: ['remove-fcm-token'], writes: [] },
     deprecationReason: DEPRECATED,
     description: 'Stops push notifications to an Android device (always true). An unknown token fails with BAD_REQUEST ("Token does not exist").',
     args: { token: tokenArg(t, 'FCM registration') },
@@ -138,27 +137,25 @@ function checkPushDeviceArgs(args: PushDeviceArgs): void {
 
 builder.mutationFields((t) => ({
   registerClientDevice: t.field({
-    extensions: reaches('register-client-device'),
+    zulip: { reaches: ['register-client-device'], writes: [], gate: 'register-client-device' },
     type: ClientDeviceRef,
     description: 'Registers the logged-in device, the first step before registering it for end-to-end encrypted push. Feature level 468.',
     resolve: async (_root, _args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.clientDevices, 'Registering a client device');
       return registerClientDevice(ctx.connection);
     },
   }),
   removeClientDevice: t.field({
-    extensions: reaches('remove-client-device'),
+    zulip: { reaches: ['remove-client-device'], writes: [], gate: 'remove-client-device' },
     type: ClientDeviceRef,
     description: 'Removes a device of the caller\u2019s (when the user logs out on it) and answers it. Another user\u2019s or an unknown device fails with BAD_REQUEST. Feature level 470.',
     args: { deviceId: t.arg({ type: 'Long', required: true, description: 'The device, as registerClientDevice answered it.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.removeClientDevice, 'Removing a client device');
       await removeClientDevice(ctx.connection, { deviceId: args.deviceId });
       return { device_id: args.deviceId };
     },
   }),
   registerPushDevice: t.field({
-    extensions: reaches('register-push-device'),
+    zulip: { reaches: ['register-push-device'], writes: [] },
     type: ClientDeviceRef,
     description:
       'Registers a device for end-to-end encrypted push notifications (the push key and the token fields), or rotates its ' +
@@ -190,20 +187,19 @@ builder.mutationFields((t) => ({
     },
   }),
   sendE2eeTestPushNotification: t.boolean({
-    extensions: reaches('e2ee-test-notify'),
+    zulip: { reaches: ['e2ee-test-notify'], writes: [], gate: 'e2ee-test-notify' },
     description:
       'Sends an end-to-end encrypted test notification to one of the caller\u2019s devices, or to all of them (always true). ' +
       'No registered device fails with NO_ACTIVE_PUSH_DEVICE. Feature level 420 (`deviceId`: 468).',
     args: { deviceId: t.arg({ type: 'Long', required: false, description: 'The device to notify (a client should give its own); all of them when omitted.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.e2eeTestNotify, 'End-to-end encrypted test notifications');
       if (args.deviceId != null) await requireFeatureLevel(ctx, featureLevels.clientDevices, 'A test notification to one device');
       await e2eeTestNotify(ctx.connection, { deviceId: args.deviceId ?? undefined });
       return true;
     },
   }),
   sendTestPushNotification: t.boolean({
-    extensions: reaches('test-notify'),
+    zulip: { reaches: ['test-notify'], writes: [] },
     deprecationReason: 'Zulip deprecated it in 11.0 (feature level 420): use `sendE2eeTestPushNotification`.',
     description:
       'Sends a test notification to the device registered with a (legacy) token, or to all of them (always true). An ' +

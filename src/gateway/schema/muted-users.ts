@@ -6,10 +6,10 @@
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { muteUser, unmuteUser } from '../../zulip/routes/muted-users.js';
 import { builder } from '../builder.js';
+import { userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { UserRef } from './users.js';
 
 interface MuteChange {
@@ -22,6 +22,7 @@ const MuteUserPayloadRef = builder.objectRef<MuteChange>('MuteUserPayload').impl
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user\u2019s ID.', resolve: (p) => p.userId }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'The user (through the user loader; null with an error if no longer visible).',
@@ -42,7 +43,7 @@ const OPERATIONS = { mute: { id: 'mute-user', call: muteUser }, unmute: { id: 'u
 builder.mutationFields((t) => {
   const field = (op: keyof typeof OPERATIONS, description: string) =>
     t.field({
-      extensions: reaches(OPERATIONS[op].id),
+      zulip: { reaches: [OPERATIONS[op].id], writes: ['muted_users'] },
       type: MuteUserPayloadRef,
       description: `${description} Feature level ${featureLevels.mutedUsers}.`,
       args: { userId: t.arg({ type: 'Long', required: true, description: `The user to ${op}.` }) },

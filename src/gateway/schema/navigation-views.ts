@@ -12,7 +12,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 
 function requireNavigationViews(ctx: Context): Promise<void> {
@@ -56,6 +55,7 @@ const NavigationViewPayloadRef = builder.objectRef<{ fragment: string; view?: Na
   fields: (t) => ({
     fragment: t.string({ description: 'The view\u2019s fragment.', resolve: (p) => p.fragment }),
     navigationView: t.field({
+      zulip: { cost: { each: 1 } },
       type: NavigationViewRef,
       nullable: true,
       description:
@@ -75,7 +75,7 @@ const RemoveNavigationViewPayloadRef = builder.objectRef<{ fragment: string }>('
 
 builder.queryField('navigationViews', (t) =>
   t.field({
-    extensions: reaches('get-navigation-views'),
+    zulip: { reaches: ['get-navigation-views'], live: [] },
     type: [NavigationViewRef],
     nullable: true,
     description: 'The caller\u2019s navigation views, in the order they were added. Feature level 390 (else UNSUPPORTED_BY_SERVER).',
@@ -97,7 +97,7 @@ asNode(NavigationViewRef, {
 
 builder.mutationFields((t) => ({
   addNavigationView: t.field({
-    extensions: reaches('add-navigation-view'),
+    zulip: { reaches: ['add-navigation-view'], writes: ['navigation_view'] },
     type: NavigationViewPayloadRef,
     description:
       'Adds a navigation view: a built-in fragment (e.g. "inbox") takes no name, any other fragment needs one ' +
@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editNavigationView: t.field({
-    extensions: reaches('edit-navigation-view'),
+    zulip: { reaches: ['edit-navigation-view'], writes: ['navigation_view'] },
     type: NavigationViewPayloadRef,
     description:
       'Pins, unpins or renames a navigation view (give isPinned, name or both; a built-in view cannot be renamed). ' +
@@ -137,7 +137,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeNavigationView: t.field({
-    extensions: reaches('remove-navigation-view'),
+    zulip: { reaches: ['remove-navigation-view'], writes: ['navigation_view'] },
     type: RemoveNavigationViewPayloadRef,
     description: 'Removes a navigation view. An unknown fragment is BAD_REQUEST ("Navigation view does not exist."). Feature level 390.',
     args: {

@@ -15,7 +15,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { payloadIds } from './payload-ids.js';
 
@@ -48,6 +47,8 @@ builder.queryField('codePlaygrounds', (t) =>
   t.field({
     type: [CodePlaygroundRef],
     nullable: true,
+    // One `POST /register` of that state, an operation other fields provide.
+    zulip: { cost: { each: 1 }, gate: { level: featureLevels.playgroundUrlTemplate, what: 'Code playgrounds' }, live: [] },
     description: 'The organization\u2019s code playgrounds (one `POST /register` for that state). Needs feature level 196.',
     resolve: (_root, _args, ctx) => listPlaygrounds(ctx),
   }),
@@ -63,7 +64,7 @@ asNode(CodePlaygroundRef, { key: (p) => p.id, load: fromList(listPlaygrounds, (p
 
 builder.mutationFields((t) => ({
   addCodePlayground: t.field({
-    extensions: reaches('add-code-playground'),
+    zulip: { reaches: ['add-code-playground'], writes: ['realm_playgrounds'] },
     type: AddCodePlaygroundPayloadRef,
     description:
       'Adds a code playground (organization administrators). Errors: UNAUTHORIZED_PRINCIPAL; BAD_REQUEST for an ' +
@@ -84,12 +85,11 @@ builder.mutationFields((t) => ({
     },
   }),
   removeCodePlayground: t.field({
-    extensions: reaches('remove-code-playground'),
+    zulip: { reaches: ['remove-code-playground'], writes: ['realm_playgrounds'], gate: { level: featureLevels.playgroundUrlTemplate, what: 'Code playgrounds' } },
     type: RemoveCodePlaygroundPayloadRef,
     description: 'Removes a code playground (organization administrators). An unknown ID is BAD_REQUEST "Invalid playground".',
     args: { id: t.arg({ type: 'Long', required: true, description: 'The playground to remove.' }) },
     resolve: async (_root, args, ctx) => {
-      await requirePlaygrounds(ctx);
       await removeCodePlayground(ctx.connection, { playgroundId: args.id });
       return { id: args.id };
     },

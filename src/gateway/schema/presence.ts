@@ -16,13 +16,13 @@ import { isModernPresence } from '../../zulip/model/presence.js';
 import { getPresence, getUserPresence, updatePresence } from '../../zulip/routes/presence.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
+import { userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { fetchInitialState } from './settings.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 
 /** The documented fallback for servers that do not send the threshold (before feature level 164). */
 const DEFAULT_OFFLINE_THRESHOLD_SECONDS = 140;
@@ -86,7 +86,7 @@ PresenceRef.implement({
   description: 'A user\u2019s presence: when they were last active and last connected. https://zulip.com/api/get-presence',
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user ID.', resolve: (p) => p.user_id }),
-    user: t.field({ type: UserRef, description: 'The user.', resolve: (p, _args, ctx) => ctx.loaders.user(p.user_id) }),
+    user: t.field({ zulip: { cost: userLookupCost }, type: UserRef, description: 'The user.', resolve: (p, _args, ctx) => ctx.loaders.user(p.user_id) }),
     activeTimestamp: t.field({
       type: 'Long',
       description: 'When the user was last active, in UNIX seconds (the date joined if never).',
@@ -98,6 +98,7 @@ PresenceRef.implement({
       resolve: (p) => p.idle_timestamp,
     }),
     status: t.field({
+      zulip: { cost: { once: { key: 'presence offline threshold', calls: 1 } } },
       type: PresenceStateEnum,
       description:
         'ACTIVE, IDLE or OFFLINE at the server time of the answer, using the server\u2019s offline threshold ' +
@@ -127,7 +128,7 @@ function loadPresences(ctx: Context): Promise<PresenceEntry[]> {
 
 builder.queryField('presences', (t) =>
   t.field({
-    extensions: reaches('register-queue'),
+    zulip: { reaches: ['register-queue'], live: ['Presence'] },
     type: [PresenceRef],
     nullable: true,
     description:
@@ -139,7 +140,7 @@ builder.queryField('presences', (t) =>
 
 builder.queryField('presence', (t) =>
   t.field({
-    extensions: reaches('register-queue'),
+    zulip: { reaches: ['register-queue'], live: ['Presence'] },
     type: PresenceRef,
     nullable: true,
     description: 'One user\u2019s presence; null when the server has no recent presence for them.',
@@ -183,7 +184,7 @@ const PresenceReportRef = builder.objectRef<PresenceReport>('PresenceReport').im
 
 builder.mutationField('reportPresence', (t) =>
   t.field({
-    extensions: reaches('update-presence'),
+    zulip: { reaches: ['update-presence'], writes: ['presence'] },
     type: PresenceReportRef,
     description:
       'Reports the caller\u2019s presence (clients do so about once a minute) and returns everyone\u2019s. ' +
@@ -260,6 +261,7 @@ const PresenceByClientRef = builder.objectRef<PresenceByClientShape>('PresenceBy
     email: t.string({ nullable: true, description: 'The user’s API email (null when the user was asked for by ID).', resolve: (p) => p.email }),
     userId: t.field({ type: 'Long', nullable: true, description: 'The user ID (null when the server gave only the email).', resolve: (p) => p.userId }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'The user, when the ID is known; null otherwise or if the caller cannot see them.',
@@ -288,7 +290,7 @@ const RealmPresenceRef = builder.objectRef<{ serverTimestamp: number; presences:
 
 builder.queryFields((t) => ({
   realmPresence: t.field({
-    extensions: reaches('get-presence'),
+    zulip: { reaches: ['get-presence'], live: ['Presence'] },
     type: RealmPresenceRef,
     description:
       'Everyone’s presence per client, by API email, without reporting the caller’s own (one upstream call). ' +
@@ -302,7 +304,7 @@ builder.queryFields((t) => ({
     },
   }),
   userPresence: t.field({
-    extensions: reaches('get-user-presence'),
+    zulip: { reaches: ['get-user-presence'], live: ['Presence'] },
     type: PresenceByClientRef,
     description:
       'One user’s presence per client (one upstream call). Give `userId` (feature level 43) or `email`. Fails ' +

@@ -13,7 +13,6 @@ import { addReaction, removeReaction } from '../../zulip/routes/reactions.js';
 import { builder } from '../builder.js';
 import { MessageRef } from './messages/index.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 import { userLookupCost } from '../upstream/cost.js';
 
 const ReactionTypeEnum = builder.enumType('ReactionType', {
@@ -53,7 +52,7 @@ export const ReactionRef = builder.objectRef<Reaction>('Reaction').implement({
       type: UserRef,
       nullable: true,
       description: 'Who reacted (one `GET /users` per request for all users); null if the caller cannot see them.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (r, _args, ctx) => ctx.loaders.user(userIdOf(r)),
     }),
   }),
@@ -76,6 +75,7 @@ const ReactionPayloadRef = builder.objectRef<ReactionChange>('ReactionPayload').
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The message reacted to.', resolve: (p) => p.messageId }),
     message: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The message with its reactions after the change (fetched only when selected; feature level 300).',
@@ -93,7 +93,7 @@ const reactionArgs = {
 
 builder.mutationFields((t) => ({
   addReaction: t.field({
-    extensions: reaches('add-reaction'),
+    zulip: { reaches: ['add-reaction'], writes: ['reaction'] },
     type: ReactionPayloadRef,
     description: 'Adds the caller\u2019s emoji reaction to a message. Adding it twice fails with REACTION_ALREADY_EXISTS.',
     args: {
@@ -113,7 +113,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeReaction: t.field({
-    extensions: reaches('remove-reaction'),
+    zulip: { reaches: ['remove-reaction'], writes: ['reaction'] },
     type: ReactionPayloadRef,
     description:
       'Removes the caller\u2019s emoji reaction from a message, named by `emojiName` or by `emojiCode` and ' +

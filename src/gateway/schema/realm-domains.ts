@@ -10,7 +10,6 @@ import type { RealmDomain } from '../../zulip/model/realm-domains.js';
 import { addRealmDomain, deleteRealmDomain, getRealmDomains, patchRealmDomain } from '../../zulip/routes/realm-domains.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
-import { reaches } from '../zulip-operations.js';
 
 export const RealmDomainRef = builder.objectRef<RealmDomain>('RealmDomain').implement({
   description:
@@ -43,7 +42,7 @@ function domainArg(domain: string): string {
 
 builder.queryField('realmDomains', (t) =>
   t.field({
-    extensions: reaches('get-realm-domains'),
+    zulip: { reaches: ['get-realm-domains'], live: [] },
     type: [RealmDomainRef],
     nullable: true,
     description: 'The email domains the organization allows for new accounts and email changes.',
@@ -53,7 +52,7 @@ builder.queryField('realmDomains', (t) =>
 
 builder.mutationFields((t) => ({
   addRealmDomain: t.field({
-    extensions: reaches('add-realm-domain'),
+    zulip: { reaches: ['add-realm-domain'], writes: ['realm_domains'] },
     type: RealmDomainPayloadRef,
     description:
       'Allows an email domain (organization owners; administrators below feature level 143). The server trims and ' +
@@ -68,7 +67,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateRealmDomain: t.field({
-    extensions: reaches('patch-realm-domain'),
+    zulip: { reaches: ['patch-realm-domain'], writes: ['realm_domains'] },
     type: RealmDomainPayloadRef,
     description: 'Changes whether an allowed domain\u2019s subdomains are allowed. An unknown domain is BAD_REQUEST.',
     args: {
@@ -82,7 +81,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteRealmDomain: t.field({
-    extensions: reaches('delete-realm-domain'),
+    zulip: { reaches: ['delete-realm-domain'], writes: ['realm_domains'] },
     type: DeleteRealmDomainPayloadRef,
     description: 'Removes an allowed domain. An unknown domain is BAD_REQUEST.',
     args: { domain: t.arg.string({ required: true, description: 'The listed domain (lowercase).' }) },

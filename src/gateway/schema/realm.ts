@@ -15,7 +15,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { messageOrNull } from './messages/history.js';
 import { MessageRef } from './messages/message.js';
 import { camelCase, fetchInitialState, SETTINGS, settingInputFields, SettingsRef } from './settings.js';
@@ -28,6 +27,7 @@ const WelcomeBotTestMessageRef = builder.objectRef<{ messageId: number }>('Welco
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The ID of the direct message the Welcome Bot sent.', resolve: (r) => r.messageId }),
     message: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The direct message (fetched only when selected); null if deleted in the meantime.',
@@ -38,7 +38,7 @@ const WelcomeBotTestMessageRef = builder.objectRef<{ messageId: number }>('Welco
 
 builder.mutationField('testWelcomeBotCustomMessage', (t) =>
   t.field({
-    extensions: reaches('test-welcome-bot-custom-message'),
+    zulip: { reaches: ['test-welcome-bot-custom-message'], writes: ['message'] },
     type: WelcomeBotTestMessageRef,
     description:
       'Has the Welcome Bot send the caller, as a direct message, the custom message new users would get with this text. ' +
@@ -82,6 +82,7 @@ const RealmUserSettingsDefaultsPayloadRef = builder.objectRef<RealmUserSettingsD
   description: 'The outcome of updateRealmUserSettingsDefaults.',
   fields: (t) => ({
     defaults: t.field({
+      zulip: { cost: { each: 1 } },
       type: SettingsRef,
       nullable: true,
       description:
@@ -98,7 +99,7 @@ const RealmUserSettingsDefaultsPayloadRef = builder.objectRef<RealmUserSettingsD
 
 builder.mutationField('updateRealmUserSettingsDefaults', (t) =>
   t.field({
-    extensions: reaches('update-realm-user-settings-defaults'),
+    zulip: { reaches: ['update-realm-user-settings-defaults'], writes: ['realm_user_settings_defaults'] },
     type: RealmUserSettingsDefaultsPayloadRef,
     description:
       'Changes the settings new users of the organization start with. Organization administrators only (else ' +

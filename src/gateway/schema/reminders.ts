@@ -11,7 +11,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { checkMessageId, messageOrNull } from './messages/history.js';
 import { MessageRef } from './messages/message.js';
 import { asNode, fromList } from './node.js';
@@ -34,6 +33,7 @@ export const ReminderRef = builder.objectRef<Reminder>('Reminder').implement({
     failed: t.exposeBoolean('failed', { description: 'Whether the server tried and failed to send it.' }),
     targetMessageId: t.field({ type: 'Long', description: 'The message the reminder is about.', resolve: (r) => r.reminder_target_message_id }),
     targetMessage: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The message the reminder is about; null if the caller can no longer read it.',
@@ -61,6 +61,7 @@ const CreateMessageReminderPayloadRef = builder.objectRef<{ id: number }>('Creat
   fields: (t) => ({
     ...payloadIds(t, 'reminderId', 'new reminder'),
     reminder: t.field({
+      zulip: { cost: { each: 1 } },
       type: ReminderRef,
       nullable: true,
       description: 'The reminder as the server stored it (fetched only when selected; null below feature level 399, which cannot list reminders).',
@@ -78,7 +79,7 @@ const DeleteReminderPayloadRef = builder.objectRef<{ id: number }>('DeleteRemind
 
 builder.queryField('reminders', (t) =>
   t.field({
-    extensions: reaches('get-reminders'),
+    zulip: { reaches: ['get-reminders'], live: [] },
     type: [ReminderRef],
     description: 'The caller\u2019s undelivered reminders, soonest first. Needs feature level 399 (else UNSUPPORTED_BY_SERVER).',
     resolve: (_root, _args, ctx) => listReminders(ctx),
@@ -87,7 +88,7 @@ builder.queryField('reminders', (t) =>
 
 builder.mutationFields((t) => ({
   createMessageReminder: t.field({
-    extensions: reaches('create-message-reminder'),
+    zulip: { reaches: ['create-message-reminder'], writes: ['reminders'] },
     type: CreateMessageReminderPayloadRef,
     description:
       'Schedules a reminder about a message, sent to the caller by Notification Bot. Fails with BAD_REQUEST: "Scheduled ' +
@@ -109,7 +110,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteReminder: t.field({
-    extensions: reaches('delete-reminder'),
+    zulip: { reaches: ['delete-reminder'], writes: ['reminders'] },
     type: DeleteReminderPayloadRef,
     description:
       'Cancels a reminder. An unknown ID, or another user\u2019s reminder, fails with BAD_REQUEST ("Reminder does not ' +

@@ -11,7 +11,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { payloadIds } from './payload-ids.js';
 
@@ -36,6 +35,7 @@ const SavedSnippetPayloadRef = builder.objectRef<{ id: number }>('SavedSnippetPa
   fields: (t) => ({
     ...payloadIds(t, 'savedSnippetId', 'saved snippet'),
     savedSnippet: t.field({
+      zulip: { cost: { each: 1 } },
       type: SavedSnippetRef,
       nullable: true,
       description: 'The snippet as the server stored it (fetched only when selected); null if deleted in the meantime.',
@@ -61,7 +61,7 @@ const requireSavedSnippets = (ctx: Context, level: number = featureLevels.savedS
 
 builder.queryField('savedSnippets', (t) =>
   t.field({
-    extensions: reaches('get-saved-snippets'),
+    zulip: { reaches: ['get-saved-snippets'], live: [] },
     type: [SavedSnippetRef],
     nullable: true,
     description: 'The caller\u2019s saved snippets, oldest first. Needs feature level 297 (else UNSUPPORTED_BY_SERVER).',
@@ -78,7 +78,7 @@ asNode(SavedSnippetRef, { key: (s) => s.id, load: fromList(listSavedSnippets, (s
 
 builder.mutationFields((t) => ({
   createSavedSnippet: t.field({
-    extensions: reaches('create-saved-snippet'),
+    zulip: { reaches: ['create-saved-snippet'], writes: ['saved_snippets'] },
     type: SavedSnippetPayloadRef,
     description:
       'Saves a snippet. The server strips the title and content of surrounding whitespace; a blank one is refused ' +
@@ -96,7 +96,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editSavedSnippet: t.field({
-    extensions: reaches('edit-saved-snippet'),
+    zulip: { reaches: ['edit-saved-snippet'], writes: ['saved_snippets'] },
     type: SavedSnippetPayloadRef,
     description:
       'Changes a saved snippet\u2019s title and/or content (at least one, neither blank: else BAD_USER_INPUT). An unknown ' +
@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteSavedSnippet: t.field({
-    extensions: reaches('delete-saved-snippet'),
+    zulip: { reaches: ['delete-saved-snippet'], writes: ['saved_snippets'] },
     type: DeleteSavedSnippetPayloadRef,
     description:
       'Deletes a saved snippet. An unknown ID, or another user\u2019s snippet, fails with BAD_REQUEST ' +

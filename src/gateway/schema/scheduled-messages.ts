@@ -16,12 +16,12 @@ import {
 } from '../../zulip/routes/scheduled-messages.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
+import { channelLookupCost, userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { ChannelRef } from './channels/index.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 import { payloadIds } from './payload-ids.js';
 
 type Kind = 'CHANNEL' | 'DIRECT';
@@ -69,6 +69,7 @@ ScheduledMessageRef.implement({
       resolve: channelIdOf,
     }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel of a CHANNEL message; null for direct messages.',
@@ -83,6 +84,7 @@ ScheduledMessageRef.implement({
       resolve: userIdsOf,
     }),
     recipients: t.field({
+      zulip: { cost: userLookupCost },
       type: [UserRef],
       nullable: true,
       description: 'The recipients of a DIRECT message (see recipientIds); empty for channel messages.',
@@ -125,6 +127,7 @@ const scheduledMessagePayload = (what: 'Create' | 'Edit') =>
     fields: (t) => ({
       ...payloadIds(t, 'scheduledMessageId', 'scheduled message'),
       scheduledMessage: t.field({
+        zulip: { cost: { each: 1 } },
         type: ScheduledMessageRef,
         nullable: true,
         description: 'The scheduled message as the server stored it (fetched only when selected); null if already gone.',
@@ -145,7 +148,7 @@ const DeleteScheduledMessagePayloadRef = builder.objectRef<{ id: number }>('Dele
 
 builder.queryField('scheduledMessages', (t) =>
   t.field({
-    extensions: reaches('get-scheduled-messages'),
+    zulip: { reaches: ['get-scheduled-messages'], live: [] },
     type: [ScheduledMessageRef],
     nullable: true,
     description: 'The caller\u2019s undelivered scheduled messages (failed ones included), soonest first.',
@@ -164,7 +167,7 @@ asNode(ScheduledMessageRef, {
 
 builder.mutationFields((t) => ({
   createScheduledMessage: t.field({
-    extensions: reaches('create-scheduled-message'),
+    zulip: { reaches: ['create-scheduled-message'], writes: ['scheduled_messages'] },
     type: CreateScheduledMessagePayloadRef,
     description:
       'Schedules a message. Errors: STREAM_DOES_NOT_EXIST (extensions.stream_id) for an unknown channel, ' +
@@ -201,7 +204,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editScheduledMessage: t.field({
-    extensions: reaches('update-scheduled-message'),
+    zulip: { reaches: ['update-scheduled-message'], writes: ['scheduled_messages'] },
     type: EditScheduledMessagePayloadRef,
     description:
       'Edits a scheduled message; omitted arguments keep their value. Changing the type needs `to` (and ' +
@@ -245,7 +248,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteScheduledMessage: t.field({
-    extensions: reaches('delete-scheduled-message'),
+    zulip: { reaches: ['delete-scheduled-message'], writes: ['scheduled_messages'] },
     type: DeleteScheduledMessagePayloadRef,
     description: 'Deletes (cancels) a scheduled message. An unknown ID fails with BAD_REQUEST.',
     args: {

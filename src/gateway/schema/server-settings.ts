@@ -11,7 +11,6 @@ import type {
 import { getServerSettings } from '../../zulip/routes/server-settings.js';
 import { builder } from '../builder.js';
 import { featureLevelOf } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 
 const AuthenticationMethodsRef = builder.objectRef<AuthenticationMethods>('AuthenticationMethods').implement({
   description:
@@ -135,7 +134,7 @@ const ServerSettingsRef = builder.objectRef<ServerSettings>('ServerSettings').im
 
 builder.queryField('serverSettings', (t) =>
   t.field({
-    extensions: reaches('get-server-settings'),
+    zulip: { reaches: ['get-server-settings'], live: [], anonymous: true },
     type: ServerSettingsRef,
     nullable: true,
     description: 'Global settings of the chat server; works without credentials.',

@@ -19,7 +19,6 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { memoKey } from '../loaders/index.js';
 import { MeRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
 
 // ---- reading initial state -------------------------------------------------------------------------
 
@@ -259,7 +258,7 @@ function loadSettings(ctx: Context, fresh = false): Promise<UserSettings> {
 
 builder.objectField(MeRef, 'settings', (t) =>
   t.field({
-    extensions: reaches('register-queue'),
+    zulip: { reaches: ['register-queue'] },
     type: SettingsRef,
     description: 'The caller\u2019s personal settings (two upstream requests: register and delete a queue).',
     resolve: (_me, _args, ctx) => loadSettings(ctx),
@@ -321,7 +320,7 @@ export function camelCase(wire: string): string {
 
 builder.mutationField('updateSettings', (t) =>
   t.field({
-    extensions: reaches('update-settings'),
+    zulip: { reaches: ['update-settings'], writes: ['user_settings', 'realm_user'] },
     type: UpdateSettingsPayloadRef,
     description:
       'Changes the caller\u2019s settings, name, email or password. The server validates every value before ' +

@@ -16,7 +16,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 
 /** Where the caller is typing. */
 interface TypingTarget {
@@ -74,7 +73,7 @@ const description = (what: string) =>
 
 builder.mutationField('startTyping', (t) =>
   t.boolean({
-    extensions: reaches('set-typing-status'),
+    zulip: { reaches: ['set-typing-status'], writes: [] },
     description: description('started typing (repeat while typing goes on)'),
     args: { to: t.arg({ type: TypingTargetInput, required: true, description: 'The conversation.' }) },
     resolve: (_root, args, ctx) => sendTyping(ctx, 'start', args.to),
@@ -83,7 +82,7 @@ builder.mutationField('startTyping', (t) =>
 
 builder.mutationField('stopTyping', (t) =>
   t.boolean({
-    extensions: reaches('set-typing-status'),
+    zulip: { reaches: ['set-typing-status'], writes: [] },
     description: description('stopped typing'),
     args: { to: t.arg({ type: TypingTargetInput, required: true, description: 'The conversation.' }) },
     resolve: (_root, args, ctx) => sendTyping(ctx, 'stop', args.to),
@@ -106,13 +105,13 @@ const editDescription = (what: string) =>
 
 builder.mutationFields((t) => ({
   startTypingMessageEdit: t.boolean({
-    extensions: reaches('set-typing-status-for-message-edit'),
+    zulip: { reaches: ['set-typing-status-for-message-edit'], writes: [] },
     description: editDescription('started editing the message (repeat while editing goes on)'),
     args: { messageId: t.arg({ type: 'Long', required: true, description: 'The message being edited.' }) },
     resolve: (_root, args, ctx) => sendEditTyping(ctx, 'start', args.messageId),
   }),
   stopTypingMessageEdit: t.boolean({
-    extensions: reaches('set-typing-status-for-message-edit'),
+    zulip: { reaches: ['set-typing-status-for-message-edit'], writes: [] },
     description: editDescription('stopped editing the message'),
     args: { messageId: t.arg({ type: 'Long', required: true, description: 'The message that was being edited.' }) },
     resolve: (_root, args, ctx) => sendEditTyping(ctx, 'stop', args.messageId),

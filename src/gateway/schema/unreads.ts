@@ -6,7 +6,8 @@
 import type { User } from '../../zulip/model/users.js';
 import type { ChannelUnreads, ConversationUnreads, TopicUnreads, UnreadsView } from '../directory/unreads.js';
 import { builder } from '../builder.js';
-import { upstreamCost } from '../upstream/cost.js';
+import { channelLookupCost, userLookupCost } from '../upstream/cost.js';
+import type { UpstreamCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { memoKey } from '../loaders/index.js';
 import { loadUnreads } from '../loaders/unreads.js';
@@ -17,7 +18,7 @@ import { UserRef } from './users.js';
 const callerUnreads = memoKey<UnreadsView>('caller unreads');
 
 /** loadUnreads: nothing from a warm directory, else a registration of its own (three calls), once per operation. */
-export const unreadsCost = upstreamCost({ once: { key: 'unreads', calls: 3 }, directory: true });
+export const unreadsCost: UpstreamCost = { once: { key: 'unreads', calls: 3 }, directory: true };
 
 /** The caller's unread counts, once per request. */
 export function unreads(ctx: Context): Promise<UnreadsView> {
@@ -30,6 +31,7 @@ const TopicUnreadsRef = builder.objectRef<TopicUnreads>('TopicUnreads').implemen
   fields: (t) => ({
     channelId: t.field({ type: 'Long', description: 'The channel of the topic.', resolve: (e) => e.channelId }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel of the topic; null if the caller can no longer see it.',
@@ -51,6 +53,7 @@ const ChannelUnreadsRef = builder.objectRef<ChannelUnreads>('ChannelUnreads').im
   fields: (t) => ({
     channelId: t.field({ type: 'Long', description: 'The channel ID.', resolve: (e) => e.channelId }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel; null if the caller can no longer see it.',
@@ -73,6 +76,7 @@ const ConversationUnreadsRef = builder.objectRef<ConversationUnreads>('Conversat
       resolve: (e) => e.userIds,
     }),
     users: t.field({
+      zulip: { cost: userLookupCost },
       type: [UserRef],
       description: 'The other participants the caller can see (`userIds` lists them all).',
       resolve: async (e, _args, ctx) => (await ctx.loaders.users.loadMany(e.userIds)).filter((u): u is User => !(u instanceof Error)),
@@ -115,7 +119,7 @@ builder.queryField('unreads', (t) =>
   t.field({
     type: UnreadsRef,
     description: "The caller's unread counts: total, mentions, and per channel, topic and direct-message conversation.",
-    extensions: unreadsCost,
+    zulip: { cost: unreadsCost, live: [UNREADS] },
     resolve: (_root, _args, ctx) => unreads(ctx),
   }),
 );
@@ -123,7 +127,7 @@ builder.queryField('unreads', (t) =>
 builder.objectField(ChannelRef, 'unreadCount', (t) =>
   t.int({
     description: "The caller's unread messages in this channel, muted topics included (0 when not subscribed). See `unreads` for the rules.",
-    extensions: unreadsCost,
+    zulip: { cost: unreadsCost },
     resolve: async (channel, _args, ctx) => (await unreads(ctx)).channels.find((c) => c.channelId === channel.stream_id)?.count ?? 0,
   }),
 );
@@ -131,7 +135,7 @@ builder.objectField(ChannelRef, 'unreadCount', (t) =>
 builder.objectField(TopicRef, 'unreadCount', (t) =>
   t.int({
     description: "The caller's unread messages in this topic (topics match case-insensitively, as in Zulip).",
-    extensions: unreadsCost,
+    zulip: { cost: unreadsCost },
     resolve: async (topic, _args, ctx) => {
       const channel = (await unreads(ctx)).channels.find((c) => c.channelId === topic.stream_id);
       const name = topic.name.toLowerCase();

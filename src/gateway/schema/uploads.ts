@@ -18,7 +18,7 @@ import { requireCredentials, type Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { sendBounded, uploadCall } from '../upload.js';
-import { reaches } from '../zulip-operations.js';
+import { NO_CALL } from '../upstream/cost.js';
 import { memoKey } from '../loaders/index.js';
 import { foundOrNull, MessageRef } from './messages/message.js';
 import { asNode, fromList } from './node.js';
@@ -69,7 +69,7 @@ const UploadedFileRef = builder.objectRef<UploadedFile>('UploadedFile').implemen
     'A file just uploaded. Only its uploader can open it until a message links it: send `[filename](url)` ' +
     '(with `[` and `]` removed from the name) to share it.',
   fields: (t) => ({
-    url: t.string({ description: 'The file, as an absolute URL on the chat server (it needs the caller\u2019s credentials).', resolve: (f, _a, ctx) => new URL(f.path, ctx.upstream.baseUrl).href }),
+    url: t.string({ zulip: { cost: NO_CALL }, description: 'The file, as an absolute URL on the chat server (it needs the caller\u2019s credentials).', resolve: (f, _a, ctx) => new URL(f.path, ctx.upstream.baseUrl).href }),
     path: t.exposeString('path', { description: 'The server-relative path, `/user_uploads/{pathId}`: what messages link.' }),
     pathId: t.string({ description: 'The path in the server\u2019s upload store, `{realmId}/{...}/{name}`.', resolve: (f) => pathIdOf(f.path) }),
     filename: t.exposeString('filename', { description: 'The name the server stored the file under (it may differ from the one sent).' }),
@@ -80,7 +80,7 @@ const UploadedFileRef = builder.objectRef<UploadedFile>('UploadedFile').implemen
 
 builder.mutationField('uploadFile', (t) =>
   t.field({
-    extensions: reaches('upload-file'),
+    zulip: { reaches: ['upload-file'], writes: ['attachment'] },
     type: UploadedFileRef,
     description:
       'Uploads one file, sent as a GraphQL multipart request (`operations`, `map`, then the file part; header ' +
@@ -113,11 +113,12 @@ const AttachmentRef = builder.objectRef<Attachment>('Attachment').implement({
     zulipId: t.field({ type: 'Long', description: 'The attachment ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (a) => a.id }),
     name: t.exposeString('name', { description: 'The file name.' }),
     pathId: t.exposeString('path_id', { description: 'The path in the server\u2019s upload store.' }),
-    url: t.string({ description: 'The file, as an absolute URL on the chat server.', resolve: (a, _args, ctx) => new URL(`${USER_UPLOADS}${a.path_id}`, ctx.upstream.baseUrl).href }),
+    url: t.string({ zulip: { cost: NO_CALL }, description: 'The file, as an absolute URL on the chat server.', resolve: (a, _args, ctx) => new URL(`${USER_UPLOADS}${a.path_id}`, ctx.upstream.baseUrl).href }),
     size: t.field({ type: 'Long', description: 'Size in bytes.', resolve: (a) => a.size }),
     createTime: t.field({ type: 'Long', description: 'When it was uploaded, in UNIX milliseconds.', resolve: (a) => a.create_time }),
     messageIds: t.field({ type: ['Long'], description: 'The messages that link it, by ID.', resolve: (a) => a.messages.map((m) => m.id) }),
     messages: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: [MessageRef],
       description: 'The messages that link it and the caller can still read (one batched fetch for every attachment of the query).',
       resolve: async (a, _args, ctx) => {
@@ -152,7 +153,7 @@ const AttachmentListRef = builder.objectRef<AttachmentList>('AttachmentList').im
 
 builder.queryField('attachments', (t) =>
   t.field({
-    extensions: reaches('get-attachments'),
+    zulip: { reaches: ['get-attachments'], live: [] },
     type: AttachmentListRef,
     description: 'The files the caller uploaded, with the messages that link each. One upstream request.',
     resolve: async (_root, _args, ctx) => {
@@ -171,7 +172,7 @@ const RemoveAttachmentPayloadRef = builder.objectRef<{ attachmentId: number }>('
 
 builder.mutationField('removeAttachment', (t) =>
   t.field({
-    extensions: reaches('remove-attachment'),
+    zulip: { reaches: ['remove-attachment'], writes: ['attachment'] },
     type: RemoveAttachmentPayloadRef,
     description: 'Deletes one of the caller\u2019s uploaded files; messages that link it keep a dead link. One upstream request.',
     args: { id: t.arg({ type: 'Long', required: true, description: 'The attachment ID.' }) },
@@ -207,7 +208,7 @@ const PATH_ARG_DESCRIPTION = 'The file: its `/user_uploads/...` path, absolute U
 
 builder.queryField('fileTemporaryUrl', (t) =>
   t.field({
-    extensions: reaches('get-file-temporary-url'),
+    zulip: { reaches: ['get-file-temporary-url'], live: [] },
     type: 'String',
     description:
       'An absolute URL that serves an uploaded file without credentials for a short while (60 s by default): for ' +
@@ -224,7 +225,7 @@ builder.queryField('fileTemporaryUrl', (t) =>
 
 builder.queryField('thumbnailStatus', (t) =>
   t.field({
-    extensions: reaches('check-thumbnail-status'),
+    zulip: { reaches: ['check-thumbnail-status'], live: [] },
     type: 'Boolean',
     description: 'Whether the server has made the thumbnail of an uploaded image yet (poll until true). Feature level 479. One upstream request.',
     args: { path: t.arg.string({ required: true, description: PATH_ARG_DESCRIPTION }) },

@@ -36,8 +36,7 @@ import {
 } from './group-settings.js';
 import { asNode } from './node.js';
 import { UserRef } from './users.js';
-import { reaches } from '../zulip-operations.js';
-import { upstreamCost, userGroupLookupCost, userLookupCost } from '../upstream/cost.js';
+import { userGroupLookupCost, userLookupCost } from '../upstream/cost.js';
 
 /** The six group-setting fields: GraphQL name, wire name, what it decides. */
 const GROUP_SETTINGS = [
@@ -56,12 +55,13 @@ builder.objectField(GroupSettingValueRef, 'groups', (t) =>
   t.field({
     type: [UserGroupRef],
     description: 'The group of the group-ID form, or the direct subgroups of an anonymous group.',
-    extensions: userGroupLookupCost,
+    zulip: { cost: userGroupLookupCost },
     resolve: (value, _args, ctx) => loadUserGroups(ctx, typeof value === 'number' ? [value] : value.direct_subgroups),
   }),
 );
 
 UserGroupRef.implement({
+  zulip: { entity: { resource: 'UserGroup', id: (group) => group.id } },
   description: 'A group of users (and of other groups). System groups (role:...) follow roles. https://zulip.com/help/user-groups',
   fields: (t) => ({
     zulipId: t.field({ type: 'Long', description: 'The group ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (g) => g.id }),
@@ -71,13 +71,13 @@ UserGroupRef.implement({
     members: t.field({
       type: [UserRef],
       description: 'The direct members (users the caller cannot see are left out).',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (g, _args, ctx) => loadUsers(ctx, g.members),
     }),
     allMembers: t.field({
       type: [UserRef],
       description: 'Every member, through subgroups at any depth.',
-      extensions: upstreamCost({ perBatch: 1, once: { key: 'user groups', calls: 1 }, directory: true }),
+      zulip: { cost: { perBatch: 1, once: { key: 'user groups', calls: 1 }, directory: true } },
       resolve: async (g, _args, ctx) => loadUsers(ctx, await groupSettingUserIds(ctx, g.id)),
     }),
     subgroupIds: t.field({
@@ -86,6 +86,7 @@ UserGroupRef.implement({
       resolve: (g) => g.direct_subgroup_ids,
     }),
     subgroups: t.field({
+      zulip: { cost: userGroupLookupCost },
       type: [UserGroupRef],
       description: 'The direct subgroups.',
       resolve: (g, _args, ctx) => loadUserGroups(ctx, g.direct_subgroup_ids),
@@ -100,6 +101,7 @@ UserGroupRef.implement({
       resolve: (g) => g.date_created ?? null,
     }),
     creator: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'Who created the group; null when unknown or not visible.',
@@ -142,7 +144,7 @@ asNode(UserGroupRef, { key: (g) => g.id, load: (id, ctx) => ctx.loaders.userGrou
 
 builder.queryField('userGroups', (t) =>
   t.field({
-    extensions: reaches('get-user-groups'),
+    zulip: { reaches: ['get-user-groups'], live: ['UserGroups'] },
     type: [UserGroupRef],
     nullable: true,
     description: 'Every user group of the organization, system groups included. One upstream request.',
@@ -162,7 +164,7 @@ builder.queryField('userGroups', (t) =>
 
 builder.queryField('userGroup', (t) =>
   t.field({
-    extensions: reaches('get-user-groups'),
+    zulip: { reaches: ['get-user-groups'], live: ['UserGroups'] },
     type: UserGroupRef,
     nullable: true,
     description: 'One user group by ID; null with a NOT_FOUND error when it does not exist.',
@@ -216,7 +218,7 @@ function settingUpdates(args: Partial<Record<(typeof GROUP_SETTINGS)[number][0],
 
 builder.mutationField('createUserGroup', (t) =>
   t.field({
-    extensions: reaches('create-user-group'),
+    zulip: { reaches: ['create-user-group'], writes: ['user_group'] },
     type: UserGroupRef,
     description: 'Creates a user group and returns it.',
     args: {
@@ -267,7 +269,7 @@ builder.mutationField('createUserGroup', (t) =>
 
 builder.mutationField('updateUserGroup', (t) =>
   t.field({
-    extensions: reaches('update-user-group'),
+    zulip: { reaches: ['update-user-group'], writes: ['user_group'] },
     type: UserGroupRef,
     description: 'Renames a group, changes its description or its group-setting values; returns the group.',
     args: {
@@ -299,7 +301,7 @@ builder.mutationField('updateUserGroup', (t) =>
 
 builder.mutationField('updateUserGroupMembers', (t) =>
   t.field({
-    extensions: reaches('update-user-group-members', 'update-user-group-subgroups'),
+    zulip: { reaches: ['update-user-group-members', 'update-user-group-subgroups'], writes: ['user_group'] },
     type: UserGroupRef,
     description:
       'Adds and removes members and subgroups of a group in one request; returns the group. Adding a member ' +
@@ -396,9 +398,9 @@ const UserGroupMembersRef = builder.objectRef<MemberList>('UserGroupMembers').im
   description: 'The members of a user group (active users only).',
   fields: (t) => ({
     groupId: t.field({ type: 'Long', description: 'The group.', resolve: (m) => m.groupId }),
-    group: t.field({ type: UserGroupRef, description: 'The group (through the group loader).', resolve: (m, _args, ctx) => ctx.loaders.userGroups.load(m.groupId) }),
+    group: t.field({ zulip: { cost: userGroupLookupCost }, type: UserGroupRef, description: 'The group (through the group loader).', resolve: (m, _args, ctx) => ctx.loaders.userGroups.load(m.groupId) }),
     userIds: t.field({ type: ['Long'], description: 'The members\u2019 user IDs, ascending.', resolve: (m) => m.userIds }),
-    users: t.field({ type: [UserRef], description: 'The members (users the caller cannot see are left out).', resolve: (m, _args, ctx) => loadUsers(ctx, m.userIds) }),
+    users: t.field({ zulip: { cost: userLookupCost }, type: [UserRef], description: 'The members (users the caller cannot see are left out).', resolve: (m, _args, ctx) => loadUsers(ctx, m.userIds) }),
   }),
 });
 
@@ -411,9 +413,9 @@ const UserGroupSubgroupsRef = builder.objectRef<SubgroupList>('UserGroupSubgroup
   description: 'The subgroups of a user group.',
   fields: (t) => ({
     groupId: t.field({ type: 'Long', description: 'The group.', resolve: (m) => m.groupId }),
-    group: t.field({ type: UserGroupRef, description: 'The group (through the group loader).', resolve: (m, _args, ctx) => ctx.loaders.userGroups.load(m.groupId) }),
+    group: t.field({ zulip: { cost: userGroupLookupCost }, type: UserGroupRef, description: 'The group (through the group loader).', resolve: (m, _args, ctx) => ctx.loaders.userGroups.load(m.groupId) }),
     subgroupIds: t.field({ type: ['Long'], description: 'The subgroups\u2019 IDs, ascending.', resolve: (m) => m.subgroupIds }),
-    subgroups: t.field({ type: [UserGroupRef], description: 'The subgroups (through the group loader).', resolve: (m, _args, ctx) => loadUserGroups(ctx, m.subgroupIds) }),
+    subgroups: t.field({ zulip: { cost: userGroupLookupCost }, type: [UserGroupRef], description: 'The subgroups (through the group loader).', resolve: (m, _args, ctx) => loadUserGroups(ctx, m.subgroupIds) }),
   }),
 });
 
@@ -421,7 +423,7 @@ const COST = 'From the caller\u2019s live directory when it is ready (no upstrea
 
 builder.queryFields((t) => ({
   userGroupMembers: t.field({
-    extensions: reaches('get-user-group-members'),
+    zulip: { reaches: ['get-user-group-members'], live: ['UserGroups', 'Users'] },
     type: UserGroupMembersRef,
     description: `The members of a user group, through its subgroups unless directOnly. ${COST} Feature level ${featureLevels.userGroupMembershipQueries}; an unknown group is BAD_REQUEST.`,
     args: {
@@ -437,7 +439,7 @@ builder.queryFields((t) => ({
     },
   }),
   userGroupSubgroups: t.field({
-    extensions: reaches('get-user-group-subgroups'),
+    zulip: { reaches: ['get-user-group-subgroups'], live: ['UserGroups'] },
     type: UserGroupSubgroupsRef,
     description: `The subgroups of a user group, at any depth unless directOnly. ${COST} Feature level ${featureLevels.userGroupMembershipQueries}.`,
     args: {
@@ -453,7 +455,7 @@ builder.queryFields((t) => ({
     },
   }),
   isUserGroupMember: t.boolean({
-    extensions: reaches('get-is-user-group-member'),
+    zulip: { reaches: ['get-is-user-group-member'], live: ['UserGroups', 'Users'] },
     description: `Whether a user is a member of a user group, through its subgroups unless directOnly. ${COST} Feature level ${featureLevels.userGroupMembershipQueries}; an unknown or deactivated user is BAD_REQUEST.`,
     args: {
       groupId: t.arg({ type: 'Long', required: true, description: 'The group.' }),
@@ -474,7 +476,7 @@ builder.queryFields((t) => ({
 
 builder.mutationField('deactivateUserGroup', (t) =>
   t.field({
-    extensions: reaches('deactivate-user-group'),
+    zulip: { reaches: ['deactivate-user-group'], writes: ['user_group'], gate: 'deactivate-user-group' },
     type: UserGroupRef,
     description:
       `Deactivates a user group (those who can manage it; feature level ${featureLevels.deactivateUserGroup}). Returns the group. ` +
@@ -482,7 +484,6 @@ builder.mutationField('deactivateUserGroup', (t) =>
       `(BAD_REQUEST before feature level ${featureLevels.groupInUseCode}); system groups with BAD_REQUEST "Insufficient permission".`,
     args: { groupId: t.arg({ type: 'Long', required: true, description: 'The group to deactivate.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.deactivateUserGroup, 'Deactivating a user group');
       await deactivateUserGroup(ctx.connection, { userGroupId: args.groupId });
       return freshGroup(ctx, args.groupId);
     },

@@ -9,10 +9,10 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { getOwnUser } from '../../zulip/routes/users.js';
 import { getUserStatus, updateStatus, updateStatusForUser } from '../../zulip/routes/user-status.js';
 import { builder } from '../builder.js';
+import { userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
-import { reaches } from '../zulip-operations.js';
 import { UserRef } from './users.js';
 
 /** Zulip's limit on a status text. */
@@ -28,6 +28,7 @@ const UserStatusRef = builder.objectRef<StatusOf>('UserStatus').implement({
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user\u2019s ID (also the status\u2019s identity).', resolve: (s) => s.userId }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'The user (through the user loader).',
@@ -52,7 +53,7 @@ async function statusOf(ctx: Context, userId: number): Promise<StatusOf> {
 
 builder.queryField('userStatus', (t) =>
   t.field({
-    extensions: reaches('get-user-status'),
+    zulip: { reaches: ['get-user-status'], live: [] },
     type: UserStatusRef,
     nullable: true,
     description: `A user\u2019s status. An unknown user fails with BAD_REQUEST ("No such user"). Feature level ${featureLevels.getUserStatus}.`,
@@ -66,6 +67,7 @@ const UpdateStatusPayloadRef = builder.objectRef<object>('UpdateStatusPayload').
   fields: (t) => ({
     ok: t.boolean({ description: 'Always true.', resolve: () => true }),
     status: t.field({
+      zulip: { cost: { each: 2 } },
       type: UserStatusRef,
       description: `The caller\u2019s status as the server now holds it (fetched only when selected; feature level ${featureLevels.getUserStatus}).`,
       resolve: async (_p, _args, ctx) => statusOf(ctx, (await getOwnUser(ctx.connection)).user_id),
@@ -102,7 +104,7 @@ function statusChange(args: StatusArgs, field: string) {
 
 builder.mutationField('updateStatus', (t) =>
   t.field({
-    extensions: reaches('update-status'),
+    zulip: { reaches: ['update-status'], writes: ['user_status'] },
     type: UpdateStatusPayloadRef,
     description:
       'Changes the caller\u2019s status: give at least one value. An empty text clears it, an empty emojiName clears the emoji; ' +
@@ -126,6 +128,7 @@ const UpdateStatusForUserPayloadRef = builder.objectRef<{ userId: number }>('Upd
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The user whose status changed.', resolve: (p) => p.userId }),
     status: t.field({
+      zulip: { cost: { each: 1 } },
       type: UserStatusRef,
       description: 'The user\u2019s status as the server now holds it (one more call, only when selected).',
       resolve: (p, _args, ctx) => statusOf(ctx, p.userId),
@@ -135,7 +138,7 @@ const UpdateStatusForUserPayloadRef = builder.objectRef<{ userId: number }>('Upd
 
 builder.mutationField('updateStatusForUser', (t) =>
   t.field({
-    extensions: reaches('update-status-for-user'),
+    zulip: { reaches: ['update-status-for-user'], writes: ['user_status'] },
     type: UpdateStatusForUserPayloadRef,
     description:
       `Changes another user\u2019s status (administrators; feature level ${featureLevels.updateStatusForUser}, bots with an ` +

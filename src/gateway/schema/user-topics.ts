@@ -9,7 +9,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
 import { ChannelRef, channelOrNull } from './channels/index.js';
-import { reaches } from '../zulip-operations.js';
+import { channelLookupCost } from '../upstream/cost.js';
 
 export const VisibilityPolicyEnum = builder.enumType('VisibilityPolicy', {
   description: "The caller's visibility policy for a topic. https://zulip.com/help/mute-a-topic",
@@ -32,6 +32,7 @@ const TopicVisibilityRef = builder.objectRef<TopicVisibility>('TopicVisibility')
   fields: (t) => ({
     channelId: t.field({ type: 'Long', description: 'The channel.', resolve: (v) => v.stream_id }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel; null when the caller cannot see it.',
@@ -44,7 +45,7 @@ const TopicVisibilityRef = builder.objectRef<TopicVisibility>('TopicVisibility')
 
 builder.mutationField('setTopicVisibility', (t) =>
   t.field({
-    extensions: reaches('update-user-topic', 'mute-topic'),
+    zulip: { reaches: ['update-user-topic', 'mute-topic'], writes: ['user_topic'] },
     type: TopicVisibilityRef,
     description:
       'Mutes, unmutes, follows a topic, or removes the policy (NONE); works for topics without messages too. ' +

@@ -25,8 +25,7 @@ import { badInput, isNotFound } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey, notFound } from '../loaders/index.js';
 import { asNode } from './node.js';
-import { reaches } from '../zulip-operations.js';
-import { upstreamCost, userLookupCost } from '../upstream/cost.js';
+import { userLookupCost } from '../upstream/cost.js';
 
 export const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',
@@ -85,6 +84,8 @@ async function profileDataOf(user: User, ctx: Context): Promise<Record<string, P
 export const UserRef = builder.objectRef<User>('User');
 
 UserRef.implement({
+  // A live query that resolved any of its fields is re-run when the user changes.
+  zulip: { entity: { resource: 'User', id: (user) => user.user_id } },
   description: 'A user or bot account of the organization. https://zulip.com/api/get-user',
   fields: (t) => ({
     zulipId: t.field({ type: 'Long', description: 'The user ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (u) => u.user_id }),
@@ -129,7 +130,7 @@ UserRef.implement({
       type: UserRef,
       nullable: true,
       description: "The bot's owner; null for humans, legacy bots without owner, and owners the caller cannot see.",
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (u, _args, ctx) => (u.bot_owner_id == null ? null : userOrNull(ctx, u.bot_owner_id)),
     }),
     timezone: t.exposeString('timezone', { description: 'IANA time zone of the profile; empty when unset.' }),
@@ -143,7 +144,7 @@ UserRef.implement({
       type: [ProfileDataEntryRef],
       description: 'Custom profile field values, by field ID; always empty for bots.',
       // profileDataOf: one GET /users per operation, when the user came without profile data.
-      extensions: upstreamCost({ once: { key: 'users with profile data', calls: 1 } }),
+      zulip: { cost: { once: { key: 'users with profile data', calls: 1 } } },
       resolve: async (u, _args, ctx) =>
         Object.entries(await profileDataOf(u, ctx))
           .map(([id, v]) => ({ ...v, field_id: Number(id) }))
@@ -153,10 +154,12 @@ UserRef.implement({
 });
 
 export const MeRef = builder.objectRef<OwnUser>('Me').implement({
+  zulip: { entity: { resource: 'User', id: (me) => me.user_id } },
   description: 'The caller: their own account, plus personal data other resources attach here.',
   fields: (t) => ({
     zulipId: t.field({ type: 'Long', description: "The caller's user ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).", resolve: (me) => me.user_id }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       description: "The caller's user record.",
       resolve: (me, _args, ctx) => ctx.loaders.user(me.user_id),
@@ -227,7 +230,7 @@ export async function userOrNull(ctx: Context, id: number): Promise<User | null>
 
 builder.queryField('users', (t) =>
   t.field({
-    extensions: { ...reaches('get-users'), ...upstreamCost({ each: 1, size: { directory: 'users' } }) },
+    zulip: { reaches: ['get-users'], cost: { each: 1, size: { directory: 'users' } }, live: ['Users'] },
     type: [UserRef],
     nullable: true,
     description: 'Users and bots the caller can access, in ID order. One upstream request, shared with nested users.',
@@ -250,7 +253,7 @@ builder.queryField('users', (t) =>
 
 builder.queryField('user', (t) =>
   t.field({
-    extensions: reaches('get-user'),
+    zulip: { reaches: ['get-user'], live: ['Users'] },
     type: UserRef,
     nullable: true,
     description:
@@ -262,7 +265,7 @@ builder.queryField('user', (t) =>
 
 builder.queryField('userByEmail', (t) =>
   t.field({
-    extensions: reaches('get-user-by-email'),
+    zulip: { reaches: ['get-user-by-email'], live: ['Users'], gate: { level: featureLevels.userByRealEmail, what: 'Looking a user up by email' } },
     type: UserRef,
     nullable: true,
     description:
@@ -270,7 +273,6 @@ builder.queryField('userByEmail', (t) =>
       `Needs feature level ${featureLevels.userByRealEmail} (lookup by real address).`,
     args: { email: t.arg.string({ required: true, description: 'The email address.' }) },
     resolve: async (_root, args, ctx) => {
-      await requireFeatureLevel(ctx, featureLevels.userByRealEmail, 'Looking a user up by email');
       const { user } = await getUserByEmail(ctx.connection, {
         email: args.email,
         clientGravatar: false,
@@ -284,7 +286,7 @@ builder.queryField('userByEmail', (t) =>
 
 builder.queryField('me', (t) =>
   t.field({
-    extensions: { ...reaches('get-own-user'), ...upstreamCost({ once: { key: 'own user', calls: 1 }, directory: true }) },
+    zulip: { reaches: ['get-own-user'], cost: { once: { key: 'own user', calls: 1 }, directory: true }, live: [] },
     type: MeRef,
     nullable: true,
     description: 'The caller, fetched once per operation: from the caller\u2019s live directory once another lookup loaded it (no upstream call), else one call.',
@@ -335,7 +337,7 @@ async function resolveUserId(ctx: Context, lookup: { id: number } | { email: str
 
 builder.mutationField('updateUser', (t) =>
   t.field({
-    extensions: reaches('update-user', 'update-user-by-email'),
+    zulip: { reaches: ['update-user', 'update-user-by-email'], writes: ['realm_user'] },
     type: UserRef,
     description:
       'Administrative update of a user (administrators only; only owners can add or remove the owner role, ' +
@@ -380,7 +382,7 @@ builder.mutationField('updateUser', (t) =>
 
 builder.mutationField('deactivateUser', (t) =>
   t.field({
-    extensions: reaches('deactivate-user'),
+    zulip: { reaches: ['deactivate-user'], writes: ['realm_user'] },
     type: UserRef,
     description:
       'Deactivates a user (administrators only; never the only owner). Returns the deactivated user. ' +
@@ -412,6 +414,7 @@ const CreateUserPayloadRef = builder.objectRef<{ userId: number }>('CreateUserPa
   fields: (t) => ({
     userId: t.field({ type: 'Long', description: 'The new user\u2019s ID.', resolve: (p) => p.userId }),
     user: t.field({
+      zulip: { cost: { each: 1 } },
       type: UserRef,
       description: 'The new user as the server now holds it (one more call, only when selected).',
       resolve: (p, _args, ctx) => freshUser(ctx, p.userId),
@@ -425,7 +428,7 @@ const MIN_FULL_NAME_LENGTH = 2;
 
 builder.mutationField('createUser', (t) =>
   t.field({
-    extensions: reaches('create-user'),
+    zulip: { reaches: ['create-user'], writes: ['realm_user'] },
     type: CreateUserPayloadRef,
     description:
       'Creates a user account with a password. The caller needs the server-level `can_create_users` permission ' +
@@ -457,7 +460,7 @@ const DeactivateOwnUserPayloadRef = builder.objectRef<object>('DeactivateOwnUser
 
 builder.mutationField('deactivateOwnUser', (t) =>
   t.field({
-    extensions: reaches('deactivate-own-user'),
+    zulip: { reaches: ['deactivate-own-user'], writes: ['realm_user'] },
     type: DeactivateOwnUserPayloadRef,
     description:
       'Deactivates the caller\u2019s own account (and their bots). The only owner or the only user cannot: ' +
@@ -472,7 +475,7 @@ builder.mutationField('deactivateOwnUser', (t) =>
 
 builder.mutationField('reactivateUser', (t) =>
   t.field({
-    extensions: reaches('reactivate-user'),
+    zulip: { reaches: ['reactivate-user'], writes: ['realm_user'] },
     type: UserRef,
     description:
       'Reactivates a deactivated user (administrators; a bot\u2019s owner for the bot). Returns the user. ' +

@@ -1,24 +1,21 @@
 /**
- * What a field costs upstream, declared on the field itself beside `reaches(...)`:
+ * What a field costs upstream, declared among its facts (facts.ts) beside `reaches`:
  *
- *   topics: t.field({ ..., extensions: upstreamCost({ each: 1 }), resolve }),
- *   creator: t.field({ ..., extensions: upstreamCost({ perBatch: 1, directory: true }), resolve }),
+ *   topics: t.field({ ..., zulip: { cost: { each: 1 } }, resolve }),
+ *   creator: t.field({ ..., zulip: { cost: { perBatch: 1, directory: true } }, resolve }),
  *
  * upstream/estimate.ts reads these before an operation runs to estimate its upstream calls
  * (plugins/upstream-budget.ts refuses what is over the cap or the credential's budget). A field
  * without a declaration gets the default rule ({@link defaultCost}), so new fields are priced
  * without edits: a root field is one call, a field that declares `reaches(...)` is one call each
- * time it resolves, any other field resolves from its parent for free. Declare a cost when a field
+ * time it resolves, any other field resolves from its parent for free (test/gateway/facts.test.ts makes
+ * every field whose resolver takes the context declare its facts). Declare a cost when a field
  * shares its call (a per-request loader or memo), is answered by the live directory, or is a list
  * whose size bounds the calls made under it. The list-size vocabulary follows the GraphQL cost
  * directive `@listSize` (assumedSize, slicingArguments, sizedFields): https://ibm.github.io/graphql-specs/cost-spec.html
  * The extension is invisible in the SDL.
  */
 import type { GraphQLField } from 'graphql';
-import { ZULIP_OPERATIONS } from '../zulip-operations.js';
-
-/** The field extension key. */
-export const UPSTREAM_COST = 'upstreamCost';
 
 /** What the live directory counts, for list sizes while it is warm. */
 export type DirectoryCount = 'users' | 'channels' | 'subscriptions' | 'userGroups';
@@ -54,30 +51,33 @@ export interface UpstreamCost {
 /** Items assumed in a list that declares no size, for the calls made under each item. */
 export const DEFAULT_LIST_SIZE = 100;
 
-/** Field `extensions` declaring what a field costs upstream. */
-export function upstreamCost(cost: UpstreamCost): { readonly [UPSTREAM_COST]: UpstreamCost } {
-  return { [UPSTREAM_COST]: cost };
-}
-
 /**
  * The cost of a field without a declaration: a root field (it has no parent to resolve from) is
  * one call; a field that declares the Zulip operations it reaches is one call each time it
  * resolves; any other field resolves from its parent.
  */
 export function defaultCost(field: GraphQLField<unknown, unknown>, root: boolean): UpstreamCost {
-  return root || field.extensions[ZULIP_OPERATIONS] !== undefined ? { each: 1 } : {};
+  return root || declared(field)?.reaches !== undefined ? { each: 1 } : {};
 }
 
 /** The field's declared cost, or the default. */
 export function costOf(field: GraphQLField<unknown, unknown>, root: boolean): UpstreamCost {
-  return (field.extensions[UPSTREAM_COST] as UpstreamCost | undefined) ?? defaultCost(field, root);
+  return declared(field)?.cost ?? defaultCost(field, root);
 }
 
+/** The part of a field's facts (facts.ts, `extensions.zulip`) the cost reads. */
+function declared(field: GraphQLField<unknown, unknown>): { cost?: UpstreamCost; reaches?: readonly string[] } | undefined {
+  return field.extensions.zulip as { cost?: UpstreamCost; reaches?: readonly string[] } | undefined;
+}
+
+/** A field that never calls upstream, though its resolver reads the context (the live directory, the request). */
+export const NO_CALL: UpstreamCost = {};
+
 /** A user through the request's users loader: one call per batch, none while the directory is warm. */
-export const userLookupCost = upstreamCost({ perBatch: 1, directory: true });
+export const userLookupCost: UpstreamCost = { perBatch: 1, directory: true };
 
 /** A channel through the request's channels loader: one `GET /streams` per operation, none while the directory is warm. */
-export const channelLookupCost = upstreamCost({ once: { key: 'channels', calls: 1 }, directory: true });
+export const channelLookupCost: UpstreamCost = { once: { key: 'channels', calls: 1 }, directory: true };
 
 /** A user group through the request's loader: one `GET /user_groups` per operation, none while the directory is warm. */
-export const userGroupLookupCost = upstreamCost({ once: { key: 'user groups', calls: 1 }, directory: true });
+export const userGroupLookupCost: UpstreamCost = { once: { key: 'user groups', calls: 1 }, directory: true };

@@ -13,7 +13,7 @@ describe('eventResources', () => {
   it('a new unread channel message: its channel\u2019s narrows, every-message narrows and the unread counts', () => {
     const message = eg.streamMessage({ channel: eg.channel({ stream_id: 3 }) });
     expect(parseEvent(eg.messageEvent(message, [])).flatMap(eventResources).sort()).toEqual(
-      ['Channel:3', 'Narrow:*', 'Narrow:channel:3', 'Query.topics', UNREADS].sort(),
+      ['Channel:3', 'Narrow:*', 'Narrow:channel:3', 'Topics', UNREADS].sort(),
     );
   });
 

@@ -46,3 +46,38 @@ describe('unusable Authorization headers', () => {
     expect(data).toEqual({ serverSettings: { realmName: expect.any(String) } });
   });
 });
+
+describe('anonymous operations', () => {
+  it('refuses a field that needs credentials (`me`) with UNAUTHENTICATED before any upstream call', async () => {
+    h.resetUpstreamRequests();
+    const { data, errors } = await h.gql('{ me { zulipId } }', {}, { as: null });
+    expect(data ?? null).toBeNull();
+    expect(errors).toHaveLength(1);
+    expect(errors![0]!.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(errors![0]!.message).toMatch(/`me` needs credentials/);
+    expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('refuses it behind a fragment, and with a public field beside it', async () => {
+    h.resetUpstreamRequests();
+    const { errors } = await h.gql('query { serverSettings { realmName } ...F } fragment F on Query { users { zulipId } }', {}, { as: null });
+    expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('refuses an anonymous subscription over SSE before any upstream call', async () => {
+    h.resetUpstreamRequests();
+    const stream = await h.sse('subscription { events { __typename } }', {}, { as: null });
+    const [result] = await stream.waitFor(1);
+    stream.close();
+    expect(result!.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(h.upstreamRequests).toEqual([]);
+  });
+
+  it('serves the fields that declare `anonymous`: login and server settings', async () => {
+    const { errors } = await h.gql('{ serverSettings { realmName } __typename }', {}, { as: null });
+    expect(errors).toBeUndefined();
+    const login = await h.gql('mutation { fetchApiKey(username: "nobody@zulip.example.com", password: "wrong") { apiKey } }', {}, { as: null });
+    expect(login.errors?.[0]?.extensions?.upstreamCode).toBe('AUTHENTICATION_FAILED');
+  });
+});

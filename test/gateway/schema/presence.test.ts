@@ -85,10 +85,12 @@ describe('presence(userId) query', () => {
     expect(h.upstreamRequests.filter((r) => r.path === 'register')).toHaveLength(2); // presence + threshold
   });
 
-  it('fails with UNAUTHENTICATED without credentials', async () => {
+  it('fails with UNAUTHENTICATED without credentials, before any upstream call', async () => {
     const { h } = harness();
+    h.resetUpstreamRequests();
     const { errors } = await h.gql('{ presences { userId } }', {}, { as: null });
-    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', route: 'register-queue' });
+    expect(errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(h.upstreamRequests).toEqual([]);
   });
 });
 

@@ -5,9 +5,9 @@
 import { featureLevels } from '../../../zulip/feature-levels.js';
 import { createChannel, deleteTopic } from '../../../zulip/routes/channels.js';
 import { builder } from '../../builder.js';
+import { channelLookupCost } from '../../upstream/cost.js';
 import { badInput } from '../../errors.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
-import { reaches } from '../../zulip-operations.js';
 import { ChannelRef } from './index.js';
 import { MessageRetentionInput, toWireRetention } from './update.js';
 import { channelGroupArgs, channelGroupSettings, type ChannelGroupArgs } from './group-args.js';
@@ -23,7 +23,7 @@ const DeleteTopicPayloadRef = builder.objectRef<DeleteTopicResult>('DeleteTopicP
   description: 'A topic whose messages were deleted.',
   fields: (t) => ({
     channelId: t.field({ type: 'Long', description: 'The channel of the topic.', resolve: (p) => p.channelId }),
-    channel: t.field({ type: ChannelRef, description: 'The channel of the topic.', resolve: (p, _args, ctx) => ctx.loaders.channel(p.channelId) }),
+    channel: t.field({ zulip: { cost: channelLookupCost }, type: ChannelRef, description: 'The channel of the topic.', resolve: (p, _args, ctx) => ctx.loaders.channel(p.channelId) }),
     topicName: t.exposeString('topicName', { description: 'The topic name as given.' }),
     complete: t.exposeBoolean('complete', {
       description: 'False when the server stopped before deleting every message (it deletes in batches): call again.',
@@ -33,7 +33,7 @@ const DeleteTopicPayloadRef = builder.objectRef<DeleteTopicResult>('DeleteTopicP
 
 builder.mutationFields((t) => ({
   createChannel: t.field({
-    extensions: reaches('create-channel'),
+    zulip: { reaches: ['create-channel'], gate: 'create-channel', writes: ['stream', 'subscription'] },
     type: ChannelRef,
     description:
       'Creates a channel and subscribes the users given (feature level 417). A name in use fails with ' +
@@ -54,7 +54,6 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const a = args as typeof args & ChannelGroupArgs;
       if (a.name.trim() === '') throw badInput('createChannel: `name` must not be blank.', { argument: 'name' });
-      await requireFeatureLevel(ctx, featureLevels.createChannel, 'Creating a channel');
       const groups = await channelGroupSettings(ctx, a);
       const { id } = await createChannel(ctx.connection, {
         name: a.name,
@@ -73,7 +72,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteTopic: t.field({
-    extensions: reaches('delete-topic'),
+    zulip: { reaches: ['delete-topic'], writes: ['delete_message'] },
     type: DeleteTopicPayloadRef,
     description:
       'Deletes every message of a topic that the caller can see (organization administrators: UNAUTHORIZED_PRINCIPAL ' +

@@ -9,11 +9,11 @@ import type { Channel, ChannelFolder } from '../../../zulip/model/channels.js';
 import { featureLevels } from '../../../zulip/feature-levels.js';
 import { createChannelFolder, getChannelFolders, patchChannelFolders, updateChannelFolder } from '../../../zulip/routes/channels.js';
 import { builder } from '../../builder.js';
+import { userLookupCost } from '../../upstream/cost.js';
 import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../../upstream/feature-level.js';
 import { memoKey } from '../../loaders/index.js';
-import { reaches } from '../../zulip-operations.js';
 import { ChannelRef } from './index.js';
 import { asNode, fromList } from '../node.js';
 import { UserRef, userOrNull } from '../users.js';
@@ -49,6 +49,7 @@ export const ChannelFolderRef = builder.objectRef<ChannelFolder>('ChannelFolder'
     dateCreated: t.field({ type: 'Long', nullable: true, description: 'When the folder was created, in UNIX seconds; null when not recorded.', resolve: (f) => f.date_created }),
     creatorId: t.field({ type: 'Long', nullable: true, description: 'Who created the folder; null when not recorded.', resolve: (f) => f.creator_id }),
     creator: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'Who created the folder; null when not recorded or not visible to the caller.',
@@ -71,6 +72,7 @@ builder.objectFields(ChannelRef, (t) => ({
     resolve: (c: Channel) => c.folder_id ?? null,
   }),
   folder: t.field({
+    zulip: { cost: { once: { key: 'channel folders', calls: 1 } } },
     type: ChannelFolderRef,
     nullable: true,
     description:
@@ -82,7 +84,7 @@ builder.objectFields(ChannelRef, (t) => ({
 
 builder.queryField('channelFolders', (t) =>
   t.field({
-    extensions: reaches('get-channel-folders'),
+    zulip: { reaches: ['get-channel-folders'], live: [] },
     type: [ChannelFolderRef],
     nullable: true,
     description: 'The organization\u2019s channel folders, in display order (by ID before feature level 414). Feature level 389.',
@@ -105,6 +107,7 @@ const ChannelFolderPayloadRef = builder.objectRef<{ id: number }>('ChannelFolder
   fields: (t) => ({
     ...payloadIds(t, 'channelFolderId', 'channel folder'),
     channelFolder: t.field({
+      zulip: { cost: { each: 1 } },
       type: ChannelFolderRef,
       nullable: true,
       description: 'The folder as the server now has it (fetched only when selected).',
@@ -120,7 +123,7 @@ function checkName(field: string, name: string | null | undefined): void {
 
 builder.mutationFields((t) => ({
   createChannelFolder: t.field({
-    extensions: reaches('create-channel-folder'),
+    zulip: { reaches: ['create-channel-folder'], writes: ['channel_folder'] },
     type: ChannelFolderPayloadRef,
     description:
       'Creates a channel folder, placed last (organization administrators; feature level 389). A name another folder ' +
@@ -137,7 +140,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateChannelFolder: t.field({
-    extensions: reaches('update-channel-folder'),
+    zulip: { reaches: ['update-channel-folder'], writes: ['channel_folder'] },
     type: ChannelFolderPayloadRef,
     description:
       'Renames, describes, archives or unarchives a channel folder (organization administrators; feature level 389). ' +
@@ -165,7 +168,7 @@ builder.mutationFields((t) => ({
     },
   }),
   reorderChannelFolders: t.field({
-    extensions: reaches('patch-channel-folders'),
+    zulip: { reaches: ['patch-channel-folders'], writes: ['channel_folder'] },
     type: [ChannelFolderRef],
     description:
       'Sets the display order of the channel folders (organization administrators; feature level 414). `order` must ' +

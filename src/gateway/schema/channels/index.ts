@@ -18,8 +18,7 @@ import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { GroupSettingValueRef } from '../group-settings.js';
 import { asNode } from '../node.js';
 import { UserRef, userOrNull } from '../users.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
-import { reaches } from '../../zulip-operations.js';
+import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 
 // ---- helpers shared with subscriptions and user topics --------------------------------------------
 
@@ -65,7 +64,7 @@ export const TopicRef = builder.objectRef<TopicEntry>('Topic').implement({
     channel: t.field({
       type: ChannelRef,
       description: 'The channel of the topic.',
-      extensions: channelLookupCost,
+      zulip: { cost: channelLookupCost },
       resolve: (topic, _args, ctx) => ctx.loaders.channel(topic.stream_id),
     }),
   }),
@@ -81,6 +80,7 @@ const PERMISSIONS = [
 ] as const;
 
 ChannelRef.implement({
+  zulip: { entity: { resource: 'Channel', id: (channel) => channel.stream_id } },
   description: 'A channel (stream): public, web-public or private, active or archived. https://zulip.com/help/channel-permissions',
   fields: (t) => ({
     zulipId: t.field({ type: 'Long', description: 'The channel ID (Zulip\u2019s own ID, as its REST API gives it; the same field name on every type).', resolve: (c) => c.stream_id }),
@@ -107,7 +107,7 @@ ChannelRef.implement({
       type: UserRef,
       nullable: true,
       description: 'Who created the channel; null when not recorded or not visible to the caller.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (c, _args, ctx) => (c.creator_id == null ? null : userOrNull(ctx, c.creator_id)),
     }),
     isPrivate: t.boolean({
@@ -170,7 +170,7 @@ ChannelRef.implement({
       resolve: (c) => c.is_announcement_only,
     }),
     topics: t.field({
-      extensions: upstreamCost({ each: 1 }),
+      zulip: { cost: { each: 1 } },
       type: [TopicRef],
       description:
         'The topics the caller can see, newest first (one upstream request per channel). In a private channel ' +
@@ -224,7 +224,7 @@ async function channelTopics(ctx: Context, channelId: number, allowEmptyTopicNam
 builder.queryFields((t) => ({
   channels: t.field({
     // One call, however many channels; what is selected under each channel counts once per channel.
-    extensions: { ...reaches('get-streams'), ...upstreamCost({ each: 1, size: { directory: 'channels' } }) },
+    zulip: { reaches: ['get-streams'], cost: { each: 1, size: { directory: 'channels' } }, live: ['Channels'] },
     type: [ChannelRef],
     nullable: true,
     description:
@@ -276,7 +276,7 @@ builder.queryFields((t) => ({
     },
   }),
   channel: t.field({
-    extensions: { ...reaches('get-stream-by-id'), ...channelLookupCost },
+    zulip: { reaches: ['get-stream-by-id'], cost: channelLookupCost, live: ['Channels'] },
     type: ChannelRef,
     nullable: true,
     description: 'One channel by ID (archived ones too); NOT_FOUND when it does not exist or the caller cannot see it.',
@@ -284,7 +284,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => ctx.loaders.channel(args.id),
   }),
   topics: t.field({
-    extensions: reaches('get-stream-topics'),
+    zulip: { reaches: ['get-stream-topics'], live: ['Topics'] },
     type: [TopicRef],
     nullable: true,
     description:
@@ -306,7 +306,7 @@ builder.queryFields((t) => ({
 
 builder.queryField('channelByName', (t) =>
   t.field({
-    extensions: reaches('get-stream-id'),
+    zulip: { reaches: ['get-stream-id'], live: ['Channels'] },
     type: ChannelRef,
     description:
       'The channel with this name (case-insensitive), resolved to its ID upstream and then loaded like `channel`. ' +
@@ -322,7 +322,7 @@ builder.queryField('channelByName', (t) =>
 
 builder.objectField(ChannelRef, 'emailAddress', (t) =>
   t.string({
-    extensions: reaches('get-stream-email-address'),
+    zulip: { reaches: ['get-stream-email-address'], live: ['Channels'] },
     description:
       'The address that posts mail to this channel (feature level 226), as the email gateway bot or as `senderId`. ' +
       'Asked of the server on each read; BAD_REQUEST when the caller may not access the channel.',

@@ -14,7 +14,6 @@ import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../../upstream/feature-level.js';
 import { GroupSettingUpdateInput, toWireGroupSettingUpdate, type GroupSettingUpdateInputShape } from '../group-settings.js';
-import { reaches } from '../../zulip-operations.js';
 import { channelOrNull, ChannelRef, primeChannels } from './index.js';
 
 const MessageRetentionPolicyEnum = builder.enumType('MessageRetentionPolicy', {
@@ -91,7 +90,7 @@ async function freshChannel(ctx: Context, id: number): Promise<Channel | null> {
 
 builder.mutationFields((t) => ({
   updateChannel: t.field({
-    extensions: reaches('update-stream'),
+    zulip: { reaches: ['update-stream'], writes: ['stream'] },
     type: ChannelRef,
     nullable: true,
     description:
@@ -166,7 +165,7 @@ builder.mutationFields((t) => ({
     },
   }),
   archiveChannel: t.field({
-    extensions: reaches('archive-stream'),
+    zulip: { reaches: ['archive-stream'], writes: ['stream'] },
     type: ChannelRef,
     nullable: true,
     description:

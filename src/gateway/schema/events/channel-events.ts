@@ -6,6 +6,7 @@ import type { Subscription } from '../../../zulip/model/subscriptions.js';
 import { builder } from '../../builder.js';
 import { ChannelRef, loadChannel } from '../channels/index.js';
 import { SubscriptionRef } from '../subscriptions/index.js';
+import { channelLookupCost } from '../../upstream/cost.js';
 import { VisibilityPolicyEnum } from '../user-topics.js';
 import { EventOpEnum, otherType } from './kinds.js';
 import { ints, num, objects, str } from './payloads.js';
@@ -47,6 +48,7 @@ builder.objectFields(ChannelEventRef, (t) => ({
     },
   }),
   channels: t.field({
+    zulip: { cost: channelLookupCost },
     type: [ChannelRef],
     nullable: true,
     description: 'CREATE / DELETE: the channels, as they were sent; UPDATE: the channel as it is now (loaded); null if it cannot be read.',
@@ -72,7 +74,7 @@ builder.objectFields(DefaultChannelsEventRef, (t) => ({
 export const UserTopicEventRef = otherType('UserTopicEvent', 'The caller\u2019s visibility preference for a topic changed (kind USER_TOPIC).');
 builder.objectFields(UserTopicEventRef, (t) => ({
   channelId: t.field({ type: 'Long', nullable: true, description: 'The channel.', resolve: (p) => num(p.event.wire, 'stream_id') }),
-  channel: t.field({ type: ChannelRef, nullable: true, description: 'The channel.', resolve: (p, _a, ctx) => loadChannel(ctx, num(p.event.wire, 'stream_id')) }),
+  channel: t.field({ zulip: { cost: channelLookupCost }, type: ChannelRef, nullable: true, description: 'The channel.', resolve: (p, _a, ctx) => loadChannel(ctx, num(p.event.wire, 'stream_id')) }),
   topic: t.string({ nullable: true, description: 'The topic.', resolve: (p) => str(p.event.wire, 'topic_name') }),
   visibilityPolicy: t.field({
     type: VisibilityPolicyEnum,

@@ -23,7 +23,6 @@ import { throwIfEnded, type Ended, type Payload } from './payloads.js';
 import { eventPayloads, open } from './stream.js';
 import { TypingStateRef, typingStates, type TypingStatePayload } from './typing-events.js';
 import { ChatEventUnion, MESSAGE_STREAM_KINDS, MessageStreamEventUnion } from './unions.js';
-import { reaches } from '../../zulip-operations.js';
 
 builder.subscriptionType({ description: 'Real-time events from the chat server.' });
 
@@ -42,7 +41,7 @@ const resolveUnionMember = (item: Payload | Ended) => throwIfEnded(item) as neve
 
 builder.subscriptionField('events', (t) =>
   t.field({
-    extensions: reaches('register-queue', 'get-events', 'delete-queue'),
+    zulip: { reaches: ['register-queue', 'get-events', 'delete-queue'] },
     type: ChatEventUnion,
     description:
       'Every real-time event of the caller, filtered. One upstream event queue serves all subscriptions of a ' +
@@ -58,7 +57,7 @@ builder.subscriptionField('events', (t) =>
 
 builder.subscriptionField('messages', (t) =>
   t.field({
-    extensions: reaches('get-events'),
+    zulip: { reaches: ['get-events'] },
     type: MessageStreamEventUnion,
     description: 'New, edited, moved and deleted messages, and reactions, in a narrow (default: everything the caller receives).',
     args: {
@@ -73,7 +72,7 @@ builder.subscriptionField('messages', (t) =>
 
 builder.subscriptionField('typing', (t) =>
   t.field({
-    extensions: reaches('get-events'),
+    zulip: { reaches: ['get-events'] },
     type: TypingStateRef,
     description:
       'Who is typing in one conversation. A new state is sent whenever someone starts, stops, or stops renewing ' +

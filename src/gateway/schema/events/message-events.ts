@@ -5,6 +5,7 @@
  */
 import type { Reaction } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
+import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 import type { FlagsData, MessageDeletedData, MessageEventData, MessageMovedData, MessageUpdatedData, ReactionData } from '../../events/model.js';
 import { ChannelRef, loadChannel } from '../channels/index.js';
 import { MessageRef, MessageTypeEnum, PropagateModeEnum } from '../messages/index.js';
@@ -29,6 +30,7 @@ export const MessageUpdatedEventRef = eventType<Payload<MessageUpdatedData>>(
 builder.objectFields(MessageUpdatedEventRef, (t) => ({
   messageId: t.field({ type: 'Long', description: 'The edited message.', resolve: (p) => p.event.wire.message_id }),
   editedMessage: t.field({
+    zulip: { cost: { perBatch: 1 } },
     type: MessageRef,
     nullable: true,
     description: 'The message as it is now (loaded by ID); null if it is gone or invisible.',
@@ -41,6 +43,7 @@ builder.objectFields(MessageUpdatedEventRef, (t) => ({
     resolve: (p) => p.event.wire.user_id ?? null,
   }),
   editor: t.field({
+    zulip: { cost: userLookupCost },
     type: UserRef,
     nullable: true,
     description: 'Who edited it; null for rendering-only updates.',
@@ -88,6 +91,7 @@ builder.objectFields(MessageMovedEventRef, (t) => ({
   messageId: t.field({ type: 'Long', description: 'The message the move was made on.', resolve: (p) => p.event.wire.message_id }),
   messageIds: t.field({ type: ['Long'], description: 'Every message moved.', resolve: (p) => p.event.wire.message_ids }),
   editor: t.field({
+    zulip: { cost: userLookupCost },
     type: UserRef,
     nullable: true,
     description: 'Who moved them.',
@@ -100,6 +104,7 @@ builder.objectFields(MessageMovedEventRef, (t) => ({
     resolve: (p) => p.event.wire.stream_id ?? null,
   }),
   previousChannel: t.field({
+    zulip: { cost: channelLookupCost },
     type: ChannelRef,
     nullable: true,
     description: 'The channel they were in.',
@@ -112,6 +117,7 @@ builder.objectFields(MessageMovedEventRef, (t) => ({
     resolve: (p) => p.event.wire.new_stream_id ?? p.event.wire.stream_id ?? null,
   }),
   channel: t.field({
+    zulip: { cost: channelLookupCost },
     type: ChannelRef,
     nullable: true,
     description: 'The channel they are in now.',

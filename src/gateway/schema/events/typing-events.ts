@@ -4,6 +4,7 @@
  * with starts that expire when they are not renewed).
  */
 import { builder } from '../../builder.js';
+import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 import type { Context } from '../../context.js';
 import type { TypingData } from '../../events/model.js';
 import type { Subscriber } from '../../events/subscriber.js';
@@ -22,6 +23,7 @@ builder.objectFields(TypingEventRef, (t) => ({
   started: t.boolean({ description: 'True for a start, false for a stop.', resolve: (p) => p.event.kind === 'TYPING_STARTED' }),
   senderId: t.field({ type: 'Long', description: 'Who is typing.', resolve: (p) => p.event.wire.sender.user_id }),
   sender: t.field({
+    zulip: { cost: userLookupCost },
     type: UserRef,
     nullable: true,
     description: 'Who is typing.',
@@ -34,6 +36,7 @@ builder.objectFields(TypingEventRef, (t) => ({
   }),
   channelId: t.field({ type: 'Long', nullable: true, description: 'The channel.', resolve: (p) => p.event.wire.stream_id ?? null }),
   channel: t.field({
+    zulip: { cost: channelLookupCost },
     type: ChannelRef,
     nullable: true,
     description: 'The channel.',
@@ -57,6 +60,7 @@ builder.objectFields(TypingEditMessageEventRef, (t) => ({
   messageId: t.field({ type: 'Long', description: 'The message.', resolve: (p) => num(p.event.wire, 'message_id')! }),
   senderId: t.field({ type: 'Long', description: 'Who is editing.', resolve: (p) => num(p.event.wire, 'sender_id')! }),
   sender: t.field({
+    zulip: { cost: userLookupCost },
     type: UserRef,
     nullable: true,
     description: 'Who is editing.',
@@ -78,6 +82,7 @@ export const TypingStateRef = builder.objectRef<TypingStatePayload>('TypingState
     cursor: t.string({ nullable: true, description: 'The cursor of the latest event that went into this state.', resolve: (s) => s.cursor }),
     typistIds: t.field({ type: ['Long'], description: 'The users typing now, in the order they started.', resolve: (s) => s.typistIds }),
     typists: t.field({
+      zulip: { cost: userLookupCost },
       type: [UserRef],
       description: 'The users typing now.',
       resolve: (s, _args, ctx) => ctx.loaders.users.loadMany(s.typistIds).then((users) => users.filter((u): u is Exclude<typeof u, Error> => !(u instanceof Error))),

@@ -3,6 +3,7 @@
  * scheduled messages, settings, alert words and muted users.
  */
 import { builder } from '../../builder.js';
+import { userLookupCost } from '../../upstream/cost.js';
 import { DraftRef } from '../drafts.js';
 import { PresenceStatusEnum } from '../presence.js';
 import { ScheduledMessageRef } from '../scheduled-messages.js';
@@ -19,7 +20,7 @@ builder.objectFields(PresenceEventRef, (t) => {
       .sort((a, b) => (num(b, 'timestamp') ?? 0) - (num(a, 'timestamp') ?? 0))[0] ?? {};
   return {
     userId: t.field({ type: 'Long', nullable: true, description: 'The user.', resolve: (p) => num(p.event.wire, 'user_id') }),
-    user: t.field({ type: UserRef, nullable: true, description: 'The user.', resolve: (p, _a, ctx) => loadUser(ctx, num(p.event.wire, 'user_id')) }),
+    user: t.field({ zulip: { cost: userLookupCost }, type: UserRef, nullable: true, description: 'The user.', resolve: (p, _a, ctx) => loadUser(ctx, num(p.event.wire, 'user_id')) }),
     status: t.field({
       type: PresenceStatusEnum,
       nullable: true,
@@ -37,7 +38,7 @@ builder.objectFields(PresenceEventRef, (t) => {
 export const UserStatusEventRef = otherType('UserStatusEvent', 'A user changed their status (kind USER_STATUS); only changed fields are set.');
 builder.objectFields(UserStatusEventRef, (t) => ({
   userId: t.field({ type: 'Long', nullable: true, description: 'The user.', resolve: (p) => num(p.event.wire, 'user_id') }),
-  user: t.field({ type: UserRef, nullable: true, description: 'The user.', resolve: (p, _a, ctx) => loadUser(ctx, num(p.event.wire, 'user_id')) }),
+  user: t.field({ zulip: { cost: userLookupCost }, type: UserRef, nullable: true, description: 'The user.', resolve: (p, _a, ctx) => loadUser(ctx, num(p.event.wire, 'user_id')) }),
   statusText: t.string({ nullable: true, description: 'The status text.', resolve: (p) => str(p.event.wire, 'status_text') }),
   emojiName: t.string({ nullable: true, description: 'The status emoji\u2019s name.', resolve: (p) => str(p.event.wire, 'emoji_name') }),
   emojiCode: t.string({ nullable: true, description: 'The status emoji\u2019s code.', resolve: (p) => str(p.event.wire, 'emoji_code') }),
@@ -49,6 +50,7 @@ builder.objectFields(UserEventRef, (t) => ({
   op: t.field({ type: EventOpEnum, description: 'What happened.', resolve: (p) => String(p.event.wire.op) }),
   userId: t.field({ type: 'Long', nullable: true, description: 'The user.', resolve: (p) => num(record(p.event.wire.person), 'user_id') }),
   user: t.field({
+    zulip: { cost: userLookupCost },
     type: UserRef,
     nullable: true,
     description: 'The user as they are now (loaded); null after REMOVE.',
@@ -70,6 +72,7 @@ builder.objectFields(UserGroupEventRef, (t) => ({
     resolve: (p) => num(p.event.wire, 'group_id') ?? num(record(p.event.wire.group), 'id'),
   }),
   group: t.field({
+    zulip: { cost: { each: 1 } },
     type: UserGroupRef,
     nullable: true,
     description: 'The group as it is now (loaded); null after REMOVE.',

@@ -10,7 +10,7 @@ import type { Message } from '../../../zulip/model/messages.js';
 import type { User } from '../../../zulip/model/users.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
+import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 import { ChannelRef, channelOrNull } from '../channels/index.js';
 import { unreads, unreadsCost } from '../unreads.js';
 import { ownUser, UserRef } from '../users.js';
@@ -80,7 +80,7 @@ const ConversationRef = builder.objectRef<PageConversation>('Conversation').impl
     channel: t.field({
       type: ChannelRef,
       nullable: true,
-      extensions: channelLookupCost,
+      zulip: { cost: channelLookupCost },
       description: 'The channel of a topic; null for direct messages, or when the caller can no longer see the channel.',
       resolve: (c, _args, ctx) => (c.last.stream_id === undefined ? null : channelOrNull(ctx, c.last.stream_id)),
     }),
@@ -92,7 +92,7 @@ const ConversationRef = builder.objectRef<PageConversation>('Conversation').impl
     userIds: t.field({
       type: ['Long'],
       nullable: true,
-      extensions: upstreamCost({ once: { key: 'own user', calls: 1 }, directory: true }),
+      zulip: { cost: { once: { key: 'own user', calls: 1 }, directory: true } },
       description:
         'The other participants of a direct-message conversation, ascending (only the caller for their own conversation); null for a channel topic.',
       resolve: (c, _args, ctx) => (c.last.type === 'stream' ? null : otherParticipants(ctx, c.last)),
@@ -100,7 +100,7 @@ const ConversationRef = builder.objectRef<PageConversation>('Conversation').impl
     users: t.field({
       type: [UserRef],
       nullable: true,
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       description: 'The participants `userIds` lists that the caller can see; null for a channel topic.',
       resolve: async (c, _args, ctx) => {
         if (c.last.type === 'stream') return null;
@@ -111,7 +111,7 @@ const ConversationRef = builder.objectRef<PageConversation>('Conversation').impl
     lastMessage: t.field({ type: MessageRef, description: 'The newest message of the conversation on the page.', resolve: (c) => c.last }),
     messageCount: t.exposeInt('count', { description: 'How many of the page\u2019s messages belong to the conversation.' }),
     unreadCount: t.int({
-      extensions: unreadsCost,
+      zulip: { cost: unreadsCost },
       description:
         'The caller\u2019s unread messages in the whole conversation (not only on the page), as `unreads` counts them, muted topics included.',
       resolve: async (c, _args, ctx) => {

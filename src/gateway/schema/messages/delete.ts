@@ -5,7 +5,6 @@
 import { deleteMessage } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { reaches } from '../../zulip-operations.js';
 import { payloadIds } from '../payload-ids.js';
 
 const DeleteMessagePayloadRef = builder.objectRef<{ id: number }>('DeleteMessagePayload').implement({
@@ -17,7 +16,7 @@ const DeleteMessagePayloadRef = builder.objectRef<{ id: number }>('DeleteMessage
 
 builder.mutationField('deleteMessage', (t) =>
   t.field({
-    extensions: reaches('delete-message'),
+    zulip: { reaches: ['delete-message'], writes: ['delete_message'] },
     type: DeleteMessagePayloadRef,
     description:
       'Deletes a message for everyone. Administrators (by default) may delete any message; others their own or their ' +

@@ -8,10 +8,10 @@ import type { MessageSnapshot } from '../../../zulip/model/messages.js';
 import { featureLevels } from '../../../zulip/feature-levels.js';
 import { getMessageHistory, getReadReceipts } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
+import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
-import { reaches } from '../../zulip-operations.js';
 import { ChannelRef, loadChannel } from '../channels/index.js';
 import { loadUsers } from '../group-settings.js';
 import { UserRef } from '../users.js';
@@ -35,6 +35,7 @@ const MessageSnapshotRef = builder.objectRef<MessageSnapshot>('MessageSnapshot')
     timestamp: t.field({ type: 'Long', description: 'When the edit was made (for the first snapshot: when the message was sent), in UNIX seconds.', resolve: (s) => s.timestamp }),
     userId: t.field({ type: 'Long', nullable: true, description: 'Who made the edit (the sender, for the first snapshot); null only for edits before 2017.', resolve: (s) => s.user_id }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'Who made the edit; null for very old edits or users the caller cannot see.',
@@ -43,9 +44,9 @@ const MessageSnapshotRef = builder.objectRef<MessageSnapshot>('MessageSnapshot')
     topic: t.exposeString('topic', { description: 'The topic after this edit.' }),
     prevTopic: t.string({ nullable: true, description: 'The topic before this edit; null if the edit kept the topic.', resolve: (s) => s.prev_topic ?? null }),
     channelId: t.field({ type: 'Long', nullable: true, description: 'The channel after this edit; null if the edit kept the channel.', resolve: (s) => s.stream ?? null }),
-    channel: t.field({ type: ChannelRef, nullable: true, description: 'The channel after this edit; null if the edit kept the channel.', resolve: (s, _args, ctx) => loadChannel(ctx, s.stream) }),
+    channel: t.field({ zulip: { cost: channelLookupCost }, type: ChannelRef, nullable: true, description: 'The channel after this edit; null if the edit kept the channel.', resolve: (s, _args, ctx) => loadChannel(ctx, s.stream) }),
     prevChannelId: t.field({ type: 'Long', nullable: true, description: 'The channel before this edit; null if the edit kept the channel.', resolve: (s) => s.prev_stream ?? null }),
-    prevChannel: t.field({ type: ChannelRef, nullable: true, description: 'The channel before this edit; null if the edit kept the channel.', resolve: (s, _args, ctx) => loadChannel(ctx, s.prev_stream) }),
+    prevChannel: t.field({ zulip: { cost: channelLookupCost }, type: ChannelRef, nullable: true, description: 'The channel before this edit; null if the edit kept the channel.', resolve: (s, _args, ctx) => loadChannel(ctx, s.prev_stream) }),
     content: t.exposeString('content', { description: 'The Markdown content after this edit.' }),
     renderedContent: t.exposeString('rendered_content', { description: 'The HTML content after this edit.' }),
     prevContent: t.string({ nullable: true, description: 'The Markdown content before this edit; null if the edit kept the content.', resolve: (s) => s.prev_content ?? null }),
@@ -65,15 +66,15 @@ const MessageReadReceiptsRef = builder.objectRef<ReadReceipts>('MessageReadRecei
     'users who muted the caller.',
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The message ID.', resolve: (r) => r.messageId }),
-    message: t.field({ type: MessageRef, nullable: true, description: 'The message (fetched only when selected).', resolve: (r, _args, ctx) => messageOrNull(ctx, r.messageId) }),
+    message: t.field({ zulip: { cost: { perBatch: 1 } }, type: MessageRef, nullable: true, description: 'The message (fetched only when selected).', resolve: (r, _args, ctx) => messageOrNull(ctx, r.messageId) }),
     userIds: t.field({ type: ['Long'], description: 'The IDs of the users who read it.', resolve: (r) => r.userIds }),
-    users: t.field({ type: [UserRef], description: 'The users who read it (those the caller cannot see are left out).', resolve: (r, _args, ctx) => loadUsers(ctx, r.userIds) }),
+    users: t.field({ zulip: { cost: userLookupCost }, type: [UserRef], description: 'The users who read it (those the caller cannot see are left out).', resolve: (r, _args, ctx) => loadUsers(ctx, r.userIds) }),
   }),
 });
 
 builder.queryFields((t) => ({
   messageEditHistory: t.field({
-    extensions: reaches('get-message-history'),
+    zulip: { reaches: ['get-message-history'], live: (args) => [`Message:${args.id}`] },
     type: [MessageSnapshotRef],
     description:
       'A message\u2019s edit history: the message after each edit, oldest (as sent) first; one snapshot if never ' +
@@ -94,7 +95,7 @@ builder.queryFields((t) => ({
     },
   }),
   messageReadReceipts: t.field({
-    extensions: reaches('get-read-receipts'),
+    zulip: { reaches: ['get-read-receipts'], live: (args) => [`Message:${args.id}`] },
     type: MessageReadReceiptsRef,
     description:
       'Who has read a message (feature level 137, else UNSUPPORTED_BY_SERVER). Fails with BAD_REQUEST: "Invalid ' +

@@ -4,9 +4,9 @@
  * with search hits highlighted. One upstream call.
  */
 import { checkMessagesMatchNarrow } from '../../../zulip/routes/messages.js';
+import { narrowResources } from '../../live/resources.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { reaches } from '../../zulip-operations.js';
 import { messageOrNull } from './history.js';
 import { MessageRef } from './message.js';
 import { NarrowInput, narrowFor } from './narrow.js';
@@ -21,7 +21,7 @@ const NarrowMatchRef = builder.objectRef<NarrowMatch>('NarrowMatch').implement({
   description: 'A message that matches a narrow, with the search hits of a `search` narrow highlighted.',
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The message ID.', resolve: (m) => m.messageId }),
-    message: t.field({ type: MessageRef, nullable: true, description: 'The message (fetched only when selected).', resolve: (m, _args, ctx) => messageOrNull(ctx, m.messageId) }),
+    message: t.field({ zulip: { cost: { perBatch: 1 } }, type: MessageRef, nullable: true, description: 'The message (fetched only when selected).', resolve: (m, _args, ctx) => messageOrNull(ctx, m.messageId) }),
     matchContent: t.exposeString('matchContent', { description: 'The HTML content, search hits in `<span class="highlight">`.' }),
     matchTopic: t.exposeString('matchTopic', { description: 'The HTML-escaped topic, search hits in `<span class="highlight">`.' }),
   }),
@@ -29,7 +29,7 @@ const NarrowMatchRef = builder.objectRef<NarrowMatch>('NarrowMatch').implement({
 
 builder.queryField('messagesMatchingNarrow', (t) =>
   t.field({
-    extensions: reaches('check-messages-match-narrow'),
+    zulip: { reaches: ['check-messages-match-narrow'], live: (args) => narrowResources(args.narrow) },
     type: [NarrowMatchRef],
     description:
       'Of the given messages, those the caller received that match the narrow, in ascending ID order (messages only ' +

@@ -14,7 +14,7 @@ import type {
   TopicLink,
 } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
+import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 import type { Context } from '../../context.js';
 import { isNotFound, notFoundError } from '../../errors.js';
 import { invalidGlobalId } from '../../global-ids.js';
@@ -53,7 +53,7 @@ const DirectMessageRecipientRef = builder.objectRef<DisplayRecipientUser>('Direc
       type: UserRef,
       nullable: true,
       description: 'The full user record (null if the caller cannot see the user).',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (r, _args, ctx) => ctx.loaders.user(r.id),
     }),
   }),
@@ -74,7 +74,7 @@ const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implem
       type: UserRef,
       nullable: true,
       description: 'Who made the edit; null for very old edits or users the caller cannot see.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (e, _args, ctx) => (e.user_id == null ? null : ctx.loaders.user(e.user_id)),
     }),
     timestamp: t.field({ type: 'Long', description: 'When, in UNIX seconds.', resolve: (e) => e.timestamp }),
@@ -98,7 +98,7 @@ const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implem
       type: ChannelRef,
       nullable: true,
       description: 'The channel before this move.',
-      extensions: channelLookupCost,
+      zulip: { cost: channelLookupCost },
       resolve: (e, _args, ctx) => loadChannel(ctx, e.prev_stream),
     }),
     channelId: t.field({
@@ -111,7 +111,7 @@ const MessageEditRef = builder.objectRef<EditHistoryEntry>('MessageEdit').implem
       type: ChannelRef,
       nullable: true,
       description: 'The channel after this move.',
-      extensions: channelLookupCost,
+      zulip: { cost: channelLookupCost },
       resolve: (e, _args, ctx) => loadChannel(ctx, e.stream),
     }),
     prevTopic: t.string({
@@ -160,6 +160,7 @@ asNode(SubmessageRef, {
 const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned', 'group_mentioned'];
 
 MessageRef.implement({
+  zulip: { entity: { resource: 'Message', id: (message) => message.id } },
   description:
     'A message in a channel topic or a direct-message conversation, as the caller sees it (with the caller\u2019s ' +
     'personal flags).',
@@ -174,7 +175,7 @@ MessageRef.implement({
       type: UserRef,
       nullable: true,
       description: 'The sender (one `GET /users` per request for all senders); null if the caller cannot see them.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (m, _args, ctx) => ctx.loaders.user(m.sender_id),
     }),
     avatarUrl: t.string({
@@ -197,7 +198,7 @@ MessageRef.implement({
       type: ChannelRef,
       nullable: true,
       description: 'The channel (one `GET /streams` per request for all channels); null for direct messages.',
-      extensions: channelLookupCost,
+      zulip: { cost: channelLookupCost },
       resolve: (m, _args, ctx) => (m.type === 'stream' ? loadChannel(ctx, m.stream_id) : null),
     }),
     topic: t.exposeString('subject', {
@@ -233,7 +234,7 @@ MessageRef.implement({
       description:
         'The rendered HTML. Free when `content` is HTML; otherwise one batched upstream request for the whole page.',
       // The content loader: one batch per page.
-      extensions: upstreamCost({ perBatch: 1 }),
+      zulip: { cost: { perBatch: 1 } },
       resolve: (m, _args, ctx) =>
         m.content_type === 'text/html' ? m.content : ctx.loaders.content.load('html', m.id),
     }),
@@ -241,7 +242,7 @@ MessageRef.implement({
       description:
         'The Markdown source. Free when `content` is Markdown or the message came from `message(id)`; otherwise ' +
         'one batched upstream request for the whole page (pass `applyMarkdown: false` to avoid it).',
-      extensions: upstreamCost({ perBatch: 1 }),
+      zulip: { cost: { perBatch: 1 } },
       resolve: (m, _args, ctx) =>
         m.content_type === 'text/x-markdown' ? m.content : (ctx.loaders.content.rawContentOf(m) ?? ctx.loaders.content.load('markdown', m.id)),
     }),

@@ -25,11 +25,10 @@ import {
   UpdateMessageFlagsForNarrowPayloadRef,
   UpdateMessageFlagsPayloadRef,
 } from './payloads.js';
-import { reaches } from '../../zulip-operations.js';
 
 builder.mutationFields((t) => ({
   sendMessage: t.field({
-    extensions: reaches('send-message'),
+    zulip: { reaches: ['send-message'], writes: ['message'] },
     type: SendMessagePayloadRef,
     description:
       'Sends a message: to a channel (`channelId` or `channelName`, and `topic`) or directly to users (`to`). ' +
@@ -70,7 +69,7 @@ builder.mutationFields((t) => ({
     },
   }),
   editMessage: t.field({
-    extensions: reaches('update-message'),
+    zulip: { reaches: ['update-message'], writes: ['update_message'] },
     type: EditMessagePayloadRef,
     errors: {
       types: [MoveMessagesTimeLimitExceeded],
@@ -118,7 +117,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateMessageFlags: t.field({
-    extensions: reaches('update-message-flags'),
+    zulip: { reaches: ['update-message-flags'], writes: ['update_message_flags'] },
     type: UpdateMessageFlagsPayloadRef,
     description: 'Adds or removes a personal flag on messages by ID.',
     args: {
@@ -132,7 +131,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateMessageFlagsForNarrow: t.field({
-    extensions: reaches('update-message-flags-for-narrow'),
+    zulip: { reaches: ['update-message-flags-for-narrow'], writes: ['update_message_flags'] },
     type: UpdateMessageFlagsForNarrowPayloadRef,
     description:
       'Adds or removes a personal flag on up to `numBefore + 1 + numAfter` messages of a narrow around an anchor ' +

@@ -12,6 +12,7 @@ import { ZulipErrorCode } from '../../../zulip/error-codes.js';
 import { ZulipApiError } from '../../../zulip/errors.js';
 import { builder } from '../../builder.js';
 import { ChannelRef } from '../channels/index.js';
+import { channelLookupCost } from '../../upstream/cost.js';
 import { asNode, fromList } from '../node.js';
 import { listAttachments } from '../uploads.js';
 import { foundOrNull, MessageRef } from './message.js';
@@ -27,6 +28,7 @@ export const SendMessagePayloadRef = builder.objectRef<SentMessage>('SendMessage
   fields: (t) => ({
     ...payloadIds(t, 'messageId', 'new message'),
     message: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The new message (fetched only when selected; feature level 300).',
@@ -80,6 +82,7 @@ export const EditMessagePayloadRef = builder.objectRef<EditedMessage>('EditMessa
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The target message.', resolve: (p) => p.messageId }),
     message: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: MessageRef,
       nullable: true,
       description: 'The target message after the edit (fetched only when selected; feature level 300).',
@@ -149,6 +152,7 @@ export const UpdateMessageFlagsPayloadRef = builder.objectRef<FlagsUpdated>('Upd
   fields: (t) => ({
     messageIds: t.field({ type: ['Long'], description: 'The messages the request applied to.', resolve: (p) => p.messageIds }),
     messages: t.field({
+      zulip: { cost: { perBatch: 1 } },
       type: [MessageRef],
       nullable: { list: false, items: true },
       description: 'Those messages, after the change (fetched only when selected; feature level 300).',
@@ -189,6 +193,7 @@ export const UpdateMessageFlagsForNarrowPayloadRef = builder
         resolve: (r) => r.ignored_because_not_subscribed_channels ?? [],
       }),
       ignoredBecauseNotSubscribedChannels: t.field({
+        zulip: { cost: channelLookupCost },
         type: [ChannelRef],
         nullable: { list: false, items: true },
         description: 'The same channels (null for any the caller can no longer see).',

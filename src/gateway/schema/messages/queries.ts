@@ -6,6 +6,7 @@
  */
 import { featureLevels } from '../../../zulip/feature-levels.js';
 import { getMessage, getMessages } from '../../../zulip/routes/messages.js';
+import { narrowResources } from '../../live/resources.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
@@ -13,7 +14,6 @@ import { MessageAnchorInput } from './cursor.js';
 import { MessageRef, primeMessageLoader } from './message.js';
 import { NarrowInput, narrowFor } from './narrow.js';
 import { fetchMessagePage, isLoaderShaped, MAX_PAGE_SIZE, MessageConnectionRef } from './pagination.js';
-import { reaches } from '../../zulip-operations.js';
 
 /** Arguments the message queries share. */
 const APPLY_MARKDOWN_ARG = { required: false, description: 'Fetch `content` as HTML (default true) or as Markdown.' } as const;
@@ -21,7 +21,7 @@ const ALLOW_EMPTY_TOPIC_NAME_ARG = { required: false, description: 'Return the e
 
 builder.queryFields((t) => ({
   messages: t.field({
-    extensions: reaches('get-messages'),
+    zulip: { reaches: ['get-messages'], live: (args) => narrowResources(args.narrow) },
     type: MessageConnectionRef,
     nullable: true,
     description:
@@ -54,7 +54,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => fetchMessagePage(ctx, args),
   }),
   messagesByIds: t.field({
-    extensions: reaches('get-messages'),
+    zulip: { reaches: ['get-messages'], live: [] },
     type: [MessageRef],
     nullable: { list: true, items: true },
     description:
@@ -85,7 +85,7 @@ builder.queryFields((t) => ({
     },
   }),
   message: t.field({
-    extensions: reaches('get-message'),
+    zulip: { reaches: ['get-message'], live: [] },
     type: MessageRef,
     nullable: true,
     description: 'One message by ID (one upstream request, Markdown source included, so `rawContent` is free).',

@@ -7,8 +7,8 @@
  */
 import { markAllAsRead, markStreamAsRead, markTopicAsRead } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
+import { channelLookupCost } from '../../upstream/cost.js';
 import { badInput } from '../../errors.js';
-import { reaches } from '../../zulip-operations.js';
 import { ChannelRef, loadChannel } from '../channels/index.js';
 
 const MarkAllAsReadPayloadRef = builder.objectRef<{ complete: boolean }>('MarkAllAsReadPayload').implement({
@@ -30,6 +30,7 @@ const MarkChannelAsReadPayloadRef = builder.objectRef<MarkedChannel>('MarkChanne
   fields: (t) => ({
     channelId: t.field({ type: 'Long', description: 'The channel ID.', resolve: (p) => p.channelId }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The channel (null, with an error, if it can no longer be seen).',
@@ -43,6 +44,7 @@ const MarkTopicAsReadPayloadRef = builder.objectRef<Required<MarkedChannel>>('Ma
   fields: (t) => ({
     channelId: t.field({ type: 'Long', description: 'The ID of the topic\u2019s channel.', resolve: (p) => p.channelId }),
     channel: t.field({
+      zulip: { cost: channelLookupCost },
       type: ChannelRef,
       nullable: true,
       description: 'The topic\u2019s channel (null, with an error, if it can no longer be seen).',
@@ -54,13 +56,13 @@ const MarkTopicAsReadPayloadRef = builder.objectRef<Required<MarkedChannel>>('Ma
 
 builder.mutationFields((t) => ({
   markAllAsRead: t.field({
-    extensions: reaches('mark-all-as-read'),
+    zulip: { reaches: ['mark-all-as-read'], writes: ['update_message_flags'] },
     type: MarkAllAsReadPayloadRef,
     description: 'Marks every unread message of the caller as read. Repeat while the payload\u2019s `complete` is false.',
     resolve: async (_root, _args, ctx) => ({ complete: (await markAllAsRead(ctx.connection)).complete }),
   }),
   markChannelAsRead: t.field({
-    extensions: reaches('mark-stream-as-read'),
+    zulip: { reaches: ['mark-stream-as-read'], writes: ['update_message_flags'] },
     type: MarkChannelAsReadPayloadRef,
     description: 'Marks every unread message of a channel as read. A channel the caller cannot read fails with BAD_REQUEST ("Invalid channel ID").',
     args: { channelId: t.arg({ type: 'Long', required: true, description: 'The channel.' }) },
@@ -70,7 +72,7 @@ builder.mutationFields((t) => ({
     },
   }),
   markTopicAsRead: t.field({
-    extensions: reaches('mark-topic-as-read'),
+    zulip: { reaches: ['mark-topic-as-read'], writes: ['update_message_flags'] },
     type: MarkTopicAsReadPayloadRef,
     description:
       'Marks every unread message of a topic as read (topics match case-insensitively). A topic the caller has no ' +

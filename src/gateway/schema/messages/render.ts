@@ -5,11 +5,10 @@
 import { renderMessage } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { reaches } from '../../zulip-operations.js';
 
 builder.queryField('renderMessage', (t) =>
   t.string({
-    extensions: reaches('render-message'),
+    zulip: { reaches: ['render-message'], live: [] },
     nullable: true,
     description: 'The HTML the server would store for a message with this Markdown content (a draft preview); one upstream call.',
     args: { content: t.arg.string({ required: true, description: 'The message content, in Zulip-flavored Markdown.' }) },

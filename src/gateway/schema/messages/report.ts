@@ -8,7 +8,6 @@ import { reportMessage } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
-import { reaches } from '../../zulip-operations.js';
 import { checkMessageId, messageOrNull } from './history.js';
 import { MessageRef } from './message.js';
 
@@ -19,13 +18,13 @@ const ReportMessagePayloadRef = builder.objectRef<{ messageId: number }>('Report
   description: 'A message that was reported to the moderators.',
   fields: (t) => ({
     messageId: t.field({ type: 'Long', description: 'The reported message\u2019s ID.', resolve: (p) => p.messageId }),
-    message: t.field({ type: MessageRef, nullable: true, description: 'The reported message (fetched only when selected).', resolve: (p, _args, ctx) => messageOrNull(ctx, p.messageId) }),
+    message: t.field({ zulip: { cost: { perBatch: 1 } }, type: MessageRef, nullable: true, description: 'The reported message (fetched only when selected).', resolve: (p, _args, ctx) => messageOrNull(ctx, p.messageId) }),
   }),
 });
 
 builder.mutationField('reportMessage', (t) =>
   t.field({
-    extensions: reaches('report-message'),
+    zulip: { reaches: ['report-message'], writes: [] },
     type: ReportMessagePayloadRef,
     description:
       'Reports a message to the organization\u2019s moderators (feature level 382, else UNSUPPORTED_BY_SERVER). ' +

@@ -17,8 +17,7 @@ import { memoKey } from '../../loaders/index.js';
 import { ChannelRef, primeChannels } from '../channels/index.js';
 import { loadUsers } from '../group-settings.js';
 import { UserRef } from '../users.js';
-import { upstreamCost, userLookupCost } from '../../upstream/cost.js';
-import { reaches } from '../../zulip-operations.js';
+import { userLookupCost } from '../../upstream/cost.js';
 
 // ---- the caller's subscriptions, once per request ------------------------------------------------
 
@@ -89,7 +88,7 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
       type: [UserRef],
       nullable: true,
       description: 'The subscribers the caller can see; null unless fetched with includeSubscribers.',
-      extensions: userLookupCost,
+      zulip: { cost: userLookupCost },
       resolve: (s, _args, ctx) => (s.subscribers ? loadUsers(ctx, s.subscribers) : null),
     }),
   }),
@@ -98,7 +97,7 @@ export const SubscriptionRef = builder.objectRef<Subscription>('ChannelSubscript
 builder.objectField(ChannelRef, 'subscription', (t) =>
   t.field({
     // callerSubscriptions: one call per operation, however many channels ask.
-    extensions: { ...reaches('get-subscriptions'), ...upstreamCost({ once: { key: 'caller subscriptions', calls: 1 } }) },
+    zulip: { reaches: ['get-subscriptions'], cost: { once: { key: 'caller subscriptions', calls: 1 } } },
     type: SubscriptionRef,
     nullable: true,
     description:
@@ -122,7 +121,7 @@ function channelSubscriberIds(ctx: Context, channelId: number): Promise<number[]
 // never holds an exact list for the caller): these fields always ask the server, once per channel.
 builder.objectFields(ChannelRef, (t) => ({
   subscriberIds: t.field({
-    extensions: reaches('get-subscribers'),
+    zulip: { reaches: ['get-subscribers'] },
     type: ['Long'],
     description:
       'IDs of the channel\u2019s active subscribers (one upstream request per channel, shared with `subscribers`). ' +
@@ -130,13 +129,13 @@ builder.objectFields(ChannelRef, (t) => ({
     resolve: (c, _args, ctx) => channelSubscriberIds(ctx, c.stream_id),
   }),
   subscribers: t.field({
-    extensions: reaches('get-subscribers'),
+    zulip: { reaches: ['get-subscribers'] },
     type: [UserRef],
     description: 'The channel\u2019s active subscribers the caller can see, resolved through the user loader.',
     resolve: async (c, _args, ctx) => loadUsers(ctx, await channelSubscriberIds(ctx, c.stream_id)),
   }),
   isSubscribed: t.boolean({
-    extensions: reaches('get-subscription-status'),
+    zulip: { reaches: ['get-subscription-status'] },
     description:
       'Whether a user is subscribed to the channel (feature level 12; one upstream request). BAD_REQUEST for an ' +
       'unknown user or a channel the caller cannot see.',
@@ -153,7 +152,7 @@ builder.objectFields(ChannelRef, (t) => ({
 
 builder.queryField('subscriptions', (t) =>
   t.field({
-    extensions: { ...reaches('get-subscriptions'), ...upstreamCost({ each: 1, size: { directory: 'subscriptions' } }) },
+    zulip: { reaches: ['get-subscriptions'], cost: { each: 1, size: { directory: 'subscriptions' } }, live: ['Subscriptions'] },
     type: [SubscriptionRef],
     nullable: true,
     description: "The caller's subscriptions, by channel name. One upstream request.",

@@ -16,7 +16,7 @@ import { MessageRetentionInput, toWireRetention } from '../channels/update.js';
 import { channelGroupArgs, channelGroupSettings, type ChannelGroupArgs } from '../channels/group-args.js';
 import { loadUsers } from '../group-settings.js';
 import { UserRef } from '../users.js';
-import { reaches } from '../../zulip-operations.js';
+import { userLookupCost } from '../../upstream/cost.js';
 
 /** One user's entry of a subscribe result. */
 export interface SubscriptionChange {
@@ -39,6 +39,7 @@ export const SubscriptionChangeRef = builder.objectRef<SubscriptionChange>('Subs
       resolve: (e) => (/^\d+$/.test(e.key) ? null : e.key),
     }),
     user: t.field({
+      zulip: { cost: userLookupCost },
       type: UserRef,
       nullable: true,
       description: 'The user, when identified by ID and visible to the caller.',
@@ -169,7 +170,7 @@ export function toSubscriptionRequests(channels: readonly SubscribeChannelInputS
 
 builder.mutationFields((t) => ({
   subscribe: t.field({
-    extensions: reaches('subscribe'),
+    zulip: { reaches: ['subscribe'], writes: ['subscription'] },
     type: SubscribePayloadRef,
     description:
       'Subscribes users (default: the caller) to channels by name, creating those that do not exist with the ' +
@@ -221,7 +222,7 @@ builder.mutationFields((t) => ({
     },
   }),
   unsubscribe: t.field({
-    extensions: reaches('unsubscribe'),
+    zulip: { reaches: ['unsubscribe'], writes: ['subscription'] },
     type: UnsubscribePayloadRef,
     errors: {
       types: [ChannelDoesNotExistError],

@@ -12,7 +12,6 @@ import {
 } from '../../../zulip/routes/subscriptions.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { reaches } from '../../zulip-operations.js';
 import { SubscriptionRef } from './index.js';
 
 interface SubscriptionSettingsInputShape {
@@ -56,7 +55,7 @@ const SubscriptionSettingsInput = builder.inputRef<SubscriptionSettingsInputShap
 
 builder.mutationFields((t) => ({
   updateSubscriptionProperty: t.field({
-    extensions: reaches('update-subscription-property'),
+    zulip: { reaches: ['update-subscription-property'], writes: ['subscription'] },
     type: SubscriptionRef,
     nullable: true,
     description:
@@ -76,7 +75,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateSubscriptionSettings: t.field({
-    extensions: reaches('update-subscription-settings'),
+    zulip: { reaches: ['update-subscription-settings'], writes: ['subscription'] },
     type: [SubscriptionRef],
     description:
       "Changes the caller's personal settings of channels they are subscribed to, in one upstream call after one " +

@@ -7,7 +7,6 @@ import type { Subscription } from '../../../zulip/model/subscriptions.js';
 import { getSubscriptions, updateSubscriptions } from '../../../zulip/routes/subscriptions.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { reaches } from '../../zulip-operations.js';
 import { SubscriptionRef } from './index.js';
 import { changeEntries, SubscribeChannelInput, SubscriptionChangeRef, toSubscriptionRequests, type SubscriptionChange } from './membership.js';
 
@@ -32,6 +31,7 @@ const UpdateSubscriptionsPayloadRef = builder.objectRef<UpdateSubscriptionsPaylo
     removed: t.field({ type: ['String'], description: 'The channels the caller was unsubscribed from.', resolve: (p) => p.removed }),
     notRemoved: t.field({ type: ['String'], description: 'The channels of `remove` the caller was not subscribed to.', resolve: (p) => p.not_removed }),
     subscriptions: t.field({
+      zulip: { cost: { each: 1 } },
       type: [SubscriptionRef],
       description:
         'The caller\u2019s subscriptions to the channels of `add` as they now are, with their channel IDs (fetched only when ' +
@@ -46,7 +46,7 @@ const UpdateSubscriptionsPayloadRef = builder.objectRef<UpdateSubscriptionsPaylo
 
 builder.mutationField('updateSubscriptions', (t) =>
   t.field({
-    extensions: reaches('update-subscriptions'),
+    zulip: { reaches: ['update-subscriptions'], writes: ['subscription'] },
     type: UpdateSubscriptionsPayloadRef,
     description:
       'Subscribes the caller to the channels of `add` (creating those that do not exist) and unsubscribes them from the ' +

@@ -11,7 +11,6 @@ import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { memoKey } from '../../loaders/index.js';
-import { reaches } from '../../zulip-operations.js';
 import { channelOrNull, ChannelRef } from '../channels/index.js';
 import { UserRef } from '../users.js';
 
@@ -27,7 +26,7 @@ function subscribedChannelIds(ctx: Context, user: User): Promise<number[]> {
 
 builder.objectFields(UserRef, (t) => ({
   subscribedChannelIds: t.field({
-    extensions: reaches('get-user-channels'),
+    zulip: { reaches: ['get-user-channels'] },
     type: ['Long'],
     description:
       'The IDs of the channels this user is subscribed to, among those whose subscribers the caller may see (all of them ' +
@@ -35,7 +34,7 @@ builder.objectFields(UserRef, (t) => ({
     resolve: (user, _args, ctx) => subscribedChannelIds(ctx, user),
   }),
   subscribedChannels: t.field({
-    extensions: reaches('get-user-channels'),
+    zulip: { reaches: ['get-user-channels'] },
     type: [ChannelRef],
     description: 'The channels of `subscribedChannelIds`, loaded like `channel` (the same upstream request for the IDs).',
     resolve: async (user, _args, ctx): Promise<Channel[]> => {

@@ -1,0 +1,226 @@
+/**
+ * Read-your-writes, for the writes derived from the fields' facts (`writes`, gateway/facts.ts):
+ * each mutation that changes something the live directory or the message cache holds is run
+ * through the gateway with the caller's directory warm, and the same credential's next read must
+ * show it. The credential's event queue is held while this happens (its answers wait until the
+ * read is done), so the read cannot be saved by the write's event arriving first: only the fence
+ * derived from the mutation's `writes` makes it go past the directory and the cache.
+ *
+ * Every mutation the derivation fences must have a case here, or be listed in NOT_COVERED with the
+ * reason: a new fenced mutation fails this file until it has one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator } from '../../src/emulator/app.js';
+import { demoUser } from '../../src/emulator/seed.js';
+import { writeFences } from '../../src/gateway/plugins/directory-writes.js';
+import { buildSchema } from '../../src/gateway/schema/index.js';
+import { createGateway } from '../../src/gateway/yoga.js';
+import type { FetchLike } from '../../src/zulip/connection/transport.js';
+import { basicAuth } from '../helpers/harness.js';
+import { until } from '../helpers/wait.js';
+
+/** Fenced mutations without a case, and why. */
+const NOT_COVERED: Readonly<Record<string, string>> = {
+  archiveChannel: 'covered by updateChannel: the same `stream` fence and the same reads',
+  createUser: 'needs an organization that allows it (the demo owner cannot create users in the emulator)',
+  deactivateOwnUser: 'ends the credential itself: revocation, not read-your-writes',
+  deactivateUser: 'the same `realm_user` fence as updateUser',
+  reactivateUser: 'the same `realm_user` fence as updateUser',
+  removeProfileData: 'the same `realm_user` fence as updateUser',
+  updateProfileData: 'the same `realm_user` fence as updateUser',
+  deactivateUserGroup: 'the same `user_group` fence as updateUserGroup',
+  deleteTopic: 'the same `delete_message` fence as deleteMessage',
+  markAllAsRead: 'the same `update_message_flags` fence as updateMessageFlags',
+  markChannelAsRead: 'the same `update_message_flags` fence as updateMessageFlags',
+  markTopicAsRead: 'the same `update_message_flags` fence as updateMessageFlags',
+  updateMessageFlagsForNarrow: 'the same `update_message_flags` fence as updateMessageFlags',
+  setTopicVisibility: 'the same directory fence (`user_topic`) read through the unread counts; not cached by the message cache',
+  subscribe: 'covered by createChannel (`subscription`) and unsubscribe',
+  updateSubscriptions: 'the same `subscription` fence as unsubscribe',
+  testWelcomeBotCustomMessage: 'the same `message` fence as sendMessage',
+  addLinkifier: 'linkifiers drop every cached window when their event arrives; the fence is the same kind as sendMessage',
+  removeLinkifier: 'as addLinkifier',
+  updateLinkifier: 'as addLinkifier',
+  reorderLinkifiers: 'as addLinkifier',
+  createChannelFolder: 'an event type the cache does not apply: it drops every window (as addLinkifier)',
+  updateChannelFolder: 'as createChannelFolder',
+  reorderChannelFolders: 'as createChannelFolder',
+  createMessageReminder: 'as createChannelFolder',
+  deleteReminder: 'as createChannelFolder',
+  exportRealm: 'as createChannelFolder',
+};
+
+const emulator = createEmulator({ seed: 'demo', settings: { featureLevel: 440 } });
+let held: { promise: Promise<void>; release(): void } | undefined;
+/** The emulator, with the answers of the event queue's long polls held while `held` is set. */
+const fetchHeld: FetchLike = async (input, init) => {
+  const request = new Request(input, init);
+  const response = await emulator.fetch(request);
+  const hold = held;
+  if (hold && request.method === 'GET' && new URL(request.url).pathname.endsWith('/events')) await hold.promise;
+  return response;
+};
+const gateway = createGateway({ logging: false, liveDirectory: true, messageCache: true, zulipUrl: 'http://zulip.localhost', fetch: fetchHeld });
+
+const iago = demoUser('iago');
+async function gql<T = Record<string, any>>(query: string): Promise<T> {
+  const response = await gateway.fetch('http://gateway.localhost/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: basicAuth(iago) },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await response.json()) as { data?: T; errors?: unknown[] };
+  expect(body.errors, query).toBeUndefined();
+  return body.data!;
+}
+
+const idOf = (login: string) => emulator.store.userByEmail(demoUser(login).email)!.user_id;
+const channelId = (name: string) => emulator.store.channelByName(name)!.stream_id;
+
+interface Case {
+  /** Reads that warm what the read below is served from (the directory is warm for every case). */
+  warm?: string;
+  mutation: () => string;
+  read: string | (() => string);
+  shows: (data: Record<string, any>) => void;
+}
+
+let messageId = 0;
+let groupId = 0;
+const CASES: Record<string, Case> = {
+  createChannel: {
+    mutation: () => `mutation { createChannel(name: "rw created", subscriberIds: [${idOf('iago')}]) { zulipId } }`,
+    read: '{ channels { name } subscriptions { channel { name } } }',
+    shows: (d) => {
+      expect(d.channels.map((c: { name: string }) => c.name)).toContain('rw created');
+      expect(d.subscriptions.map((s: { channel: { name: string } }) => s.channel.name)).toContain('rw created');
+    },
+  },
+  updateChannel: {
+    mutation: () => `mutation { updateChannel(id: ${channelId('general')}, description: "rw described") { zulipId } }`,
+    read: `{ channel(id: ${channelId('general')}) { description } }`,
+    shows: (d) => expect(d.channel.description).toBe('rw described'),
+  },
+  updateSubscriptionProperty: {
+    mutation: () => `mutation { updateSubscriptionProperty(change: { channelId: ${channelId('general')}, color: "#123456" }) { color } }`,
+    read: '{ subscriptions { channelId color } }',
+    shows: (d) => expect(d.subscriptions.find((s: { channelId: number }) => s.channelId === channelId('general')).color).toBe('#123456'),
+  },
+  updateSubscriptionSettings: {
+    mutation: () => `mutation { updateSubscriptionSettings(changes: [{ channelId: ${channelId('general')}, pinToTop: true }]) { pinToTop } }`,
+    read: '{ subscriptions { channelId pinToTop } }',
+    shows: (d) => expect(d.subscriptions.find((s: { channelId: number }) => s.channelId === channelId('general')).pinToTop).toBe(true),
+  },
+  unsubscribe: {
+    mutation: () => 'mutation { unsubscribe(channelNames: ["rw created"]) { __typename } }',
+    read: '{ subscriptions { channel { name } } }',
+    shows: (d) => expect(d.subscriptions.map((s: { channel: { name: string } }) => s.channel.name)).not.toContain('rw created'),
+  },
+  updateUser: {
+    mutation: () => `mutation { updateUser(user: { id: ${idOf('othello')} }, fullName: "Othello RW") { zulipId } }`,
+    read: `{ user(id: ${idOf('othello')}) { fullName } }`,
+    shows: (d) => expect(d.user.fullName).toBe('Othello RW'),
+  },
+  updateSettings: {
+    mutation: () => 'mutation { updateSettings(input: { fullName: "Iago RW" }) { __typename } }',
+    read: `{ user(id: ${idOf('iago')}) { fullName } }`,
+    shows: (d) => expect(d.user.fullName).toBe('Iago RW'),
+  },
+  createUserGroup: {
+    mutation: () => `mutation { createUserGroup(name: "rw group", description: "rw", members: [${idOf('iago')}]) { zulipId } }`,
+    read: '{ userGroups { zulipId name } }',
+    shows: (d) => {
+      const group = d.userGroups.find((g: { name: string }) => g.name === 'rw group');
+      expect(group).toBeDefined();
+      groupId = group.zulipId;
+    },
+  },
+  updateUserGroup: {
+    mutation: () => `mutation { updateUserGroup(id: ${groupId}, name: "rw group renamed") { __typename } }`,
+    read: '{ userGroups { name } }',
+    shows: (d) => expect(d.userGroups.map((g: { name: string }) => g.name)).toContain('rw group renamed'),
+  },
+  updateUserGroupMembers: {
+    mutation: () => `mutation { updateUserGroupMembers(groupId: ${groupId}, add: [${idOf('othello')}]) { zulipId } }`,
+    read: () => `{ userGroupMembers(groupId: ${groupId}) { userIds } }`,
+    shows: (d) => expect(d.userGroupMembers.userIds).toContain(idOf('othello')),
+  },
+  sendMessage: {
+    warm: '{ messages(last: 20) { edges { node { zulipId content } } } }',
+    mutation: () => `mutation { sendMessage(channelId: ${channelId('general')}, topic: "rw", content: "read your writes") { id } }`,
+    read: '{ messages(last: 20) { edges { node { zulipId content } } } }',
+    shows: (d) => {
+      const node = d.messages.edges.map((e: { node: { zulipId: number; content: string } }) => e.node).find((n: { content: string }) => n.content.includes('read your writes'));
+      expect(node).toBeDefined();
+      messageId = node.zulipId;
+    },
+  },
+  editMessage: {
+    warm: '{ messages(last: 20) { edges { node { zulipId content } } } }',
+    mutation: () => `mutation { editMessage(messageId: ${messageId}, content: "read your edits") { __typename } }`,
+    read: '{ messages(last: 20) { edges { node { zulipId content } } } }',
+    shows: (d) => expect(d.messages.edges.find((e: { node: { zulipId: number } }) => e.node.zulipId === messageId).node.content).toContain('read your edits'),
+  },
+  addReaction: {
+    warm: '{ messages(last: 20) { edges { node { zulipId reactions { emojiName } } } } }',
+    mutation: () => `mutation { addReaction(messageId: ${messageId}, emojiName: "octopus") { __typename } }`,
+    read: '{ messages(last: 20) { edges { node { zulipId reactions { emojiName } } } } }',
+    shows: (d) => expect(d.messages.edges.find((e: { node: { zulipId: number } }) => e.node.zulipId === messageId).node.reactions).toEqual([{ emojiName: 'octopus' }]),
+  },
+  removeReaction: {
+    warm: '{ messages(last: 20) { edges { node { zulipId reactions { emojiName } } } } }',
+    mutation: () => `mutation { removeReaction(messageId: ${messageId}, emojiName: "octopus") { __typename } }`,
+    read: '{ messages(last: 20) { edges { node { zulipId reactions { emojiName } } } } }',
+    shows: (d) => expect(d.messages.edges.find((e: { node: { zulipId: number } }) => e.node.zulipId === messageId).node.reactions).toEqual([]),
+  },
+  updateMessageFlags: {
+    warm: '{ messages(last: 20) { edges { node { zulipId starred } } } }',
+    mutation: () => `mutation { updateMessageFlags(flag: STARRED, op: ADD, messageIds: [${messageId}]) { __typename } }`,
+    read: '{ messages(last: 20) { edges { node { zulipId starred } } } }',
+    shows: (d) => expect(d.messages.edges.find((e: { node: { zulipId: number } }) => e.node.zulipId === messageId).node.starred).toBe(true),
+  },
+  deleteMessage: {
+    warm: '{ messages(last: 20) { edges { node { zulipId } } } }',
+    mutation: () => `mutation { deleteMessage(id: ${messageId}) { __typename } }`,
+    read: '{ messages(last: 20) { edges { node { zulipId } } } }',
+    shows: (d) => expect(d.messages.edges.map((e: { node: { zulipId: number } }) => e.node.zulipId)).not.toContain(messageId),
+  },
+};
+
+beforeAll(async () => {
+  await gql(`{ user(id: ${idOf('hamlet')}) { fullName } }`);
+  const directories = gateway.directories!;
+  await until(() => directories.stats().readyDirectories === 1, 5000, 'the directory to load');
+});
+afterAll(async () => {
+  held?.release();
+  await gateway.dispose();
+  await emulator.close();
+});
+
+describe('read-your-writes of every fenced mutation', () => {
+  it('every mutation the facts fence has a case, or a reason', () => {
+    const { directory, messages } = writeFences(buildSchema());
+    const fenced = [...new Set([...directory.keys(), ...messages.keys()])].sort();
+    expect(fenced.filter((name) => !(name in CASES) && !(name in NOT_COVERED))).toEqual([]);
+    expect(Object.keys(CASES).filter((name) => !fenced.includes(name))).toEqual([]);
+  });
+
+  for (const [name, c] of Object.entries(CASES)) {
+    it(`${name}: the same credential's next read shows it, with the write's event held`, async () => {
+      if (c.warm) await gql(c.warm);
+      const read = typeof c.read === 'string' ? c.read : c.read();
+      await gql(read);
+      let release!: () => void;
+      held = { promise: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
+      try {
+        await gql(c.mutation());
+        c.shows(await gql(read));
+      } finally {
+        held.release();
+        held = undefined;
+      }
+      await until(() => gateway.directories!.stats().fences === 0, 5000, 'the fence to lift');
+    });
+  }
+});
