@@ -9,7 +9,7 @@ const forbid = (target, from, message) => ({ target, from, message });
 
 /**
  * The arrows. Each line reads "X may not import Y". Paths are relative to the repository root.
- *   transport → schema → loaders / directory / events → zulip/routes → zulip/connection
+ *   transport → schema → loaders / directory / live / events → zulip/routes → zulip/connection
  */
 const zones = [
   forbid('./src/zulip', './src/gateway', 'The REST client knows nothing of the gateway.'),
@@ -34,6 +34,12 @@ const zones = [
   forbid('./src/gateway/cluster', './src/gateway/plugins', 'The cluster layer knows nothing of yoga plugins.'),
   forbid('./src/gateway/directory', './src/gateway/plugins', 'The live directory knows nothing of yoga plugins.'),
   forbid('./src/gateway/loaders', './src/gateway/plugins', 'Loaders know nothing of yoga plugins.'),
+  forbid('./src/gateway/live', './src/gateway/schema', 'Live queries sit below the schema (it records what it reads through live/reads.ts).'),
+  forbid('./src/gateway/live', './src/gateway/transport', 'Live queries know nothing of transports.'),
+  forbid('./src/gateway/live', './src/gateway/plugins', 'Live queries know nothing of yoga plugins (plugins/live-queries.ts drives them).'),
+  forbid('./src/gateway/live', './src/gateway/loaders', 'Live queries know nothing of loaders.'),
+  forbid('./src/gateway/events', './src/gateway/live', 'The event hub knows nothing of live queries.'),
+  forbid('./src/gateway/directory', './src/gateway/live', 'The live directory knows nothing of live queries.'),
   forbid('./src', './test', 'Source never imports tests.'),
   forbid('./src', './bench', 'Source never imports benchmarks.'),
 ];
@@ -103,7 +109,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: hubForbiddenPackages }] },
   },
   {
-    files: ['src/gateway/directory/**/*.ts', 'src/gateway/loaders/**/*.ts'],
+    files: ['src/gateway/directory/**/*.ts', 'src/gateway/loaders/**/*.ts', 'src/gateway/live/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: yogaForbidden }] },
   },
   {

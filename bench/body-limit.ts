@@ -16,7 +16,7 @@ import { cpuPerCall, median } from './cpu.js';
 process.env.NODE_ENV ??= 'production';
 const { createSchema, createYoga } = await import('graphql-yoga');
 const { Agent, request } = await import('undici');
-const { limitRequestBody } = await import('../src/gateway/plugins/body-limit.js');
+const { useBodyLimit } = await import('../src/gateway/plugins/body-limit.js');
 
 const LIMIT = 2_000_000;
 const ROUNDS = 5;
@@ -26,7 +26,7 @@ const BODY = JSON.stringify({ query: '{ hello }' });
 const schema = createSchema({ typeDefs: 'type Query { hello: String }', resolvers: { Query: { hello: () => 'world' } } });
 const servers = {
   yoga: createYoga({ schema, logging: false, maxRequestBodySize: LIMIT }),
-  ours: createYoga({ schema, logging: false, maxRequestBodySize: false, plugins: [limitRequestBody(LIMIT)] }),
+  ours: createYoga({ schema, logging: false, maxRequestBodySize: false, plugins: [useBodyLimit(LIMIT)] }),
 };
 type Name = keyof typeof servers;
 

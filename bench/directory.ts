@@ -25,6 +25,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Gateway } from '../src/gateway/yoga.js';
 import { cpuPerCall, median, type LoopBound } from './cpu.js';
+import { until } from '../test/helpers/wait.js';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -147,14 +148,6 @@ async function cpuPerQuery(gateway: Gateway, auth: string, q: string, bound: Loo
   return { cpuMs: median(perRound), upstream: upstream / Math.max(1, queries) };
 }
 
-async function untilTrue(condition: () => boolean | Promise<boolean>, withinMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 interface SizeResult {
   users: number;
   generateMs: number;
@@ -194,7 +187,7 @@ async function benchSize(users: number): Promise<SizeResult> {
     const gateway = createGateway({ zulipUrl: ready.url, logging: false, eventHub: hub });
     const loadStarted = Date.now();
     await query(gateway, auth, ONE_QUERY); // starts the directory
-    await untilTrue(() => gateway.directories!.stats().readyDirectories === 1, 120_000, 'the directory');
+    await until(() => gateway.directories!.stats().readyDirectories === 1, 120_000, 'the directory', 5);
     result.loadMs = Date.now() - loadStarted;
     result.oneDirectoryHeapMb = heapMb() - before;
     result.oneDirectoryEstimateMb = gateway.directories!.stats().bytes / 1e6;
@@ -221,7 +214,7 @@ async function benchSize(users: number): Promise<SizeResult> {
       eventAt = 0;
       const callAt = performance.now();
       void child.ask({ type: 'rename', userId: 8, name });
-      await untilTrue(async () => {
+      await until(async () => {
         const r = await gateway.fetch('http://bench.local/graphql', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: auth },
@@ -229,7 +222,7 @@ async function benchSize(users: number): Promise<SizeResult> {
         });
         last = ((await r.json()) as { data: { user: { fullName: string } } }).data.user.fullName;
         return last === name;
-      }, 300_000, 'the rename').catch((error) => {
+      }, 300_000, 'the rename', 5).catch((error) => {
         console.error('rename not visible:', last, JSON.stringify(gateway.directories!.stats()));
         throw error;
       });

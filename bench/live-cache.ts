@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   });
   const authorization = `Basic ${Buffer.from(`${ready.email}:${ready.apiKey}`).toString('base64')}`;
   const gateways = {
-    off: createGateway({ zulipUrl: ready.url, logging: false, liveCache: false }),
+    off: createGateway({ zulipUrl: ready.url, logging: false, messageCache: false }),
     warm: createGateway({ zulipUrl: ready.url, logging: false }),
   };
   const query = async (gateway: (typeof gateways)['off']): Promise<number> => {

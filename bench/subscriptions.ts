@@ -46,6 +46,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import WebSocket from 'ws';
 import { ask, deliveries, latencySummary, now, ready, sendMessages, sleep, type BenchUser, type Message } from './fanout.js';
 import { writeReport } from './report.js';
+import { until } from '../test/helpers/wait.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
@@ -203,11 +204,11 @@ async function runBench(): Promise<void> {
     // Warm-up: one subscriber per user, in this process, receives one message and leaves.
     const warm = new Subscribers();
     await warm.connect(wsUrl, upstream.users, upstream.users.length);
-    await until(() => gateway.graphqlSubscriptions.clients === upstream.users.length, 30_000);
+    await until(() => gateway.graphqlSubscriptions.clients === upstream.users.length, 30_000, 'every client subscribed', 20);
     await sendMessages(emulatorChild, 1, 0);
-    await until(() => warm.received === upstream.users.length, 10_000);
+    await until(() => warm.received === upstream.users.length, 10_000, 'the warm-up event everywhere', 20);
     warm.close();
-    await until(() => gateway.graphqlSubscriptions.clients === 0, 10_000);
+    await until(() => gateway.graphqlSubscriptions.clients === 0, 10_000, 'every client gone', 20);
     await sleep(500);
     const baselineRss = process.memoryUsage.rss();
     if (HEAP_SNAPSHOT) writeHeapSnapshot(`${HEAP_SNAPSHOT}-idle.heapsnapshot`);
@@ -332,13 +333,6 @@ async function runBench(): Promise<void> {
   } finally {
     emulatorChild.send({ type: 'stop' } satisfies Message);
     clientsChild?.send({ type: 'stop' } satisfies Message);
-  }
-}
-
-/** Waits (polling, bounded) until `condition` holds; throws after `withinMs`. */
-async function until(condition: () => boolean, withinMs: number): Promise<void> {
-  for (const start = Date.now(); !condition(); await sleep(20)) {
-    if (Date.now() - start > withinMs) throw new Error(`bench: gave up waiting after ${withinMs} ms`);
   }
 }
 

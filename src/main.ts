@@ -102,7 +102,7 @@ export async function start(
     cacheMs: config.readinessCacheMs,
     degradations: () => [
       ...(gateway?.directories?.degradations() ?? []),
-      ...(config.liveCache.enabled && !config.liveDirectory.enabled ? ['message cache off: LIVE_CACHE needs LIVE_DIRECTORY (every messages page goes upstream)'] : []),
+      ...(config.messageCache.enabled && !config.liveDirectory.enabled ? ['message cache off: LIVE_CACHE needs LIVE_DIRECTORY (every messages page goes upstream)'] : []),
     ],
     ...(config.cluster && { redisState: () => redisState! }),
   });
@@ -127,7 +127,7 @@ export async function start(
     subgraph: config.subgraph,
     persistedOperations: { ...config.persistedOperations, ...(documents && { documents }) },
     liveDirectory: config.liveDirectory.enabled && { idleMs: config.liveDirectory.idleMs, maxBytes: config.liveDirectory.maxBytes },
-    liveCache: config.liveCache.enabled && { maxBytes: config.liveCache.maxBytes },
+    messageCache: config.messageCache.enabled && { maxBytes: config.messageCache.maxBytes },
     ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     maxUpstreamCalls: config.maxUpstreamCalls,
     upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,

@@ -71,6 +71,19 @@ describe('lint enforces the arrows', () => {
     }
   });
 
+  it('keeps live queries below the schema, the plugins and the transports, and out of the hub', async () => {
+    for (const target of ['../schema/index.js', '../plugins/live-queries.js', '../transport/ws.js']) {
+      const ids = await ruleIdsFor('src/gateway/live/stray.ts', `import * as m from '${target}';\nvoid m;\n`);
+      expect(ids, target).toContain('import/no-restricted-paths');
+    }
+    const yoga = await ruleIdsFor('src/gateway/live/stray.ts', "import type { Plugin } from 'graphql-yoga';\nexport type P = Plugin;\n");
+    expect(yoga).toContain('no-restricted-imports');
+    const hub = await ruleIdsFor('src/gateway/events/stray.ts', "import { eventResources } from '../live/resources.js';\nvoid eventResources;\n");
+    expect(hub).toContain('import/no-restricted-paths');
+    const allowed = await ruleIdsFor('src/gateway/live/stray.ts', "import { LIVE_BY_KIND } from '../events/types.js';\nvoid LIVE_BY_KIND;\n");
+    expect(allowed).toEqual([]);
+  });
+
   it('refuses cluster mode loading GraphQL or a transport', async () => {
     const ids = await ruleIdsFor('src/gateway/cluster/stray.ts', "import { GraphQLError } from 'graphql';\nvoid GraphQLError;\n");
     expect(ids).toContain('no-restricted-imports');

@@ -14,7 +14,6 @@
  * ```
  */
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
@@ -33,7 +32,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({
   // LiveReadsPlugin: what a `@live` query reads, for its invalidation (live/reads.ts).
-  plugins: [ErrorsPlugin, DataloaderPlugin, RelayPlugin, LiveReadsPlugin],
+  plugins: [ErrorsPlugin, RelayPlugin, LiveReadsPlugin],
   defaultFieldNullability: false,
   // Errors are thrown GraphQLErrors by default (see errors.ts); a mutation whose failure carries
   // data the client must act on opts in with `errors: { types: [...] }` and its own error object.

@@ -17,7 +17,7 @@ import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './live/reads.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
-import type { UpstreamServer } from './upstream-server.js';
+import type { UpstreamServer } from './upstream/server.js';
 
 export interface Context {
   /** The gateway's chat server: shared connection pool and server facts. */

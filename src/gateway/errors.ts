@@ -117,7 +117,7 @@ export const GatewayErrorCode = {
   persistedQueryOnly: 'PERSISTED_QUERY_ONLY',
   /** Persisted operations, trusted mode: neither a query nor a document id. */
   persistedQueryIdRequired: 'PERSISTED_QUERY_ID_REQUIRED',
-  // Uploads (issue 17, uploads group).
+  // Uploads.
   /**
    * A file over the chat server's upload limit (`maxBytes`): refused before any byte went upstream
    * when the request's declared length is over it, or ended as soon as the streamed bytes passed it.

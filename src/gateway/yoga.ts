@@ -10,7 +10,7 @@ import { contextFor, createContext, type Context } from './context.js';
 import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import type { MessageCacheOptions } from './directory/messages/cache.js';
-import { directoryWrites } from './plugins/directory-writes.js';
+import { useDirectoryWrites } from './plugins/directory-writes.js';
 import { corsOptions } from './config/index.js';
 import { EventHub } from './events/hub.js';
 import { graphiqlOptions, packagedGraphiQLRenderer } from './graphiql.js';
@@ -21,33 +21,33 @@ import type { GatewayMetrics } from './observability/metrics.js';
 import type { GatewayTracing } from './observability/tracing.js';
 import { upstreamObserver, type RequestObservation } from './observability/upstream.js';
 import { EventCluster, type EventClusterOptions } from './cluster/cluster.js';
-import { limitRequestBody } from './plugins/body-limit.js';
-import { CSRF_HEADER, csrfPrevention } from './plugins/csrf.js';
+import { useBodyLimit } from './plugins/body-limit.js';
+import { CSRF_HEADER, useCsrfPrevention } from './plugins/csrf.js';
 import { useEventHub } from './plugins/event-hub.js';
-import { learnInputLimits } from './input-limits.js';
-import { refuseUnusableCredentials } from './plugins/credentials.js';
-import { DEFAULT_UPSTREAM_DEADLINE_MS, operationDeadline } from './plugins/deadline.js';
+import { learnInputLimits } from './upstream/input-limits.js';
+import { useCredentialCheck } from './plugins/credentials.js';
+import { DEFAULT_UPSTREAM_DEADLINE_MS, useDeadline } from './plugins/deadline.js';
 import { LiveQueries } from './live/queries.js';
-import { liveQueries } from './plugins/live-queries.js';
-import { boundInputs } from './plugins/input-bounds.js';
-import { compiledExecution } from './plugins/compiled-execution.js';
-import { operationLimits } from './plugins/limits.js';
-import { limitVariablesDepth } from './plugins/variables-depth.js';
+import { useLiveQueries } from './plugins/live-queries.js';
+import { useInputBounds } from './plugins/input-bounds.js';
+import { useCompiledExecution } from './plugins/compiled-execution.js';
+import { useOperationLimits } from './plugins/limits.js';
+import { useVariablesDepthLimit } from './plugins/variables-depth.js';
 import { useLogging } from './plugins/logging.js';
 import { MASKED_ERRORS } from './masking.js';
 import { useMetrics } from './plugins/metrics.js';
-import { persistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
-import { codedRefusals, refuseMethods } from './plugins/refusals.js';
+import { usePersistedOperations, type PersistedOperationsOptions } from './plugins/persisted-operations.js';
+import { useCodedRefusals, useMethodRefusal } from './plugins/refusals.js';
 import { boundedParseCache } from './plugins/parse-cache.js';
 import { useRequestId } from './plugins/request-id.js';
-import { shareSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
+import { useSharedSubscriptions, type GraphQLSubscriptionSharing } from './plugins/share-subscriptions.js';
 import { useTracing } from './plugins/tracing.js';
-import { acceptUploads } from './plugins/uploads.js';
-import { upstreamBudget } from './plugins/upstream-budget.js';
-import type { Headroom } from './upstream-budget.js';
-import { upstreamReport } from './plugins/upstream-report.js';
+import { useUploads } from './plugins/uploads.js';
+import { useUpstreamBudget } from './plugins/upstream-budget.js';
+import type { Headroom } from './upstream/budget.js';
+import { useUpstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
-import { UpstreamServer } from './upstream-server.js';
+import { UpstreamServer } from './upstream/server.js';
 
 export { CSRF_HEADER } from './plugins/csrf.js';
 export { OPERATION_LIMITS } from './plugins/limits.js';
@@ -142,7 +142,7 @@ export interface GatewayOptions {
    * event queues, so a repeated `messages` page costs no upstream call (directory/messages/cache.ts).
    * Needs the live directory. false: every page goes upstream. @default true
    */
-  liveCache?: boolean | MessageCacheOptions;
+  messageCache?: boolean | MessageCacheOptions;
   /** Below feature level 384, batches of at most this many users are fetched one by one. @default 5 */
   userIdsBatchThreshold?: number;
   /**
@@ -218,12 +218,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(options.slowConsumerLimit !== undefined && { slowConsumerLimit: options.slowConsumerLimit }),
       ...(options.cluster && { cluster: new EventCluster(options.cluster) }),
     });
-  const sharing = shareSubscriptions({
+  const sharing = useSharedSubscriptions({
     ...(options.shareSubscriptions !== undefined && { share: options.shareSubscriptions }),
     slowConsumerLimit: hub.slowConsumerLimit,
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
-  const { logger, metrics, tracing, liveDirectory, liveCache = true } = options;
+  const { logger, metrics, tracing, liveDirectory, messageCache = true } = options;
   const upstream = new UpstreamServer({
     baseUrl: options.zulipUrl,
     ...(options.fetch && { fetch: options.fetch }),
@@ -234,8 +234,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       directories: (connection, inputLimits) => {
         const directories = new LiveDirectories(hub, connection, {
           ...(liveDirectory === true ? {} : liveDirectory),
-          messageCache: liveCache !== false && {
-            ...(liveCache === true ? {} : liveCache),
+          messageCache: messageCache !== false && {
+            ...(messageCache === true ? {} : messageCache),
             onUnusable: (reason) => metrics?.cacheUnusable(reason),
             onDrop: (reason, count) => metrics?.cacheDrops(reason, count),
           },
@@ -253,7 +253,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const directories = upstream.directories;
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
-  const persisted = persistedOperations(options.persistedOperations);
+  const persisted = usePersistedOperations(options.persistedOperations);
   const maxRequestBodyBytes = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
@@ -286,36 +286,36 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(persisted ? [persisted.plugin] : []),
       // Every refusal coded (plugins/refusals.ts): a method first, then the body and CSRF checks,
       // then a content type yoga does not read.
-      refuseMethods(),
-      limitRequestBody(maxRequestBodyBytes),
-      csrfPrevention(),
-      codedRefusals(),
+      useMethodRefusal(),
+      useBodyLimit(maxRequestBodyBytes),
+      useCsrfPrevention(),
+      useCodedRefusals(),
       // GraphQL multipart requests (file uploads), streamed instead of read whole: after yoga's own parsers.
-      acceptUploads(maxRequestBodyBytes),
+      useUploads(maxRequestBodyBytes),
       // Before anything walks the variables (graphql's coercion recurses), then the document limits,
       // then what refuses an operation before it runs: nothing upstream for any of them.
-      limitVariablesDepth(),
+      useVariablesDepthLimit(),
       // `@defer` and `@stream`: incremental delivery over multipart HTTP and SSE.
       useDeferStream(),
-      operationLimits(),
-      refuseUnusableCredentials(),
-      boundInputs(),
-      upstreamBudget({
+      useOperationLimits(),
+      useCredentialCheck(),
+      useInputBounds(),
+      useUpstreamBudget({
         ...(options.maxUpstreamCalls !== undefined && { maxCalls: options.maxUpstreamCalls }),
         ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
         hub,
         directories,
       }),
-      operationDeadline(options.upstreamDeadlineMs),
-      upstreamReport(),
+      useDeadline(options.upstreamDeadlineMs),
+      useUpstreamReport(),
       useEventHub(hub),
       // After the hub in the list, so disposed before it: directories release their queues first.
-      ...(directories ? [directoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      ...(directories ? [useDirectoryWrites(directories), { onDispose: () => directories.close() }] : []),
       // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
       // fails entries one by one (plugins/compiled-execution.ts says why that matters).
-      ...(options.subgraph || options.compiledExecution === false ? [] : [compiledExecution()]),
+      ...(options.subgraph || options.compiledExecution === false ? [] : [useCompiledExecution()]),
       // `@live` queries: they follow the hub's sessions and count toward the subscription limit.
-      liveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
+      useLiveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.
       sharing,
     ],

@@ -12,7 +12,7 @@ import { demoUser } from '../../src/emulator/seed.js';
 import { getMessages } from '../../src/zulip/routes/messages.js';
 import { getSubscriptions } from '../../src/zulip/routes/subscriptions.js';
 import type { Message } from '../../src/zulip/model/messages.js';
-import { basicAuth, setupHarness, TEST_LIVE_CACHE, TEST_LIVE_DIRECTORY, type Harness } from '../helpers/harness.js';
+import { basicAuth, setupHarness, TEST_MESSAGE_CACHE, TEST_LIVE_DIRECTORY, type Harness } from '../helpers/harness.js';
 import { caughtUp, fromEmulator, rest } from '../helpers/unreads.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -29,7 +29,7 @@ const PAGE = 50;
 const COLD = TEST_LIVE_DIRECTORY
   ? ['GET messages', 'GET streams', 'GET users', 'GET users/me', 'GET users/me/subscriptions']
   : ['DELETE events', 'GET messages', 'GET streams', 'GET users', 'GET users/me', 'GET users/me', 'GET users/me/subscriptions', 'POST register'];
-const WARM = !TEST_LIVE_DIRECTORY ? COLD : TEST_LIVE_CACHE ? ['GET users/me/subscriptions'] : ['GET messages', 'GET users/me/subscriptions'];
+const WARM = !TEST_LIVE_DIRECTORY ? COLD : TEST_MESSAGE_CACHE ? ['GET users/me/subscriptions'] : ['GET messages', 'GET users/me/subscriptions'];
 
 interface Part {
   data?: Record<string, unknown>;

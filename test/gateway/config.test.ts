@@ -136,7 +136,7 @@ describe('documented defaults', () => {
     expect(documented('UPSTREAM_DEADLINE_MS')).toBe(String(DEFAULT_UPSTREAM_DEADLINE_MS));
     expect(documented('MAX_BODY_BYTES')).toBe(String(MAX_REQUEST_BODY_BYTES));
     expect(loadConfig({}).maxRequestBodyBytes).toBe(MAX_REQUEST_BODY_BYTES);
-    const { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM } = await import('../../src/gateway/upstream-budget.js');
+    const { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM } = await import('../../src/gateway/upstream/budget.js');
     expect(documented('MAX_UPSTREAM_CALLS')).toBe(String(DEFAULT_MAX_UPSTREAM_CALLS));
     expect(documented('UPSTREAM_BUDGET_HEADROOM')).toBe(DEFAULT_UPSTREAM_BUDGET_HEADROOM);
   });

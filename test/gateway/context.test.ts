@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext, requireCredentials } from '../../src/gateway/context.js';
 import { AuthorizationCache, credentialsFromConnectionParams, parseAuthorization } from '../../src/gateway/credentials.js';
-import { UpstreamServer } from '../../src/gateway/upstream-server.js';
+import { UpstreamServer } from '../../src/gateway/upstream/server.js';
 import type { Credentials } from '../../src/zulip/connection.js';
 import { getServerSettings } from '../../src/zulip/routes/server-settings.js';
 import { basicAuth } from '../helpers/harness.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contextFromCredentials, type Context } from '../../src/gateway/context.js';
-import { UpstreamServer } from '../../src/gateway/upstream-server.js';
+import { UpstreamServer } from '../../src/gateway/upstream/server.js';
 import type { Credentials, FetchLike } from '../../src/zulip/connection.js';
 import type { Channel } from '../../src/zulip/model/channels.js';
 import type { Message } from '../../src/zulip/model/messages.js';

@@ -102,7 +102,7 @@ export const TEST_LIVE_DIRECTORY = process.env.CHATGRAPH_TEST_LIVE_DIRECTORY !==
  * The message cache (which follows the live directory's queues) is on unless
  * `CHATGRAPH_TEST_LIVE_CACHE=off` or `LIVE_CACHE=off`: then every `messages` page goes upstream.
  */
-export const TEST_LIVE_CACHE = TEST_LIVE_DIRECTORY && process.env.CHATGRAPH_TEST_LIVE_CACHE !== 'off' && process.env.LIVE_CACHE !== 'off';
+export const TEST_MESSAGE_CACHE = TEST_LIVE_DIRECTORY && process.env.CHATGRAPH_TEST_LIVE_CACHE !== 'off' && process.env.LIVE_CACHE !== 'off';
 
 /** Queues registered with the live directory's state (`realm_user` fetched): the hub's, in the background. */
 const directoryQueues = new Set<string>();
@@ -164,7 +164,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     createGateway({
       logging: false,
       liveDirectory: TEST_LIVE_DIRECTORY,
-      liveCache: TEST_LIVE_CACHE,
+      messageCache: TEST_MESSAGE_CACHE,
       ...options.gateway,
       zulipUrl: url,
       fetch: countingFetch(withoutDirectoryQueues(fetch), upstreamRequests, isDirectoryQueueCall),

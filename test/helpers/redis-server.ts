@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from './wait.js';
 
 /** The server binary: `redis-server` from the PATH, or the one REDIS_SERVER names. */
 const REDIS_SERVER = process.env.REDIS_SERVER || 'redis-server';
@@ -74,12 +75,15 @@ export class RedisServer {
     const orphanGuard = () => child.kill('SIGKILL');
     process.once('exit', orphanGuard);
     child.once('exit', () => ((exited = true), process.off('exit', orphanGuard)));
-    const deadline = Date.now() + withinMs;
-    while (!(await answersPing(this.port))) {
-      if (exited) throw new Error(`redis-server exited at start-up (port ${this.port})`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer PING within ${withinMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(
+      async () => {
+        if (exited) throw new Error(`redis-server exited at start-up (port ${this.port})`);
+        return answersPing(this.port);
+      },
+      withinMs,
+      `redis-server to answer PING (port ${this.port})`,
+      20,
+    );
   }
 
   /** Stops the server by its PID (SIGKILL by default: an abrupt loss of every key and connection). */

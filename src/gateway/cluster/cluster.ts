@@ -15,7 +15,7 @@ import { ClusterRedis, type RedisState } from './redis.js';
 import { StreamTailer, type StreamTailerOptions } from './tail.js';
 import type { ReplayBufferOptions } from '../events/buffer.js';
 import type { EventSession, QueueEventSessionOptions } from '../events/session.js';
-import { ClusterEventSession } from './session.js';
+import { ClusterEventSession } from './session/index.js';
 
 export interface EventClusterOptions {
   /** `redis://` or `rediss://` URL, credentials included (never logged). */

@@ -6,7 +6,7 @@
 import type { Credentials } from '../../zulip/connection.js';
 import { ConfigProblem, flag, httpUrl, integer, keyValueList, oneOf, origins, urlPath } from './parse.js';
 import { helpText, reader } from './variables.js';
-import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom, type Headroom } from '../upstream-budget.js';
+import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom, type Headroom } from '../upstream/budget.js';
 
 export { helpText, variablesMarkdown, VARIABLES } from './variables.js';
 
@@ -53,7 +53,7 @@ export interface GatewayConfig {
   cluster?: { url: string; secret: string; keyPrefix: string; failoverMs: number };
   liveDirectory: { enabled: boolean; idleMs: number; maxBytes: number };
   /** The message cache (directory/messages/cache.ts); it follows the live directory's queues. */
-  liveCache: { enabled: boolean; maxBytes: number };
+  messageCache: { enabled: boolean; maxBytes: number };
   /** Queries and mutations run as compiled code (plugins/compiled-execution.ts). */
   compiledExecution: boolean;
   /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
@@ -221,7 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       idleMs: int('LIVE_DIRECTORY_IDLE_MS', 300_000, 1000, 7 * DAY_MS),
       maxBytes: int('LIVE_DIRECTORY_MAX_BYTES', 512 * 1_048_576, 1_048_576, 2 ** 40),
     },
-    liveCache: {
+    messageCache: {
       enabled: bool('LIVE_CACHE', true),
       maxBytes: int('LIVE_CACHE_MAX_BYTES', 64 * 1_048_576, 65_536, 2 ** 40),
     },

@@ -20,6 +20,7 @@ import { applyStreamEvent, applySubscriptionEvent } from './apply/channels.js';
 import { applyUserGroupEvent } from './apply/user-groups.js';
 import { applyRealmEvent } from './apply/realm.js';
 import { applyRealmUserEvent } from './apply/users.js';
+import { eventTypeEntry } from '../events/types.js';
 import { newCounters, systemDirectoryClock, type DirectoryClock, type DirectoryCounters } from './counters.js';
 import type { DirectoryData, DirectoryEvent } from './data.js';
 import { InternedMap, type ChunkTable } from './interned-map.js';
@@ -149,29 +150,30 @@ export class Directory {
     this.lastEventId = event.id;
     const data = this.data!;
     try {
-      switch (event.type) {
-        case 'realm_user':
+      // What each type does here is the event table's (events/types.ts).
+      switch (eventTypeEntry(event.type)?.directory) {
+        case 'users':
           applyRealmUserEvent(data, event);
           break;
-        case 'stream':
+        case 'channels':
           this.missingChannels.clear();
           applyStreamEvent(data, event);
           break;
-        case 'subscription':
+        case 'subscriptions':
           this.missingChannels.clear();
           applySubscriptionEvent(data, event);
           break;
-        case 'user_group':
+        case 'userGroups':
           applyUserGroupEvent(data, event);
           break;
         case 'realm':
           applyRealmEvent(data, event);
           break;
-        case 'restart':
+        case 'reload':
           // The server was upgraded or restarted: object shapes may have changed with its version.
           this.invalidate('restart', true);
           return;
-        default:
+        case undefined:
           if (!data.unreads.apply(event, (id) => data.subscriptions.get(id))) return this.wake(event);
       }
     } catch {

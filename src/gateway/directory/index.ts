@@ -1,4 +1,4 @@
-/** The live directory (issue 10): per-credential users, channels, subscriptions and groups kept by events. */
+/** The live directory: per-credential users, channels, subscriptions and groups kept by events. */
 export { Directory, type InvalidateReason } from './directory.js';
 export { DirectoryRegistry, type DirectoryStats } from './registry.js';
 export type { DirectoryClock, DirectoryCounters } from './counters.js';

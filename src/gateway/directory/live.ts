@@ -149,7 +149,7 @@ export class LiveDirectories {
   /**
    * The credential's directory when a request would read it now (loaded, not fenced by a write),
    * without starting a session, marking it used or counting a miss: what the upstream-call
-   * estimate (upstream-estimate.ts) looks at before an operation runs.
+   * estimate (upstream/estimate.ts) looks at before an operation runs.
    */
   peek(connection: ZulipConnection): Directory | undefined {
     if (this.closed || !connection.credentials) return undefined;
@@ -295,7 +295,7 @@ export class LiveDirectories {
         for (const fence of entry.fences) fence.mark = current.lastEventId;
         wakeSettled(entry);
       },
-      // Cluster mode: the log no longer continues what the directory loaded (see cluster/session.ts).
+      // Cluster mode: the log no longer continues what the directory loaded (see cluster/session/).
       lost: () => {
         this.messages?.reset(key);
         const directory = this.registry.get(key);

@@ -1,5 +1,5 @@
 /**
- * Why credentials' live directories are not serving (issue 19, "no silent degradation"): a
+ * Why credentials' live directories are not serving (never silently: the operator sees it): a
  * directory that cannot load leaves every lookup of its credential to the per-request path, which
  * is correct but slow and costs upstream calls. Each failure is reported to `onFailure` (the
  * gateway logs and counts it), flagged `first` once per credential and kind of failure so the log

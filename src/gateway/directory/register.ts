@@ -14,7 +14,7 @@ import type { User } from '../../zulip/model/users.js';
 import type { UnreadMessagesSnapshot } from '../../zulip/model/messages.js';
 import type { UserTopic } from '../../zulip/model/user-topics.js';
 import type { RegisterQueueOptions } from '../../zulip/routes/events.js';
-import { UNREADS_EVENT_TYPES } from './unreads.js';
+import { DIRECTORY_EVENT_TYPES } from '../events/types.js';
 
 /**
  * Initial-state keys: users, channels, the caller's subscriptions, groups, realm limits; and the
@@ -32,16 +32,9 @@ export const DIRECTORY_FETCH_EVENT_TYPES: readonly string[] = [
   'user_topic',
 ];
 
-/** Event types that keep that state current (`restart` tells the directory to reload). */
-export const DIRECTORY_EVENT_TYPES: readonly string[] = [
-  'realm_user',
-  'stream',
-  'subscription',
-  'user_group',
-  'realm',
-  'restart',
-  ...UNREADS_EVENT_TYPES,
-];
+// The event types that keep that state current are the event table's (`directory` and `unreads`,
+// events/types.ts); `restart` tells the directory to reload.
+export { DIRECTORY_EVENT_TYPES } from '../events/types.js';
 
 /**
  * Payload shape that makes the state equal to what the per-request path (GET /users, GET /streams,

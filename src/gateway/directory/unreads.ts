@@ -24,9 +24,11 @@
 import type { UnreadMessagesSnapshot } from '../../zulip/model/messages.js';
 import type { Subscription } from '../../zulip/model/subscriptions.js';
 import { VisibilityPolicies, type UserTopic } from '../../zulip/model/user-topics.js';
+import { eventTypeEntry } from '../events/types.js';
 
-/** The event types that change unread counts (the `subscription` events that mute channels are the directory's). */
-export const UNREADS_EVENT_TYPES: readonly string[] = ['message', 'update_message_flags', 'delete_message', 'update_message', 'user_topic'];
+// The event types that change unread counts are the event table's (`unreads`, events/types.ts); the
+// `subscription` events that mute channels are the directory's.
+export { UNREADS_EVENT_TYPES } from '../events/types.js';
 
 /** How a message mentions the caller; `counted` comes from the snapshot or a `message_details` (see above). */
 type Mention = 'direct' | 'wildcard' | 'counted' | undefined;
@@ -182,26 +184,25 @@ export class Unreads {
    * read (the directory then reloads).
    */
   apply(event: UnreadEvent, subscription: SubscriptionOf): boolean {
-    if (!UNREADS_EVENT_TYPES.includes(event.type)) return false;
+    const effect = eventTypeEntry(event.type)?.unreads;
+    if (effect === undefined) return false;
     const state = this.mutable();
-    switch (event.type) {
+    switch (effect) {
       case 'message':
         this.onMessage(state, event, subscription);
         return true;
-      case 'update_message_flags':
+      case 'flags':
         this.onFlags(state, event);
         return true;
-      case 'delete_message':
+      case 'delete':
         for (const id of event.message_ids !== undefined ? (event.message_ids as number[]) : [event.message_id as number]) state.messages.delete(id);
         return true;
-      case 'update_message':
+      case 'update':
         this.onUpdate(state, event);
         return true;
-      case 'user_topic':
+      case 'topicPolicy':
         setPolicy(state, event as unknown as UserTopic);
         return true;
-      default:
-        return false;
     }
   }
 

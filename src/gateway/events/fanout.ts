@@ -1,6 +1,6 @@
 /**
  * The fan-out of one credential's event stream to its subscribers, by filter: shared by the
- * in-process session (session.ts) and the Redis-backed one (cluster/session.ts), which differ only in
+ * in-process session (session.ts) and the Redis-backed one (cluster/session/), which differ only in
  * where events come from and where the replay log lives.
  *
  * Subscribers with the same filter (many tabs or devices of one user run the same subscription)

@@ -16,88 +16,10 @@ import type { Message } from '../../zulip/model/messages.js';
 /** One event as the queue returns it (the REST client's wire type). */
 export type { RawEvent };
 
-/** Every kind a subscriber can receive; the GraphQL `EventKind` enum has the same values. */
-export const EVENT_KINDS = [
-  'MESSAGE',
-  'MESSAGE_UPDATED',
-  'MESSAGE_MOVED',
-  'MESSAGE_DELETED',
-  'SUBMESSAGE',
-  'REACTION_ADDED',
-  'REACTION_REMOVED',
-  'FLAGS_ADDED',
-  'FLAGS_REMOVED',
-  'TYPING_STARTED',
-  'TYPING_STOPPED',
-  'TYPING_EDIT_MESSAGE',
-  'PRESENCE',
-  'USER_STATUS',
-  'SUBSCRIPTION',
-  'CHANNEL',
-  'DEFAULT_CHANNELS',
-  'USER',
-  'USER_GROUP',
-  'DRAFTS',
-  'SCHEDULED_MESSAGES',
-  'USER_TOPIC',
-  'SETTINGS',
-  'ALERT_WORDS',
-  'MUTED_USERS',
-  'ATTACHMENT',
-  'SAVED_SNIPPETS',
-  'CUSTOM_PROFILE_FIELDS',
-  'REALM',
-  'REALM_BOT',
-  'REALM_DOMAINS',
-  'REALM_EMOJI',
-  'REALM_USER_SETTINGS_DEFAULTS',
-  'SERVER_RESTART',
-  'UNKNOWN',
-  'RESYNC',
-] as const;
+import { kindsOf, SUPPORTED_EVENT_TYPES, EVENT_KINDS, EVENT_OPS, type EventKind } from './types.js';
 
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-/**
- * The queue event types the gateway registers for: the union of everything it models, once per
- * credential (docs/events.md, "One queue per credential"). `heartbeat` is always delivered anyway; the legacy
- * settings events are listed so servers without `user_settings_object` still report settings;
- * `web_reload_client` is left out on purpose (it is for the web app).
- */
-export const SUPPORTED_EVENT_TYPES: readonly string[] = [
-  'message',
-  'update_message',
-  'delete_message',
-  'submessage',
-  'reaction',
-  'update_message_flags',
-  'typing',
-  'typing_edit_message',
-  'presence',
-  'user_status',
-  'subscription',
-  'stream',
-  'default_streams',
-  'realm_user',
-  'user_group',
-  'drafts',
-  'scheduled_messages',
-  'user_topic',
-  'user_settings',
-  'update_display_settings',
-  'update_global_notifications',
-  'alert_words',
-  'muted_users',
-  'attachment',
-  'saved_snippets',
-  'custom_profile_fields',
-  'realm',
-  'realm_bot',
-  'realm_domains',
-  'realm_emoji',
-  'realm_user_settings_defaults',
-  'restart',
-];
+// The kinds, the ops and the registered types are the event table's (types.ts).
+export { EVENT_KINDS, EVENT_OPS, SUPPORTED_EVENT_TYPES, type EventKind };
 
 /** A `message` event: the message carries the recipient's flags, as `GET /messages` does. */
 export interface MessageEventData {
@@ -223,66 +145,14 @@ export type GatewayEvent =
   | OtherData
   | ResyncData;
 
-/** Kinds decided by the wire `type` alone. */
-const KIND_BY_TYPE: Record<string, OtherData['kind']> = {
-  submessage: 'SUBMESSAGE',
-  typing_edit_message: 'TYPING_EDIT_MESSAGE',
-  presence: 'PRESENCE',
-  user_status: 'USER_STATUS',
-  subscription: 'SUBSCRIPTION',
-  stream: 'CHANNEL',
-  default_streams: 'DEFAULT_CHANNELS',
-  realm_user: 'USER',
-  user_group: 'USER_GROUP',
-  drafts: 'DRAFTS',
-  scheduled_messages: 'SCHEDULED_MESSAGES',
-  user_topic: 'USER_TOPIC',
-  user_settings: 'SETTINGS',
-  update_display_settings: 'SETTINGS',
-  update_global_notifications: 'SETTINGS',
-  alert_words: 'ALERT_WORDS',
-  muted_users: 'MUTED_USERS',
-  attachment: 'ATTACHMENT',
-  saved_snippets: 'SAVED_SNIPPETS',
-  custom_profile_fields: 'CUSTOM_PROFILE_FIELDS',
-  realm: 'REALM',
-  realm_bot: 'REALM_BOT',
-  realm_domains: 'REALM_DOMAINS',
-  realm_emoji: 'REALM_EMOJI',
-  realm_user_settings_defaults: 'REALM_USER_SETTINGS_DEFAULTS',
-  restart: 'SERVER_RESTART',
-};
-
-/**
- * The ops each wire type has, for types that have ops. An op outside its list (a newer server)
- * makes the event `UNKNOWN`, so typed consumers only ever see values they know.
- */
-const OPS_BY_TYPE: Record<string, readonly string[]> = {
-  subscription: ['add', 'remove', 'update', 'peer_add', 'peer_remove'],
-  stream: ['create', 'delete', 'update'],
-  realm_user: ['add', 'update', 'remove'],
-  user_group: ['add', 'update', 'remove', 'add_members', 'remove_members', 'add_subgroups', 'remove_subgroups'],
-  drafts: ['add', 'update', 'remove'],
-  scheduled_messages: ['add', 'update', 'remove'],
-  user_settings: ['update'],
-  attachment: ['add', 'update', 'remove'],
-  saved_snippets: ['add', 'update', 'remove'],
-  realm: ['update', 'update_dict', 'deactivated'],
-  realm_bot: ['add', 'update', 'delete', 'remove'],
-  realm_domains: ['add', 'change', 'remove'],
-  realm_emoji: ['update'],
-  realm_user_settings_defaults: ['update'],
-  typing_edit_message: ['start', 'stop'],
-};
-
-/** Every op value a typed event may carry (the GraphQL `EventOp` enum). */
-export const EVENT_OPS = [...new Set(Object.values(OPS_BY_TYPE).flat())];
-
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const isIntList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const unknown = (raw: RawEvent): OtherData => ({ kind: 'UNKNOWN', wire: raw });
+
+/** The one kind the event table gives this type and op; undefined when it models none. */
+const onlyKind = (type: string, op: unknown): EventKind | undefined => Object.keys(kindsOf(type, op) ?? {})[0] as EventKind | undefined;
 
 /**
  * Parses one raw event into the events subscribers see: usually one, none for a heartbeat, two
@@ -311,9 +181,8 @@ export function parseEvent(raw: RawEvent): GatewayEvent[] {
 
 /** Types decided by `type` (and op): known ops only, and the fields the schema promises. */
 function parseOther(raw: RawEvent): GatewayEvent {
-  const kind = KIND_BY_TYPE[raw.type];
-  const ops = OPS_BY_TYPE[raw.type];
-  if (!kind || (ops && !ops.includes(String(raw.op)))) return unknown(raw);
+  const kind = onlyKind(raw.type, raw.op) as OtherData['kind'] | undefined;
+  if (!kind) return unknown(raw);
   const aboutMessage = raw.type === 'submessage' || raw.type === 'typing_edit_message';
   if (aboutMessage && (!isInt(raw.message_id) || !isInt(raw.sender_id))) return unknown(raw);
   return { kind, wire: raw };
@@ -346,7 +215,7 @@ function parseDelete(raw: RawEvent): GatewayEvent {
 }
 
 function parseReaction(raw: RawEvent): GatewayEvent {
-  const kind = raw.op === 'add' ? 'REACTION_ADDED' : raw.op === 'remove' ? 'REACTION_REMOVED' : undefined;
+  const kind = onlyKind('reaction', raw.op) as ReactionData['kind'] | undefined;
   // `user_id` arrived with featureLevels.reactionUserId (src/zulip/feature-levels.ts); older servers
   // only send the deprecated `user` object.
   const legacyUser = isObject(raw.user) ? raw.user.user_id : undefined;
@@ -358,13 +227,13 @@ function parseReaction(raw: RawEvent): GatewayEvent {
 function parseFlags(raw: RawEvent): GatewayEvent {
   // `operation` is the deprecated alias of `op`, which older servers send instead (https://zulip.com/api/changelog, level 32).
   const op = raw.op ?? raw.operation;
-  const kind = op === 'add' ? 'FLAGS_ADDED' : op === 'remove' ? 'FLAGS_REMOVED' : undefined;
+  const kind = onlyKind('update_message_flags', op) as FlagsData['kind'] | undefined;
   if (!kind || typeof raw.flag !== 'string' || !isIntList(raw.messages)) return unknown(raw);
   return { kind, wire: raw as FlagsData['wire'] };
 }
 
 function parseTyping(raw: RawEvent): GatewayEvent {
-  const kind = raw.op === 'start' ? 'TYPING_STARTED' : raw.op === 'stop' ? 'TYPING_STOPPED' : undefined;
+  const kind = onlyKind('typing', raw.op) as TypingData['kind'] | undefined;
   if (!kind || !isObject(raw.sender) || !isInt(raw.sender.user_id)) return unknown(raw);
   return { kind, wire: raw as TypingData['wire'] };
 }

@@ -19,6 +19,7 @@ import { sessionKey, type EventHub } from '../events/hub.js';
 import { EVENT_KINDS, type EventKind } from '../events/model.js';
 import type { EndReason, Subscriber } from '../events/subscriber.js';
 import { eventResources } from './resources.js';
+import { LIVE_BY_KIND } from '../events/types.js';
 
 /** Default least time between two executions of one live query, in milliseconds. */
 export const DEFAULT_LIVE_QUERY_THROTTLE_MS = 50;
@@ -69,8 +70,8 @@ export interface LiveQueryStats {
   invalidations: number;
 }
 
-/** Typing changes nothing a query reads: not even delivered to the followers. */
-const FOLLOWED_KINDS: readonly EventKind[] = EVENT_KINDS.filter((k) => !k.startsWith('TYPING_'));
+/** Kinds that change nothing a query reads (typing; `live: 'nothing'` in events/types.ts) are not even delivered to the followers. */
+const FOLLOWED_KINDS: readonly EventKind[] = EVENT_KINDS.filter((k) => LIVE_BY_KIND[k] !== 'nothing');
 
 interface Follower {
   scope: string;

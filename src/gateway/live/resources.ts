@@ -19,6 +19,7 @@
  * Nothing here is scoped: live/queries.ts prefixes every name with its credential's scope.
  */
 import type { GatewayEvent } from '../events/model.js';
+import { LIVE_BY_KIND } from '../events/types.js';
 
 /** Every live query of a credential records it; see the module comment. */
 export const EVERYTHING = '*';
@@ -69,20 +70,25 @@ function messageNarrows(channelId: unknown): string[] {
 
 /** The resources an event may have changed, for the credential whose queue delivered it. */
 export function eventResources(event: GatewayEvent): string[] {
-  switch (event.kind) {
-    case 'MESSAGE': {
+  // Which of these an event's kind takes is the event table's (`live`, events/types.ts).
+  const effect = LIVE_BY_KIND[event.kind] ?? 'everything';
+  switch (effect) {
+    case 'newMessage': {
+      if (event.kind !== 'MESSAGE') return [EVERYTHING];
       const { message, flags } = event;
       const names = messageNarrows(message.type === 'stream' ? message.stream_id : undefined);
       if (!flags.includes('read')) names.push(UNREADS);
       return names;
     }
-    case 'MESSAGE_UPDATED': {
+    case 'editedMessage': {
+      if (event.kind !== 'MESSAGE_UPDATED') return [EVERYTHING];
       const names = [`Message:${event.wire.message_id}`];
       // An edit changes the counts only by adding or removing a mention of an unread message.
       if (Array.isArray(event.wire.flags) && !event.wire.flags.includes('read')) names.push(UNREADS);
       return names;
     }
-    case 'MESSAGE_MOVED': {
+    case 'movedMessages': {
+      if (event.kind !== 'MESSAGE_MOVED') return [EVERYTHING];
       const { wire } = event;
       return [
         ...wire.message_ids.map((id) => `Message:${id}`),
@@ -91,15 +97,16 @@ export function eventResources(event: GatewayEvent): string[] {
         UNREADS,
       ];
     }
-    case 'MESSAGE_DELETED':
+    case 'deletedMessages':
+      if (event.kind !== 'MESSAGE_DELETED') return [EVERYTHING];
       return [...event.messageIds.map((id) => `Message:${id}`), ...messageNarrows(event.wire.stream_id), UNREADS];
-    case 'REACTION_ADDED':
-    case 'REACTION_REMOVED':
-      return [`Message:${event.wire.message_id}`];
-    case 'SUBMESSAGE':
-      return isInt(event.wire.message_id) ? [`Message:${event.wire.message_id}`] : [];
-    case 'FLAGS_ADDED':
-    case 'FLAGS_REMOVED': {
+    case 'messageEntity': {
+      if (!('wire' in event)) return [EVERYTHING];
+      const id = event.wire.message_id;
+      return isInt(id) ? [`Message:${id}`] : [];
+    }
+    case 'flags': {
+      if (event.kind !== 'FLAGS_ADDED' && event.kind !== 'FLAGS_REMOVED') return [EVERYTHING];
       const { wire } = event;
       // `all: true` (every message marked read) names no messages: every list may change.
       const names = wire.all === true ? ['Narrow:*'] : wire.messages.map((id) => `Message:${id}`);
@@ -107,37 +114,40 @@ export function eventResources(event: GatewayEvent): string[] {
       if (wire.flag === 'read' || wire.flag === 'mentioned' || wire.flag === 'wildcard_mentioned') names.push(UNREADS);
       return names;
     }
-    case 'TYPING_STARTED':
-    case 'TYPING_STOPPED':
-    case 'TYPING_EDIT_MESSAGE':
+    case 'nothing':
       return [];
-    case 'PRESENCE':
+    case 'presence':
       return ['Query.presence', 'Query.presences'];
-    case 'USER': {
+    case 'user': {
+      if (!('wire' in event)) return [EVERYTHING];
       const person = event.wire.person as { user_id?: unknown } | undefined;
       const names = isInt(person?.user_id) ? [`User:${person.user_id}`] : [EVERYTHING];
       if (event.wire.op !== 'update') names.push('Query.users', 'Query.user', 'Query.userByEmail');
       return names;
     }
-    case 'CHANNEL': {
+    case 'channel': {
+      if (!('wire' in event)) return [EVERYTHING];
       const streams = Array.isArray(event.wire.streams) ? (event.wire.streams as { stream_id?: unknown }[]) : [];
       const ids = isInt(event.wire.stream_id) ? [event.wire.stream_id] : streams.map((s) => s.stream_id).filter(isInt);
       const names = ids.map((id) => `Channel:${id}`);
       if (event.wire.op !== 'update') names.push('Query.channels', 'Query.channel', 'Query.channelByName', 'Query.subscriptions', UNREADS);
       return names;
     }
-    case 'SUBSCRIPTION': {
+    case 'subscription': {
+      if (!('wire' in event)) return [EVERYTHING];
       const { wire } = event;
       const listed = Array.isArray(wire.subscriptions) ? (wire.subscriptions as { stream_id?: unknown }[]).map((s) => s.stream_id) : [];
       const ids = [...(isInt(wire.stream_id) ? [wire.stream_id] : []), ...ints(wire.stream_ids), ...listed.filter(isInt)];
       // Subscribing, leaving and muting change which messages count as unread.
       return [...ids.map((id) => `Channel:${id}`), 'Query.channels', 'Query.subscriptions', UNREADS];
     }
-    case 'USER_TOPIC':
+    case 'userTopic':
+      if (!('wire' in event)) return [EVERYTHING];
       return isInt(event.wire.stream_id) ? [`Channel:${event.wire.stream_id}`, UNREADS] : [UNREADS];
-    case 'USER_GROUP':
+    case 'userGroup':
+      if (!('wire' in event)) return [EVERYTHING];
       return isInt(event.wire.group_id) ? [`UserGroup:${event.wire.group_id}`, 'Query.userGroups'] : [EVERYTHING];
-    default:
+    case 'everything':
       // Realm and settings changes, drafts, a replaced queue (RESYNC), a restart, an unknown event.
       return [EVERYTHING];
   }

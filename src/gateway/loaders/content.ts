@@ -10,7 +10,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Message } from '../../zulip/model/messages.js';
 import { getMessage, getMessages } from '../../zulip/routes/messages.js';
 import { notFoundError } from '../errors.js';
-import { getFeatureLevel, type FeatureLevelSource } from '../feature-level.js';
+import { getFeatureLevel, type FeatureLevelSource } from '../upstream/feature-level.js';
 
 /** Zulip recommends at most 1000 messages per request. https://zulip.com/api/get-messages */
 export const MESSAGES_PER_REQUEST = 1000;

@@ -28,11 +28,11 @@ import { getMessages } from '../../zulip/routes/messages.js';
 import { getUserGroups } from '../../zulip/routes/user-groups.js';
 import type { Directory } from '../directory/directory.js';
 import { notFoundError } from '../errors.js';
-import { requireFeatureLevel, type FeatureLevelSource } from '../feature-level.js';
+import { requireFeatureLevel, type FeatureLevelSource } from '../upstream/feature-level.js';
 import { ContentLoaders, MESSAGES_PER_REQUEST } from './content.js';
 import { RequestMemo } from './memo.js';
 import { perRequestUsers } from './users.js';
-import type { UpstreamServer } from '../upstream-server.js';
+import type { UpstreamServer } from '../upstream/server.js';
 
 export { ContentLoaders, type ContentFormat } from './content.js';
 export { RequestMemo, SharedValue, memoKey, type MemoKey } from './memo.js';

@@ -1,6 +1,6 @@
 /**
  * The two lifetimes of cached values, so that no module holds mutable state:
- * - {@link SharedValue}: one value per gateway instance (hung off `UpstreamServer` in upstream-server.ts),
+ * - {@link SharedValue}: one value per gateway instance (hung off `UpstreamServer` in upstream/server.ts),
  *   for facts about the chat server that are the same for every caller (feature level, presence
  *   offline threshold). Never anything fetched with credentials.
  * - {@link RequestMemo}: values computed at most once per request (hung off the request's

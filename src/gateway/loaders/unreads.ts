@@ -19,7 +19,7 @@ import type { ZulipConnection } from '../../zulip/connection.js';
 import type { Subscription } from '../../zulip/model/subscriptions.js';
 import { deleteQueue, registerQueue } from '../../zulip/routes/events.js';
 import { getOwnUser } from '../../zulip/routes/users.js';
-import type { UpstreamServer } from '../upstream-server.js';
+import type { UpstreamServer } from '../upstream/server.js';
 import { snapshotUnreads } from '../directory/register.js';
 import { Unreads, type UnreadsView } from '../directory/unreads.js';
 import { GatewayErrorCode } from '../errors.js';

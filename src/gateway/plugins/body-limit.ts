@@ -22,7 +22,7 @@ function tooLarge(): Error {
   });
 }
 
-export function limitRequestBody(maxBytes: number): Plugin {
+export function useBodyLimit(maxBytes: number): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       // An upload's fields are bounded by its parser, its file by the chat server's limit (uploads.ts).

@@ -79,7 +79,7 @@ function compilableOperation(schema: GraphQLSchema, document: DocumentNode): Ope
   return interpreted ? undefined : operation;
 }
 
-export function compiledExecution(): Plugin {
+export function useCompiledExecution(): Plugin {
   // Decided once per parsed document (yoga's parse cache hands the same DocumentNode to every
   // request with the same text); null: interpreted.
   const operations = new WeakMap<DocumentNode, OperationDefinitionNode | null>();

@@ -26,7 +26,7 @@ function isLoginOnly(document: DocumentNode, operationName: string | null | unde
   );
 }
 
-export function refuseUnusableCredentials(): Plugin<Context> {
+export function useCredentialCheck(): Plugin<Context> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const problem = (args.contextValue as Context).credentialsProblem;

@@ -13,7 +13,7 @@ export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 /** Content types a browser may send cross-site without a CORS preflight. */
 const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
-export function csrfPrevention(): Plugin {
+export function useCsrfPrevention(): Plugin {
   return {
     onRequestParse({ request }) {
       if (request.headers.has(CSRF_HEADER)) return;

@@ -11,7 +11,7 @@ import type { Context } from '../context.js';
 /** Default of createGateway's `upstreamDeadlineMs`. */
 export const DEFAULT_UPSTREAM_DEADLINE_MS = 10_000;
 
-export function operationDeadline(deadlineMs = DEFAULT_UPSTREAM_DEADLINE_MS): Plugin<Context> {
+export function useDeadline(deadlineMs = DEFAULT_UPSTREAM_DEADLINE_MS): Plugin<Context> {
   return {
     onExecute({ args }) {
       const context = args.contextValue as Context;

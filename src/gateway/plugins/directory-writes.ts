@@ -32,14 +32,14 @@ export const DIRECTORY_WRITES: Readonly<Record<string, readonly string[]>> = {
   updateMessageFlags: ['update_message_flags'],
   updateMessageFlagsForNarrow: ['update_message_flags'],
   setTopicVisibility: ['user_topic'],
-  // issue 17, users group (api-users).
+  // Accounts and groups: a user created, reactivated or deactivated, a profile or group changed.
   createUser: ['realm_user'],
   reactivateUser: ['realm_user'],
   deactivateOwnUser: ['realm_user'],
   updateProfileData: ['realm_user'],
   removeProfileData: ['realm_user'],
   deactivateUserGroup: ['user_group'],
-  // issue 17, devices group (api-devices).
+  // Joining and leaving several channels in one call.
   updateSubscriptions: ['subscription'],
 };
 
@@ -63,7 +63,7 @@ export const MESSAGE_WRITES: Readonly<Record<string, readonly string[]>> = {
   updateChannel: ['stream'],
   archiveChannel: ['stream'],
   unsubscribe: ['subscription'],
-  // issue 17, devices group (api-devices).
+  // Joining and leaving several channels in one call, as unsubscribe above.
   updateSubscriptions: ['subscription'],
 };
 
@@ -79,7 +79,7 @@ export function writeEventTypes(operation: OperationDefinitionNode | undefined, 
 }
 
 /** The envelop plugin: fences the caller's directory (and message cache) around each mutation that changes them. */
-export function directoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
+export function useDirectoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
   return {
     onExecute({ args }) {
       const connection = args.contextValue.connection;

@@ -37,7 +37,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../input-limits.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../upstream/input-limits.js';
 
 /** The bound of every String argument not in BOUNDED_INPUTS: the longest text Zulip takes (a message). */
 export const MAX_STRING_LENGTH = 10_000;
@@ -188,7 +188,7 @@ function check(args: ExecutionArgs, plans: WeakMap<DocumentNode, Planned[]>): Ex
   return undefined;
 }
 
-export function boundInputs(): Plugin<Context> {
+export function useInputBounds(): Plugin<Context> {
   const plans = new WeakMap<DocumentNode, Planned[]>();
   return {
     onExecute({ args, setResultAndStopExecution }) {

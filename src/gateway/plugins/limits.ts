@@ -47,7 +47,7 @@ function reject(code: GatewayErrorCode, limit: number): Handler {
   };
 }
 
-export function operationLimits(): Plugin {
+export function useOperationLimits(): Plugin {
   const { maxTokens, maxDepth, maxAliases, maxDirectives, costLimit, blockFieldSuggestion } = OPERATION_LIMITS;
   const handled = <T extends object>(config: T, code: GatewayErrorCode, limit: number) => ({
     ...config,

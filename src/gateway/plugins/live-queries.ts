@@ -53,7 +53,7 @@ function streams(ctx: Context): boolean {
   return accept.includes('text/event-stream') || accept.includes('multipart/mixed');
 }
 
-export function liveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptions): Plugin<Context> {
+export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptions): Plugin<Context> {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(NoLiveMixedWithDeferStreamRule);

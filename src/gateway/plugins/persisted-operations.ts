@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { GatewayErrorCode } from '../errors.js';
 import { PARSE_CACHE_LIMITS } from './parse-cache.js';
 
@@ -184,7 +184,7 @@ function documentIdOfSearch(url: string): string | null {
 
 function useTrustedDocuments(documents: TrustedDocuments): Plugin {
   const status = { http: { status: 400 } };
-  return usePersistedOperations({
+  return useYogaPersistedOperations({
     getPersistedOperation: (id) => documents.get(id) ?? null,
     // yoga's GET parser keeps only query, variables, operationName and extensions: a GET's
     // document id is read from its query string here.
@@ -211,7 +211,7 @@ export interface PersistedOperationsOptions {
  * The plugin for a configured mode, and the same rule for transports outside yoga's onParams
  * (graphql-ws); undefined for `off`.
  */
-export function persistedOperations(
+export function usePersistedOperations(
   options: PersistedOperationsOptions | undefined,
 ): { plugin: Plugin; resolve: (params: GraphQLParams) => GraphQLParams } | undefined {
   if (!options || options.mode === 'off') return undefined;

@@ -31,7 +31,7 @@ function refusal(status: number, code: GatewayErrorCode, message: string, header
 }
 
 /** 405 METHOD_NOT_ALLOWED for a method other than GET and POST: first, since no other rule applies to it. */
-export function refuseMethods(): Plugin {
+export function useMethodRefusal(): Plugin {
   return {
     onRequestParse({ request }) {
       if (!METHODS.includes(request.method)) {
@@ -46,7 +46,7 @@ export function refuseMethods(): Plugin {
  * coded JSON body for any refusal left without one. After the CSRF check, whose 403 tells a
  * cross-site form post what it is.
  */
-export function codedRefusals(): Plugin {
+export function useCodedRefusals(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser }) {
       if (!requestParser) throw refusal(415, ...BY_STATUS[415]!);

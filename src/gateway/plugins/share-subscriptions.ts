@@ -1,6 +1,6 @@
 /**
  * Identical GraphQL subscriptions (operations, not the channel subscriptions of
- * schema/subscriptions.ts) run once: the same credential, operation document and variables, on any
+ * schema/subscriptions/) run once: the same credential, operation document and variables, on any
  * transport (graphql-ws and SSE both subscribe through envelop, so an SSE stream and a WebSocket
  * of one user share too). With many tabs and devices per user, an event then costs one GraphQL
  * execution, not one per client (as Apollo Router's subscription deduplication does).
@@ -76,7 +76,7 @@ function shareable(document: DocumentNode, operationName: string | null | undefi
  */
 export type AdmitLongRunning = (credentialKey: string) => (() => void) | GraphQLError;
 
-export function shareSubscriptions(
+export function useSharedSubscriptions(
   options: ShareSubscriptionsOptions,
 ): Plugin<Context> & { sharing: GraphQLSubscriptionSharing; admit: AdmitLongRunning } {
   const limit = options.slowConsumerLimit;

@@ -137,7 +137,7 @@ export function parseMultipartRequest(request: Request, maxFieldBytes: number): 
  * The plugin: multipart POST requests are parsed by {@link parseMultipartRequest}, with the
  * `operations` and `map` fields bounded by `maxFieldBytes`.
  */
-export function acceptUploads(maxFieldBytes: number): Plugin {
+export function useUploads(maxFieldBytes: number): Plugin {
   return {
     onRequestParse({ request, setRequestParser }) {
       if (isMultipartRequest(request)) setRequestParser((r) => parseMultipartRequest(r, maxFieldBytes));

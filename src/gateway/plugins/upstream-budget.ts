@@ -1,9 +1,9 @@
 /**
  * Refuses a query or mutation before any upstream call, with UPSTREAM_BUDGET_EXCEEDED, when its
- * estimated upstream calls (upstream-estimate.ts, from each field's declared cost) are
+ * estimated upstream calls (upstream/estimate.ts, from each field's declared cost) are
  *
  * - over the per-operation cap (`MAX_UPSTREAM_CALLS`): `estimate` and `cap`;
- * - or over what its credential's rate limit has left (gateway/upstream-budget.ts) less the
+ * - or over what its credential's rate limit has left (gateway/upstream/budget.ts) less the
  *   headroom kept for the user's other clients and the calls this instance makes for the
  *   credential in the background (the next poll of its event queue, the live directory's load):
  *   `estimate`, `remaining`, `headroom`, `reserved` and `resetAt`.
@@ -17,8 +17,8 @@ import type { Directory } from '../directory/directory.js';
 import type { LiveDirectories } from '../directory/live.js';
 import { GatewayErrorCode } from '../errors.js';
 import type { EventHub } from '../events/hub.js';
-import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Headroom } from '../upstream-budget.js';
-import { UpstreamEstimates, type WarmDirectory } from '../upstream-estimate.js';
+import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Headroom } from '../upstream/budget.js';
+import { UpstreamEstimates, type WarmDirectory } from '../upstream/estimate.js';
 
 export interface UpstreamBudgetOptions {
   /** Estimated upstream calls one operation may make. @default DEFAULT_MAX_UPSTREAM_CALLS (50) */
@@ -42,7 +42,7 @@ interface Judgement {
   refusal?: { message: string; extensions: Record<string, unknown> };
 }
 
-export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Context> {
+export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Context> {
   const maxCalls = options.maxCalls ?? DEFAULT_MAX_UPSTREAM_CALLS;
   const headroom = options.headroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM;
   const { hub, directories } = options;

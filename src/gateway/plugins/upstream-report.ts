@@ -8,7 +8,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 
-export function upstreamReport(): Plugin<Context> {
+export function useUpstreamReport(): Plugin<Context> {
   return {
     onExecute({ args }) {
       const ctx = args.contextValue;

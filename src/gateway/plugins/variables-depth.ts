@@ -35,7 +35,7 @@ export function jsonDepth(value: unknown, stopAbove = Infinity): number {
   return deepest;
 }
 
-export function limitVariablesDepth(maxDepth = MAX_VARIABLES_DEPTH): Plugin {
+export function useVariablesDepthLimit(maxDepth = MAX_VARIABLES_DEPTH): Plugin {
   // Variables already measured in onParams are not walked again before execute.
   const measured = new WeakSet<object>();
   const refusal = (variables: unknown): ExecutionResult | undefined => {

@@ -14,7 +14,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { fetchApiKey, jwtFetchApiKey, regenerateApiKey } from '../../zulip/routes/authentication.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 
 /** Root mutation fields that need no credentials (plugins/credentials.ts reads this list). */

@@ -8,7 +8,7 @@
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { getBotApiKey, regenerateBotApiKey } from '../../zulip/routes/bots.js';
 import { builder } from '../builder.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { UserRef } from './users.js';
 

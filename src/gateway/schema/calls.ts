@@ -9,7 +9,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import type { CreateVideoCallResult } from '../../zulip/model/calls.js';
 import { createBigBlueButtonVideoCall, createConstructorGroupsVideoCall, createNextcloudTalkVideoCall } from '../../zulip/routes/calls.js';
 import { builder } from '../builder.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 
 type Provider = 'BIG_BLUE_BUTTON' | 'NEXTCLOUD_TALK' | 'CONSTRUCTOR_GROUPS';

@@ -19,7 +19,7 @@ import { getOwnUser } from '../../zulip/routes/users.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';

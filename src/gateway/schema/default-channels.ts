@@ -8,7 +8,7 @@ import type { Channel } from '../../zulip/model/channels.js';
 import { addDefaultStream, removeDefaultStream } from '../../zulip/routes/default-channels.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
-import { ChannelRef, loadChannel } from './channels.js';
+import { ChannelRef, loadChannel } from './channels/index.js';
 import { reaches } from '../zulip-operations.js';
 
 interface DefaultChannelChange {

@@ -10,8 +10,8 @@ import { createDrafts, deleteDraft, editDraft, getDrafts } from '../../zulip/rou
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { requireFeatureLevel } from '../feature-level.js';
-import { ChannelRef } from './channels.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
+import { ChannelRef } from './channels/index.js';
 import { asNode, fromList } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';

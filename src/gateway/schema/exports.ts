@@ -13,7 +13,7 @@ import type { RealmExport, RealmExportConsent, RealmExportTypeCode, RealmExportT
 import { exportRealm, getRealmExportConsents, getRealmExports } from '../../zulip/routes/exports.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { UserRef, userOrNull } from './users.js';

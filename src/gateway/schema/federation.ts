@@ -49,12 +49,12 @@ import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
 import { invalidGlobalId, parseIntegerKey, readGlobalId } from '../global-ids.js';
 import { memoKey } from '../loaders/index.js';
-import { ChannelRef } from './channels.js';
+import { ChannelRef } from './channels/index.js';
 import { fetchMessagePage, MessageRef } from './messages/index.js';
 import { UserGroupRef } from './user-groups.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
-import { upstreamCost } from '../upstream-cost.js';
+import { upstreamCost } from '../upstream/cost.js';
 
 /**
  * The federation spec version the SDL links to. v2.3 has all this subgraph uses (`@key`), and every

@@ -11,7 +11,7 @@ import type { GroupSettingValue } from '../../zulip/model/channels.js';
 import type { UserGroup } from '../../zulip/model/user-groups.js';
 import type { User } from '../../zulip/model/users.js';
 import { builder } from '../builder.js';
-import { upstreamCost, userLookupCost } from '../upstream-cost.js';
+import { upstreamCost, userLookupCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { badInput, isNotFound } from '../errors.js';
 import { UserRef } from './users.js';

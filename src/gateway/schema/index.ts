@@ -9,8 +9,11 @@ import './server-settings.js';
 import './users.js';
 import './user-groups.js';
 import './group-settings.js';
-import './channels.js';
-import './subscriptions.js';
+import './channels/index.js';
+import './channels/update.js';
+import './subscriptions/index.js';
+import './subscriptions/membership.js';
+import './subscriptions/settings.js';
 import './user-topics.js';
 import './drafts.js';
 import './scheduled-messages.js';
@@ -26,7 +29,7 @@ import './emoji.js';
 import './navigation-views.js';
 import './default-channels.js';
 import './calls.js';
-// Organization administration (issue 17, realm group).
+// Organization administration.
 import './linkifiers.js';
 import './realm-domains.js';
 import './playgrounds.js';
@@ -34,21 +37,21 @@ import './saved-snippets.js';
 import './alert-words.js';
 import './muted-users.js';
 import './user-status.js';
-// Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+// Uploads, attachments, custom emoji and JWT login.
 import './uploads.js';
-// issue 17, users group (api-users).
+// Accounts, custom profile fields and bots.
 import './custom-profile-fields.js';
 import './bots.js';
-// Channels and subscriptions (issue 17, api-channels).
+// Channel folders and channel creation.
 import './channels/folders.js';
 import './channels/create.js';
-// issue 17 (api-messages, second round).
+// Reminders and mobile push.
 import './reminders.js';
 import './mobile.js';
-// issue 17 (api-invites).
+// Invitations and data exports.
 import './invites.js';
 import './exports.js';
-// issue 17, devices group (api-devices).
+// Organization-wide user-setting defaults; joining and leaving several channels at once.
 import './realm.js';
 import './subscriptions/update.js';
 import './subscriptions/user-channels.js';

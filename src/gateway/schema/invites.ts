@@ -16,7 +16,7 @@ import { createInviteLink, getInvites, resendEmailInvite, revokeEmailInvite, rev
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 import { RoleEnum, UserRef, userOrNull } from './users.js';

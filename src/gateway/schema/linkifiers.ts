@@ -13,7 +13,7 @@ import { addLinkifier, getLinkifiers, removeLinkifier, reorderLinkifiers, update
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 

@@ -24,7 +24,7 @@ import {
 } from '../../zulip/routes/mobile.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 
 /** Zulip's limit on a token's length. */

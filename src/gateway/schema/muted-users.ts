@@ -8,7 +8,7 @@ import { muteUser, unmuteUser } from '../../zulip/routes/muted-users.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { UserRef } from './users.js';
 

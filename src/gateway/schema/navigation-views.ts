@@ -11,7 +11,7 @@ import { addNavigationView, editNavigationView, getNavigationViews, removeNaviga
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { asNode, fromList } from './node.js';
 

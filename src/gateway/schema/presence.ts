@@ -18,7 +18,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey } from '../loaders/index.js';
 import { fetchInitialState } from './settings.js';
 import { UserRef } from './users.js';

@@ -14,7 +14,7 @@ import { builder } from '../builder.js';
 import { MessageRef } from './messages/index.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
-import { userLookupCost } from '../upstream-cost.js';
+import { userLookupCost } from '../upstream/cost.js';
 
 const ReactionTypeEnum = builder.enumType('ReactionType', {
   description: 'The namespace of an emoji code.',

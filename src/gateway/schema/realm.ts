@@ -14,7 +14,7 @@ import { testWelcomeBotCustomMessage, updateRealmUserSettingsDefaults } from '..
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { messageOrNull } from './messages/history.js';
 import { MessageRef } from './messages/message.js';

@@ -10,7 +10,7 @@ import { createMessageReminder, deleteReminder, getReminders } from '../../zulip
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { checkMessageId, messageOrNull } from './messages/history.js';
 import { MessageRef } from './messages/message.js';

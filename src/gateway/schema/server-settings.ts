@@ -10,7 +10,7 @@ import type {
 } from '../../zulip/model/server-settings.js';
 import { getServerSettings } from '../../zulip/routes/server-settings.js';
 import { builder } from '../builder.js';
-import { featureLevelOf } from '../feature-level.js';
+import { featureLevelOf } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 
 const AuthenticationMethodsRef = builder.objectRef<AuthenticationMethods>('AuthenticationMethods').implement({

@@ -15,7 +15,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 
 /** Where the caller is typing. */

@@ -6,12 +6,12 @@
 import type { User } from '../../zulip/model/users.js';
 import type { ChannelUnreads, ConversationUnreads, TopicUnreads, UnreadsView } from '../directory/unreads.js';
 import { builder } from '../builder.js';
-import { upstreamCost } from '../upstream-cost.js';
+import { upstreamCost } from '../upstream/cost.js';
 import type { Context } from '../context.js';
 import { memoKey } from '../loaders/index.js';
 import { loadUnreads } from '../loaders/unreads.js';
 import { UNREADS } from '../live/resources.js';
-import { ChannelRef, channelOrNull, TopicRef } from './channels.js';
+import { ChannelRef, channelOrNull, TopicRef } from './channels/index.js';
 import { UserRef } from './users.js';
 
 const callerUnreads = memoKey<UnreadsView>('caller unreads');

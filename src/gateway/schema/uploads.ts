@@ -16,7 +16,7 @@ import {
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { sendBounded } from '../upload.js';
 import { reaches } from '../zulip-operations.js';
 import { memoKey } from '../loaders/index.js';

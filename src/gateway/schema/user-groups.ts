@@ -21,7 +21,7 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput, notFoundError } from '../errors.js';
-import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
 import {
   GroupSettingUpdateInput,
   GroupSettingValueInput,
@@ -37,7 +37,7 @@ import {
 import { asNode } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
-import { upstreamCost, userGroupLookupCost, userLookupCost } from '../upstream-cost.js';
+import { upstreamCost, userGroupLookupCost, userLookupCost } from '../upstream/cost.js';
 
 /** The six group-setting fields: GraphQL name, wire name, what it decides. */
 const GROUP_SETTINGS = [

@@ -11,7 +11,7 @@ import { getUserStatus, updateStatus, updateStatusForUser } from '../../zulip/ro
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { reaches } from '../zulip-operations.js';
 import { UserRef } from './users.js';
 

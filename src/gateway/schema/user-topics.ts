@@ -7,8 +7,8 @@ import type { VisibilityPolicy } from '../../zulip/model/user-topics.js';
 import { muteTopic, updateUserTopic } from '../../zulip/routes/user-topics.js';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
-import { getFeatureLevel, requireFeatureLevel } from '../feature-level.js';
-import { ChannelRef, channelOrNull } from './channels.js';
+import { getFeatureLevel, requireFeatureLevel } from '../upstream/feature-level.js';
+import { ChannelRef, channelOrNull } from './channels/index.js';
 import { reaches } from '../zulip-operations.js';
 
 export const VisibilityPolicyEnum = builder.enumType('VisibilityPolicy', {

@@ -22,11 +22,11 @@ import { featureLevels } from '../../zulip/feature-levels.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badInput, isNotFound } from '../errors.js';
-import { requireFeatureLevel } from '../feature-level.js';
+import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey, notFound } from '../loaders/index.js';
 import { asNode } from './node.js';
 import { reaches } from '../zulip-operations.js';
-import { upstreamCost, userLookupCost } from '../upstream-cost.js';
+import { upstreamCost, userLookupCost } from '../upstream/cost.js';
 
 export const RoleEnum = builder.enumType('Role', {
   description: 'A user\'s organization-level role. https://zulip.com/api/roles-and-permissions',

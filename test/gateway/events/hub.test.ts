@@ -12,6 +12,7 @@ import { EventHub, type EventHubOptions } from '../../../src/gateway/events/hub.
 import type { Subscriber, SubscriberItem } from '../../../src/gateway/events/subscriber.js';
 import { ZulipConnection } from '../../../src/zulip/connection.js';
 import { isAuthError } from '../../../src/zulip/errors.js';
+import { until } from '../../helpers/wait.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -104,14 +105,6 @@ async function take(subscriber: Subscriber, count: number, withinMs = 3000): Pro
 
 const messageIds = (items: SubscriberItem[]) =>
   items.map((i) => (i.type === 'event' && i.delivery.event.kind === 'MESSAGE' ? i.delivery.event.message.id : i.type === 'event' ? i.delivery.event.kind : i.reason));
-
-async function until(condition: () => boolean, withinMs = 3000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const registers = (emulator: Emulator) => emulator.requests.filter((r) => r.method === 'POST' && r.path === '/register').length;
 

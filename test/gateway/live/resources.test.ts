@@ -5,18 +5,20 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent, type RawEvent } from '../../../src/gateway/events/model.js';
 import { EVERYTHING, eventResources, narrowResources, UNREADS } from '../../../src/gateway/live/resources.js';
+import { eg } from '../../fixtures/eg.js';
 
 const of = (raw: Record<string, unknown>) => parseEvent({ id: 1, ...raw } as RawEvent).flatMap(eventResources);
 
 describe('eventResources', () => {
   it('a new unread channel message: its channel\u2019s narrows, every-message narrows and the unread counts', () => {
-    expect(of({ type: 'message', flags: [], message: { id: 9, type: 'stream', stream_id: 3, subject: 't' } }).sort()).toEqual(
+    const message = eg.streamMessage({ channel: eg.channel({ stream_id: 3 }) });
+    expect(parseEvent(eg.messageEvent(message, [])).flatMap(eventResources).sort()).toEqual(
       ['Channel:3', 'Narrow:*', 'Narrow:channel:3', 'Query.topics', UNREADS].sort(),
     );
   });
 
   it('the caller\u2019s own message (read) leaves the unread counts alone; a direct message names no channel', () => {
-    expect(of({ type: 'message', flags: ['read'], message: { id: 9, type: 'private' } })).toEqual(['Narrow:*', 'Narrow:dm']);
+    expect(parseEvent(eg.messageEvent(eg.dmMessage(), ['read'])).flatMap(eventResources)).toEqual(['Narrow:*', 'Narrow:dm']);
   });
 
   it('edits, reactions and flags name their messages; read flags the unread counts too', () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   PersistedQueryStore,
   parseTrustedDocuments,
-  persistedOperations,
+  usePersistedOperations,
   resolveTrusted,
 } from '../../../src/gateway/plugins/persisted-operations.js';
 import { CSRF_HEADER } from '../../../src/gateway/yoga.js';
@@ -19,7 +19,7 @@ const apq = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash 
 
 describe('automatic persisted queries', () => {
   it('answers an unknown hash with PersistedQueryNotFound, stores the query sent with it, then serves the hash alone', async () => {
-    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
+    server = await startTestServer({ plugins: [usePersistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
     const query = 'query Hello { hello }';
     const hash = sha256(query);
     const first = await post(server.url, { extensions: apq(hash) });
@@ -33,7 +33,7 @@ describe('automatic persisted queries', () => {
   });
 
   it('refuses a query that does not match its hash, and a malformed extension, without storing', async () => {
-    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
+    server = await startTestServer({ plugins: [usePersistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
     const hash = sha256('{ hello }');
     const mismatch = await post(server.url, { query: '{ fail }', extensions: apq(hash) });
     expect(mismatch.body.errors![0]).toMatchObject({ message: 'provided sha does not match query', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } });
@@ -44,7 +44,7 @@ describe('automatic persisted queries', () => {
   });
 
   it('leaves ordinary requests alone', async () => {
-    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
+    server = await startTestServer({ plugins: [usePersistedOperations({ mode: 'apq', apqMaxEntries: 10 })!.plugin] });
     expect((await post(server.url, { query: '{ hello }' })).body).toEqual({ data: { hello: 'world' } });
   });
 
@@ -65,7 +65,7 @@ describe('automatic persisted queries', () => {
     const store = new PersistedQueryStore();
     store.set('big', `{ hello } # ${'x'.repeat(store.maxQueryLength)}`);
     expect([store.get('big'), store.size]).toEqual([undefined, 0]);
-    server = await startTestServer({ plugins: [persistedOperations({ mode: 'apq' })!.plugin] });
+    server = await startTestServer({ plugins: [usePersistedOperations({ mode: 'apq' })!.plugin] });
     const query = `{ hello } # ${'x'.repeat(100_000)}`;
     const hash = sha256(query);
     expect((await post(server.url, { query, extensions: apq(hash) })).body).toEqual({ data: { hello: 'world' } });
@@ -83,12 +83,12 @@ describe('trusted documents', () => {
     ['the APQ extension of a codegen client', codegen, { extensions: apq(sha256(hello)) }],
     ['Relay (doc_id)', relay, { doc_id: '6f1d2c3b4a5e6f708192a3b4c5d6e7f8' }],
   ])('serves a document of %s by id', async (_, manifest, body) => {
-    server = await startTestServer({ plugins: [persistedOperations({ mode: 'trusted', documents: parseTrustedDocuments(manifest) })!.plugin] });
+    server = await startTestServer({ plugins: [usePersistedOperations({ mode: 'trusted', documents: parseTrustedDocuments(manifest) })!.plugin] });
     expect((await post(server.url, body)).body).toEqual({ data: { hello: 'world' } });
   });
 
   it('refuses any other operation with a stable code', async () => {
-    server = await startTestServer({ plugins: [persistedOperations({ mode: 'trusted', documents: parseTrustedDocuments(codegen) })!.plugin] });
+    server = await startTestServer({ plugins: [usePersistedOperations({ mode: 'trusted', documents: parseTrustedDocuments(codegen) })!.plugin] });
     const arbitrary = await post(server.url, { query: hello });
     expect(arbitrary.response.status).toBe(400);
     expect(arbitrary.body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_ONLY' });

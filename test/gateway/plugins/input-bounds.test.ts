@@ -6,7 +6,7 @@
  * (plugins/input-bounds.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_INPUT_LIMITS } from '../../../src/gateway/input-limits.js';
+import { DEFAULT_INPUT_LIMITS } from '../../../src/gateway/upstream/input-limits.js';
 import { MAX_STRING_LENGTH, TRUNCATED_INPUT_FACTOR } from '../../../src/gateway/plugins/input-bounds.js';
 import { createHarness, setupHarness, TEST_LIVE_DIRECTORY } from '../../helpers/harness.js';
 import { wsOperation } from '../../helpers/ws-operation.js';

@@ -1,5 +1,5 @@
 /**
- * The message cache (issue 18): per credential, the message windows that queries fetched with
+ * The message cache: per credential, the message windows that queries fetched with
  * `GET /messages`, kept current by the same credential's event queue as its live directory
  * (events.ts says which events apply exactly; anything else drops the windows it touches).
  *

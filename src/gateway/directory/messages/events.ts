@@ -12,7 +12,8 @@
  * - a user's or channel's change that shows in the messages (names, emails, avatars, channel names);
  * - the caller leaving a channel a window is narrowed to (its new messages would no longer come);
  * - realm changes that change how messages are served (edit history visibility, linkifiers);
- * - any event type not listed here: the credential's windows are all dropped.
+ * - any event type the event table (events/types.ts) does not know: the credential's windows are
+ *   all dropped.
  * Replaying an event the window's fetch already reflected changes nothing, so events that arrived
  * while a window was being fetched are applied to it again once it is stored.
  */
@@ -20,6 +21,7 @@ import type { Message } from '../../../zulip/model/messages.js';
 import type { Reaction } from '../../../zulip/model/reactions.js';
 import { matchesExactly, type ExactNarrow, type MatchedMessage } from './narrow.js';
 import type { MessageWindow } from './window.js';
+import { eventTypeEntry } from '../../events/types.js';
 
 /** Why windows were dropped (a bounded metric label). */
 export type WindowDropReason = 'update' | 'flags' | 'user' | 'channel' | 'subscription' | 'realm' | 'event' | 'queue' | 'memory' | 'idle';
@@ -42,39 +44,6 @@ export interface EventOutcome {
   changed: number[];
 }
 
-/** Event types that never change a message as `GET /messages` serves it. */
-const INERT_TYPES: ReadonlySet<string> = new Set([
-  'heartbeat',
-  'typing',
-  'typing_edit_message',
-  'presence',
-  'user_status',
-  'default_streams',
-  'default_stream_groups',
-  'user_group',
-  'drafts',
-  'scheduled_messages',
-  'user_topic',
-  'user_settings',
-  'update_display_settings',
-  'update_global_notifications',
-  'alert_words',
-  'muted_users',
-  'attachment',
-  'saved_snippets',
-  'custom_profile_fields',
-  'realm_bot',
-  'realm_domains',
-  'realm_emoji',
-  'realm_user_settings_defaults',
-  'realm_playgrounds',
-  'onboarding_steps',
-  'navigation_view',
-  'has_zoom_token',
-  'invites_changed',
-  'web_reload_client',
-]);
-
 /** Realm properties that change how messages are served: edit history is shown by policy. */
 const REALM_MESSAGE_KEYS: ReadonlySet<string> = new Set(['allow_edit_history', 'message_edit_history_visibility_policy']);
 
@@ -89,12 +58,15 @@ type Event = { id: number; type: string; [key: string]: unknown };
 /** Applies `event` to `slots` (a credential's windows); see the file comment. */
 export function applyToWindows(slots: readonly WindowSlot[], event: Event): EventOutcome {
   const outcome: EventOutcome = { drop: new Map(), changed: [] };
-  if (INERT_TYPES.has(event.type)) return outcome;
   const dropIf = (reason: WindowDropReason, test: (slot: WindowSlot) => boolean) => {
     for (const slot of slots) if (!outcome.drop.has(slot) && test(slot)) outcome.drop.set(slot, reason);
   };
-  switch (event.type) {
-    case 'message': {
+  // What each type does here is the event table's (`messageCache`, events/types.ts).
+  const effect = eventTypeEntry(event.type)?.messageCache;
+  switch (effect) {
+    case 'none':
+      return outcome;
+    case 'insert': {
       const flags = event.flags;
       const wire = event.message as Message | undefined;
       if (!Array.isArray(flags) || typeof wire?.id !== 'number') return { ...outcome, dropAll: 'event', unknownType: 'message' };
@@ -106,12 +78,12 @@ export function applyToWindows(slots: readonly WindowSlot[], event: Event): Even
       }
       return outcome;
     }
-    case 'delete_message': {
+    case 'remove': {
       const ids = new Set(Array.isArray(event.message_ids) ? (event.message_ids as number[]) : [event.message_id as number]);
       for (const slot of slots) outcome.changed.push(...slot.window.remove(ids));
       return outcome;
     }
-    case 'reaction': {
+    case 'reactions': {
       const id = event.message_id as number;
       const reaction: Reaction = {
         emoji_name: event.emoji_name as string,
@@ -130,9 +102,9 @@ export function applyToWindows(slots: readonly WindowSlot[], event: Event): Even
       if (event.op !== 'add' && event.op !== 'remove') dropIf('event', (slot) => slot.window.has(id));
       return outcome;
     }
-    case 'update_message_flags':
+    case 'flags':
       return applyFlags(slots, event, outcome, dropIf);
-    case 'update_message': {
+    case 'edit': {
       const ids = new Set<number>(Array.isArray(event.message_ids) ? (event.message_ids as number[]) : []);
       if (typeof event.message_id === 'number') ids.add(event.message_id);
       const moved = event.new_stream_id !== undefined || event.subject !== undefined;
@@ -146,14 +118,14 @@ export function applyToWindows(slots: readonly WindowSlot[], event: Event): Even
       dropIf('update', (slot) => slot.window.has(id));
       return outcome;
     }
-    case 'realm_user': {
+    case 'senders': {
       const person = event.person as Record<string, unknown> | undefined;
       if (event.op !== 'update' || !person || !Object.keys(person).some((k) => SHOWN_USER_KEYS.has(k))) return outcome;
       const userId = person.user_id;
       dropIf('user', (slot) => slot.window.some((m) => m.sender_id === userId || (Array.isArray(m.display_recipient) && m.display_recipient.some((r) => r.id === userId))));
       return outcome;
     }
-    case 'stream': {
+    case 'channelNames': {
       // Messages show a channel's name only (`display_recipient`).
       if (event.op === 'create' || (event.op === 'update' && event.property !== 'name')) return outcome;
       const ids = new Set<unknown>(
@@ -162,23 +134,23 @@ export function applyToWindows(slots: readonly WindowSlot[], event: Event): Even
       dropIf('channel', (slot) => ids.has(slot.narrow.channelId) || slot.window.some((m) => ids.has(m.stream_id)));
       return outcome;
     }
-    case 'subscription': {
+    case 'leave': {
       if (event.op !== 'remove') return outcome;
       const ids = new Set(((event.subscriptions as { stream_id: number }[] | undefined) ?? []).map((s) => s.stream_id));
       dropIf('subscription', (slot) => slot.narrow.channelId !== undefined && ids.has(slot.narrow.channelId));
       return outcome;
     }
-    case 'realm': {
+    case 'realmPolicy': {
       const keys = event.op === 'update' ? [event.property] : Object.keys((event.data as object | undefined) ?? {});
       if (keys.some((k) => REALM_MESSAGE_KEYS.has(k as string))) return { ...outcome, dropAll: 'realm' };
       return outcome;
     }
-    case 'realm_linkifiers':
+    case 'linkifiers':
       // Topic links are computed with the organization's linkifiers.
       return { ...outcome, dropAll: 'realm' };
-    case 'restart':
+    case 'reset':
       return { ...outcome, dropAll: 'queue' };
-    default:
+    case undefined:
       return { ...outcome, dropAll: 'event', unknownType: event.type };
   }
 }

@@ -6,10 +6,11 @@ import { featureLevels } from '../../../zulip/feature-levels.js';
 import { createChannel, deleteTopic } from '../../../zulip/routes/channels.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { requireFeatureLevel } from '../../feature-level.js';
+import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { reaches } from '../../zulip-operations.js';
-import { ChannelRef, MessageRetentionInput, toWireRetention } from '../channels.js';
-import { channelGroupArgs, channelGroupSettings, type ChannelGroupArgs } from '../subscriptions.js';
+import { ChannelRef } from './index.js';
+import { MessageRetentionInput, toWireRetention } from './update.js';
+import { channelGroupArgs, channelGroupSettings, type ChannelGroupArgs } from './group-args.js';
 
 /** The payload of `deleteTopic`: the topic, its channel, and whether every message went. */
 interface DeleteTopicResult {

@@ -11,10 +11,10 @@ import { createChannelFolder, getChannelFolders, patchChannelFolders, updateChan
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
-import { getFeatureLevel, requireFeatureLevel } from '../../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../../upstream/feature-level.js';
 import { memoKey } from '../../loaders/index.js';
 import { reaches } from '../../zulip-operations.js';
-import { ChannelRef } from '../channels.js';
+import { ChannelRef } from './index.js';
 import { asNode, fromList } from '../node.js';
 import { UserRef, userOrNull } from '../users.js';
 

@@ -4,8 +4,8 @@
  */
 import type { Subscription } from '../../../zulip/model/subscriptions.js';
 import { builder } from '../../builder.js';
-import { ChannelRef, loadChannel } from '../channels.js';
-import { SubscriptionRef } from '../subscriptions.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
+import { SubscriptionRef } from '../subscriptions/index.js';
 import { VisibilityPolicyEnum } from '../user-topics.js';
 import { EventOpEnum, otherType } from './kinds.js';
 import { ints, num, objects, str } from './payloads.js';

@@ -6,7 +6,7 @@
 import type { Reaction } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
 import type { FlagsData, MessageDeletedData, MessageEventData, MessageMovedData, MessageUpdatedData, ReactionData } from '../../events/model.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 import { MessageRef, MessageTypeEnum, PropagateModeEnum } from '../messages/index.js';
 import { ReactionRef } from '../reactions.js';
 import { UserRef } from '../users.js';

@@ -7,7 +7,7 @@ import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import type { TypingData } from '../../events/model.js';
 import type { Subscriber } from '../../events/subscriber.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 import { MessageTypeEnum } from '../messages/index.js';
 import { UserRef } from '../users.js';
 import { EventOpEnum, eventType, otherType } from './kinds.js';

@@ -10,9 +10,9 @@ import { getMessageHistory, getReadReceipts } from '../../../zulip/routes/messag
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
-import { requireFeatureLevel } from '../../feature-level.js';
+import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { reaches } from '../../zulip-operations.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 import { loadUsers } from '../group-settings.js';
 import { UserRef } from '../users.js';
 import { foundOrNull, MessageRef } from './message.js';

@@ -14,11 +14,11 @@ import type {
   TopicLink,
 } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
-import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream-cost.js';
+import { channelLookupCost, upstreamCost, userLookupCost } from '../../upstream/cost.js';
 import type { Context } from '../../context.js';
 import { isNotFound, notFoundError } from '../../errors.js';
 import { invalidGlobalId } from '../../global-ids.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 import { asNode } from '../node.js';
 import { UserRef } from '../users.js';
 import { ContentTypeEnum, KNOWN_FLAGS, MessageFlagEnum, MessageTypeEnum } from './enums.js';

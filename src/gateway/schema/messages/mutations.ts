@@ -14,7 +14,7 @@ import {
 } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { getFeatureLevel, requireFeatureLevel } from '../../feature-level.js';
+import { getFeatureLevel, requireFeatureLevel } from '../../upstream/feature-level.js';
 import { anchorFrom, MessageAnchorInput } from './cursor.js';
 import { EditableMessageFlagEnum, FlagOperationEnum, PropagateModeEnum } from './enums.js';
 import { NarrowInput, narrowFor } from './narrow.js';

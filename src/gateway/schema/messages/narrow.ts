@@ -7,7 +7,7 @@ import { featureLevels } from '../../../zulip/feature-levels.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { badInput, unsupportedByServer } from '../../errors.js';
-import { getFeatureLevel } from '../../feature-level.js';
+import { getFeatureLevel } from '../../upstream/feature-level.js';
 import { NarrowChannelsEnum, NarrowHasEnum, NarrowIsEnum } from './enums.js';
 
 /** The GraphQL input as resolvers receive it. */

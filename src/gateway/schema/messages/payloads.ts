@@ -11,7 +11,7 @@ import type {
 import { ZulipErrorCode } from '../../../zulip/error-codes.js';
 import { ZulipApiError } from '../../../zulip/errors.js';
 import { builder } from '../../builder.js';
-import { ChannelRef } from '../channels.js';
+import { ChannelRef } from '../channels/index.js';
 import { asNode, fromList } from '../node.js';
 import { listAttachments } from '../uploads.js';
 import { foundOrNull, MessageRef } from './message.js';

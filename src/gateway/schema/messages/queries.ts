@@ -8,7 +8,7 @@ import { featureLevels } from '../../../zulip/feature-levels.js';
 import { getMessage, getMessages } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { requireFeatureLevel } from '../../feature-level.js';
+import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { MessageAnchorInput } from './cursor.js';
 import { MessageRef, primeMessageLoader } from './message.js';
 import { NarrowInput, narrowFor } from './narrow.js';

@@ -9,7 +9,7 @@ import { markAllAsRead, markStreamAsRead, markTopicAsRead } from '../../../zulip
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
 import { reaches } from '../../zulip-operations.js';
-import { ChannelRef, loadChannel } from '../channels.js';
+import { ChannelRef, loadChannel } from '../channels/index.js';
 
 const MarkAllAsReadPayloadRef = builder.objectRef<{ complete: boolean }>('MarkAllAsReadPayload').implement({
   description: 'The outcome of marking all messages as read.',

@@ -7,7 +7,7 @@ import { featureLevels } from '../../../zulip/feature-levels.js';
 import { reportMessage } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
-import { requireFeatureLevel } from '../../feature-level.js';
+import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { reaches } from '../../zulip-operations.js';
 import { checkMessageId, messageOrNull } from './history.js';
 import { MessageRef } from './message.js';

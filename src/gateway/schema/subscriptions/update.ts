@@ -8,14 +8,8 @@ import { getSubscriptions, updateSubscriptions } from '../../../zulip/routes/sub
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
 import { reaches } from '../../zulip-operations.js';
-import {
-  changeEntries,
-  SubscribeChannelInput,
-  SubscriptionChangeRef,
-  SubscriptionRef,
-  toSubscriptionRequests,
-  type SubscriptionChange,
-} from '../subscriptions.js';
+import { SubscriptionRef } from './index.js';
+import { changeEntries, SubscribeChannelInput, SubscriptionChangeRef, toSubscriptionRequests, type SubscriptionChange } from './membership.js';
 
 interface UpdateSubscriptionsPayload {
   /** The names asked for in `add`, lowercased (channel names are case-insensitive). */

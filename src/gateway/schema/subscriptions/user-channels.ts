@@ -9,10 +9,10 @@ import type { User } from '../../../zulip/model/users.js';
 import { getUserChannels } from '../../../zulip/routes/subscriptions.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
-import { requireFeatureLevel } from '../../feature-level.js';
+import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { memoKey } from '../../loaders/index.js';
 import { reaches } from '../../zulip-operations.js';
-import { channelOrNull, ChannelRef } from '../channels.js';
+import { channelOrNull, ChannelRef } from '../channels/index.js';
 import { UserRef } from '../users.js';
 
 /** Per request: a user's subscribed channel IDs, asked at most once per user. */

@@ -1,5 +1,5 @@
 /**
- * The estimate of an operation's upstream calls (src/gateway/upstream-estimate.ts) and the
+ * The estimate of an operation's upstream calls (src/gateway/upstream/estimate.ts) and the
  * per-operation cap MAX_UPSTREAM_CALLS (issue 19), end to end against an emulator grown to 40
  * channels of 3 topics each: the query selecting every field of `channels` is refused before any
  * upstream call with a code naming the estimate, and the same query without the cap really makes
@@ -7,14 +7,14 @@
  */
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addChannel, insertMessage, subscribe } from '../../src/emulator/factory.js';
-import { DEMO_USERS } from '../../src/emulator/seed.js';
-import { sessionKey } from '../../src/gateway/events/hub.js';
-import { buildSchema } from '../../src/gateway/schema/index.js';
-import { estimateUpstreamCalls, UpstreamEstimates } from '../../src/gateway/upstream-estimate.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { createHarness, setupHarness, type Harness } from '../helpers/harness.js';
-import { until } from '../helpers/wait.js';
+import { addChannel, insertMessage, subscribe } from '../../../src/emulator/factory.js';
+import { DEMO_USERS } from '../../../src/emulator/seed.js';
+import { sessionKey } from '../../../src/gateway/events/hub.js';
+import { buildSchema } from '../../../src/gateway/schema/index.js';
+import { estimateUpstreamCalls, UpstreamEstimates } from '../../../src/gateway/upstream/estimate.js';
+import { ZulipConnection } from '../../../src/zulip/connection.js';
+import { createHarness, setupHarness, type Harness } from '../../helpers/harness.js';
+import { until } from '../../helpers/wait.js';
 
 const CHANNELS = 40;
 const TOPICS = 3;

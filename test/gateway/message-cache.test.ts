@@ -11,7 +11,7 @@ import { deleteMessage, getMessages, sendMessage, updateMessage } from '../../sr
 import { demoUser } from '../../src/emulator/seed.js';
 import { GatewayMetrics } from '../../src/gateway/observability/metrics.js';
 import { Readiness } from '../../src/gateway/observability/readiness.js';
-import { setupHarness, TEST_LIVE_CACHE, type Harness } from '../helpers/harness.js';
+import { setupHarness, TEST_MESSAGE_CACHE, type Harness } from '../helpers/harness.js';
 import { caughtUp, rest } from '../helpers/unreads.js';
 
 /** The README's dashboard (numeric ids under `zulipId`), with the fields compared to the server's answer. */
@@ -45,7 +45,7 @@ interface Dashboard {
 }
 
 /** Upstream calls of a warm dashboard: none from the cache, else `GET /messages`. */
-const WARM = TEST_LIVE_CACHE ? [] : ['GET messages'];
+const WARM = TEST_MESSAGE_CACHE ? [] : ['GET messages'];
 
 async function dashboard(h: Harness, login: string): Promise<{ nodes: DashboardNode[]; calls: string[]; reported: unknown }> {
   h.resetUpstreamRequests();
@@ -174,7 +174,7 @@ describe('message cache', () => {
     expect(both.map((b) => compared(b.nodes))).toEqual([compared(admin.nodes), compared(guest.nodes), compared(admin.nodes), compared(guest.nodes)]);
   });
 
-  it.runIf(TEST_LIVE_CACHE)('counts what it cannot serve by reason, and reports an event it cannot apply in /readiness', async () => {
+  it.runIf(TEST_MESSAGE_CACHE)('counts what it cannot serve by reason, and reports an event it cannot apply in /readiness', async () => {
     const metrics = new GatewayMetrics({ processMetrics: false });
     const h = setupHarness({ gateway: { metrics } });
     const readiness = new Readiness({

@@ -1,14 +1,14 @@
 /**
- * Feature-level gating (src/gateway/feature-level.ts): one GET /server_settings per gateway
+ * Feature-level gating (src/gateway/upstream/feature-level.ts): one GET /server_settings per gateway
  * instance, shared by concurrent requests, forgotten after a failure; UNSUPPORTED_BY_SERVER below
  * the level.
  */
 import { describe, expect, it } from 'vitest';
-import { contextFromCredentials } from '../../src/gateway/context.js';
-import { UpstreamServer } from '../../src/gateway/upstream-server.js';
-import { featureLevelOf, getFeatureLevel, requireFeatureLevel } from '../../src/gateway/feature-level.js';
-import type { FetchLike } from '../../src/zulip/connection.js';
-import { apiError, scriptedFetch, success } from '../helpers/scripted-fetch.js';
+import { contextFromCredentials } from '../../../src/gateway/context.js';
+import { UpstreamServer } from '../../../src/gateway/upstream/server.js';
+import { featureLevelOf, getFeatureLevel, requireFeatureLevel } from '../../../src/gateway/upstream/feature-level.js';
+import type { FetchLike } from '../../../src/zulip/connection.js';
+import { apiError, scriptedFetch, success } from '../../helpers/scripted-fetch.js';
 
 let servers = 0;
 const hamlet = { email: 'hamlet@zulip.example.com', apiKey: 'k' };

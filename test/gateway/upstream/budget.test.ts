@@ -3,11 +3,11 @@
  * like Zulip (per user, configurable limit), reported in the response `extensions`.
  */
 import { describe, expect, it } from 'vitest';
-import { demoUser } from '../../src/emulator/seed.js';
-import { sessionKey } from '../../src/gateway/events/hub.js';
-import { ZulipConnection } from '../../src/zulip/connection.js';
-import { setupHarness } from '../helpers/harness.js';
-import { until } from '../helpers/wait.js';
+import { demoUser } from '../../../src/emulator/seed.js';
+import { sessionKey } from '../../../src/gateway/events/hub.js';
+import { ZulipConnection } from '../../../src/zulip/connection.js';
+import { setupHarness } from '../../helpers/harness.js';
+import { until } from '../../helpers/wait.js';
 
 const ME = '{ me { zulipId } }';
 

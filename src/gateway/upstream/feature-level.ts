@@ -4,11 +4,11 @@
  * behind the gateway fail with `UNSUPPORTED_BY_SERVER` instead of with a confusing upstream error.
  * The levels themselves are named in src/zulip/feature-levels.ts.
  */
-import type { ZulipConnection } from '../zulip/connection.js';
-import type { ServerSettings } from '../zulip/model/server-settings.js';
-import { getServerSettings } from '../zulip/routes/server-settings.js';
-import { unsupportedByServer } from './errors.js';
-import type { UpstreamServer } from './upstream-server.js';
+import type { ZulipConnection } from '../../zulip/connection.js';
+import type { ServerSettings } from '../../zulip/model/server-settings.js';
+import { getServerSettings } from '../../zulip/routes/server-settings.js';
+import { unsupportedByServer } from '../errors.js';
+import type { UpstreamServer } from './server.js';
 
 /**
  * Where the level comes from: the gateway's shared value (one per gateway instance, see

@@ -4,7 +4,7 @@
  *   topics: t.field({ ..., extensions: upstreamCost({ each: 1 }), resolve }),
  *   creator: t.field({ ..., extensions: upstreamCost({ perBatch: 1, directory: true }), resolve }),
  *
- * upstream-estimate.ts reads these before an operation runs to estimate its upstream calls
+ * upstream/estimate.ts reads these before an operation runs to estimate its upstream calls
  * (plugins/upstream-budget.ts refuses what is over the cap or the credential's budget). A field
  * without a declaration gets the default rule ({@link defaultCost}), so new fields are priced
  * without edits: a root field is one call, a field that declares `reaches(...)` is one call each
@@ -15,7 +15,7 @@
  * The extension is invisible in the SDL.
  */
 import type { GraphQLField } from 'graphql';
-import { ZULIP_OPERATIONS } from './zulip-operations.js';
+import { ZULIP_OPERATIONS } from '../zulip-operations.js';
 
 /** The field extension key. */
 export const UPSTREAM_COST = 'upstreamCost';

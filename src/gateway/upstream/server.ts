@@ -4,14 +4,14 @@
  * one keep-alive pool) that requests derive their credentials and counters from (context.ts), and
  * the public server facts every caller shares. Nothing here depends on a caller's credentials.
  */
-import { ZulipConnection, type FetchLike, type ObservedCall } from '../zulip/connection.js';
-import type { Credentials } from '../zulip/credentials.js';
-import { AuthorizationCache } from './credentials.js';
-import type { LiveDirectories } from './directory/live.js';
+import { ZulipConnection, type FetchLike, type ObservedCall } from '../../zulip/connection.js';
+import type { Credentials } from '../../zulip/credentials.js';
+import { AuthorizationCache } from '../credentials.js';
+import type { LiveDirectories } from '../directory/live.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
-import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from './loaders/users.js';
-import { SharedValue } from './loaders/memo.js';
-import { UpstreamBudgets } from './upstream-budget.js';
+import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from '../loaders/users.js';
+import { SharedValue } from '../loaders/memo.js';
+import { UpstreamBudgets } from './budget.js';
 
 /** How to reach the chat server; fixed for the lifetime of a gateway. */
 export interface UpstreamConfig {

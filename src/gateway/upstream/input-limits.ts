@@ -1,5 +1,5 @@
 /**
- * The chat server's length limits, per gateway instance (on its UpstreamServer, upstream-server.ts):
+ * The chat server's length limits, per gateway instance (on its UpstreamServer, upstream/server.ts):
  * Zulip's defaults until a registration response reports the server's own. plugins/input-bounds.ts
  * holds arguments to them.
  */

@@ -20,26 +20,28 @@
  *   leaves the credential's interest set and checks it in one step: the last one out deletes the
  *   upstream queue, holder or not; otherwise another instance continues it (#leave).
  */
-import { randomBytes } from 'node:crypto';
-import type { ZulipApiError } from '../../zulip/errors.js';
-import { discardQueue } from '../events/queue.js';
-import type { RegisterQueueResult } from '../../zulip/model/events.js';
-import { RedisUnavailableError } from './redis.js';
-import type { CredentialKeys } from './keys.js';
-import { Lease, LeaseKeeper, type LeaseTimes } from './lease.js';
-import type { ClusterRedis } from './redis.js';
-import { ResumeGate } from './resume.js';
-import { EventStream, type EventStreamOptions, type StreamEntry } from './stream.js';
-import type { StreamTailer, TailListener } from './tail.js';
-import { encodeCursor, type Cursor } from '../events/buffer.js';
-import { FanOut } from '../events/fanout.js';
-import type { EventFilter, FilterSpec } from '../events/filters.js';
-import type { GatewayEvent, RawEvent, ResyncReason } from '../events/model.js';
-import type { EventSession, QueueEventSessionOptions, SessionListener } from '../events/session.js';
-import type { Delivery, SessionScope, Subscriber } from '../events/subscriber.js';
-import { decodeEntry, registrationMarkOf } from './codec.js';
-import { SnapshotLoader, SnapshotStore } from './snapshot.js';
-import { StreamHolder } from './holder.js';
+import type { ZulipApiError } from '../../../zulip/errors.js';
+import { discardQueue } from '../../events/queue.js';
+import type { RegisterQueueResult } from '../../../zulip/model/events.js';
+import { RedisUnavailableError } from '../redis.js';
+import type { CredentialKeys } from '../keys.js';
+import { Lease, LeaseKeeper, type LeaseTimes } from '../lease.js';
+import type { ClusterRedis } from '../redis.js';
+import { ResumeGate } from '../resume.js';
+import { EventStream, type EventStreamOptions, type StreamEntry } from '../stream.js';
+import type { StreamTailer, TailListener } from '../tail.js';
+import { encodeCursor, type Cursor } from '../../events/buffer.js';
+import { FanOut } from '../../events/fanout.js';
+import type { EventFilter, FilterSpec } from '../../events/filters.js';
+import type { GatewayEvent, RawEvent, ResyncReason } from '../../events/model.js';
+import type { EventSession, QueueEventSessionOptions, SessionListener } from '../../events/session.js';
+import type { SessionScope, Subscriber } from '../../events/subscriber.js';
+import { decodeEntry, registrationMarkOf } from '../codec.js';
+import { SnapshotLoader, SnapshotStore } from '../snapshot.js';
+import { StreamHolder } from '../holder.js';
+import { SessionInterest } from './interest.js';
+import { Readiness } from './readiness.js';
+import { replayed, type Gated } from './replay.js';
 
 /** What every session of one instance shares (cluster.ts). */
 export interface ClusterShared {
@@ -53,18 +55,6 @@ export interface ClusterShared {
   sessions: Set<ClusterEventSession>;
   /** This instance's random name, which starts its sessions' names in the credentials' interest sets. */
   instanceId: string;
-}
-
-interface Gated {
-  seq: number;
-  delivery: Delivery;
-}
-
-function deferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
 }
 
 /** A registration of the holder and where in the log it was logged (its state is the log's up to `seq`). */
@@ -91,8 +81,7 @@ export class ClusterEventSession implements EventSession {
   readonly #listeners = new Set<SessionListener>();
   readonly #gates = new Map<Subscriber, ResumeGate<Gated>>();
   readonly #following: Promise<void>;
-  readonly #ready = deferred();
-  #readyDone = false;
+  readonly #ready = new Readiness();
   #holder: StreamHolder | undefined;
   #unfollow: (() => void) | undefined;
   #stopped = false;
@@ -109,28 +98,16 @@ export class ClusterEventSession implements EventSession {
   #featureLevel: number | null = null;
   #typingExpiryMs = 15_000;
   #lastError: unknown;
-  #interestTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The latest interest refresh sent (settled, never rejecting): leaving waits for it. */
-  #interestWrite: Promise<unknown> = Promise.resolve();
-  /** When this session last renewed the interest key's lifetime (0: never). */
-  #interestKeyRenewedAt = 0;
   /** The one shutdown of this session, once started (stop and a refused credential share it). */
   #leaving: Promise<void> | undefined;
-  /** The sessions (of any instance) for this credential (a sorted set: member session, score expiry). */
-  readonly #interestKey: string;
-  /**
-   * This session's name in the interest set: the instance's and one of its own, because a session
-   * stopping after its grace period and the next one of the same credential on the same instance
-   * overlap, and the one leaving must neither remove the other nor count itself.
-   */
-  readonly #interestMember: string;
+  /** This session's place in the credential's interest set (interest.ts). */
+  readonly #interest: SessionInterest;
 
   constructor(
     readonly keys: CredentialKeys,
     private readonly shared: ClusterShared,
     private readonly options: QueueEventSessionOptions,
   ) {
-    this.#ready.promise.catch(() => undefined);
     this.#groups = new FanOut((subscriber, delivery, seq) => {
       const gate = this.#gates.get(subscriber);
       if (!gate) subscriber.push(delivery);
@@ -141,8 +118,7 @@ export class ClusterEventSession implements EventSession {
     this.#stream = new EventStream(shared.redis, keys, shared.stream);
     this.#snapshots = new SnapshotStore(shared.redis, keys.snapshot, Math.max(shared.stream.stateTtlMs ?? 900_000, shared.stream.maxAgeMs ?? 300_000));
     this.#loader = new SnapshotLoader({ store: this.#snapshots, stream: this.#stream, listeners: () => this.#listeners, retryMs: shared.retryMs, withinMs: 2_000 });
-    this.#interestKey = `${keys.lease}:interest`;
-    this.#interestMember = `${shared.instanceId}.${randomBytes(6).toString('base64url')}`;
+    this.#interest = new SessionInterest(shared.redis, keys.lease, shared.instanceId, shared.lease);
     this.#keeper = new LeaseKeeper(
       new Lease(shared.redis, keys.lease, shared.lease.ttlMs),
       {
@@ -155,7 +131,7 @@ export class ClusterEventSession implements EventSession {
     // Interest at once: a session of another instance (or an earlier one of this instance) leaving
     // now must not take itself for the last one. The keeper starts once the log is followed, so
     // nothing this instance logs is missed.
-    this.#showInterest();
+    this.#interest.show();
     this.#following = this.#follow().then(() => {
       if (!this.#stopped) this.#keeper.start();
     });
@@ -183,17 +159,7 @@ export class ClusterEventSession implements EventSession {
   }
 
   whenReady(withinMs: number): Promise<void> {
-    if (this.#readyDone) return this.#ready.promise;
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(this.#lastError ?? new RedisUnavailableError('The event log in Redis was not ready in time.')),
-        withinMs,
-      );
-      this.#ready.promise.then(
-        () => (clearTimeout(timer), resolve()),
-        (error: unknown) => (clearTimeout(timer), reject(error)),
-      );
-    });
+    return this.#ready.within(withinMs, () => this.#lastError ?? new RedisUnavailableError('The event log in Redis was not ready in time.'));
   }
 
   attach(subscriber: Subscriber, spec: FilterSpec, after?: Cursor): void {
@@ -245,13 +211,12 @@ export class ClusterEventSession implements EventSession {
     this.#ready.reject(new Error('the event session stopped'));
     this.#unfollow?.();
     this.#unfollow = undefined;
-    if (this.#interestTimer) clearTimeout(this.#interestTimer);
+    this.#interest.stopShowing();
     const holder = this.#holder;
     this.#holder = undefined;
     // Keeps a logged queue (for the others, or for the deletion below); deletes one never logged.
     await holder?.stop();
-    await this.#interestWrite;
-    if (!(await this.#othersInterested())) await this.#deleteLoggedQueue(this.#keeper.token);
+    if (!(await this.#interest.leave())) await this.#deleteLoggedQueue(this.#keeper.token);
     await this.#keeper.stop();
   }
 
@@ -272,42 +237,6 @@ export class ClusterEventSession implements EventSession {
     if (queueId === undefined) return;
     await discardQueue(this.options.connection, queueId);
     if (token !== undefined) await this.#stream.saveQueue(token, null).catch(() => undefined);
-  }
-
-  /**
-   * Keeps this session in the credential's interest set while it lives: its score (an expiry time,
-   * two lease lifetimes ahead) is refreshed every two lease retries, and the key's own lifetime (four
-   * lease lifetimes) only when half of it may have passed, so that a refresh is usually one ZADD.
-   */
-  #showInterest(): void {
-    if (this.#stopped) return;
-    const { ttlMs, retryMs } = this.shared.lease;
-    const now = Date.now();
-    const renewKey = now - this.#interestKeyRenewedAt >= 2 * ttlMs;
-    this.#interestWrite = this.shared.redis
-      .run(async (c) => {
-        await c.zadd(this.#interestKey, now + 2 * ttlMs, this.#interestMember);
-        if (renewKey) await c.pexpire(this.#interestKey, 4 * ttlMs);
-      })
-      .then(
-        () => renewKey && (this.#interestKeyRenewedAt = now),
-        () => undefined,
-      );
-    this.#interestTimer = setTimeout(() => this.#showInterest(), 2 * retryMs);
-    this.#interestTimer.unref?.();
-  }
-
-  /** Leaves the interest set; whether another session (of any instance) is still in it (true when Redis cannot tell). */
-  async #othersInterested(): Promise<boolean> {
-    try {
-      const replies = await this.shared.redis.run((c) =>
-        c.multi().zrem(this.#interestKey, this.#interestMember).zremrangebyscore(this.#interestKey, '-inf', Date.now()).zcard(this.#interestKey).exec(),
-      );
-      const [error, count] = replies?.[2] ?? [new Error('no reply'), 1];
-      return error !== null || Number(count) > 0;
-    } catch {
-      return true;
-    }
   }
 
   /** Reads where the log is now (retrying while Redis is unreachable), then follows it from there. */
@@ -466,18 +395,7 @@ export class ClusterEventSession implements EventSession {
       subscriber.push({ cursor: this.#cursorNow(), event, batch: {}, scope: this.scope, verdict: true });
       return gate.skip(this.#position.seq);
     }
-    const items: Gated[] = [];
-    let batch: { n: number; object: object } = { n: -1, object: {} };
-    for (const entry of replay.entries) {
-      const decoded = decodeEntry(entry.data);
-      if (!decoded) continue;
-      const verdict = filter.test(decoded.event, this.#groups.index);
-      if (verdict === false) continue;
-      if (batch.n !== entry.batch) batch = { n: entry.batch, object: {} };
-      const cursor = encodeCursor({ generation: entry.generation, seq: entry.seq });
-      items.push({ seq: entry.seq, delivery: { cursor, event: decoded.event, batch: batch.object, scope: this.scope, verdict } });
-    }
-    gate.open(items, replay.lastSeq);
+    gate.open(replayed(replay.entries, filter, this.#groups.index, this.scope), replay.lastSeq);
   }
 
   /** This instance took the lease: continue the queue the log names (or start one) and log it. */
@@ -546,7 +464,7 @@ export class ClusterEventSession implements EventSession {
 
   /** Another instance holds the lease: ready once it has logged a registered queue. */
   async #readyIfQueued(): Promise<void> {
-    if (this.#readyDone) return;
+    if (this.#ready.done) return;
     try {
       if ((await this.#stream.state())?.queueId !== undefined) this.#markReady();
     } catch (error) {
@@ -555,9 +473,7 @@ export class ClusterEventSession implements EventSession {
   }
 
   #markReady(): void {
-    if (this.#readyDone || this.#stopped) return;
-    this.#readyDone = true;
-    this.#ready.resolve();
+    if (!this.#stopped) this.#ready.resolve();
   }
 
   async #refused(error: ZulipApiError): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * The upstream calls an operation will make, estimated before it runs from its document, its
  * arguments and what the credential's live directory holds, with each field's declared cost
- * (upstream-cost.ts). It is an upper bound of the calls the resolvers make as they are written:
+ * (upstream/cost.ts). It is an upper bound of the calls the resolvers make as they are written:
  *
  * - a field's `each` calls count once per item of every list above it (so `channels { topics }`
  *   costs one call per channel), each alias and each fragment spread separately;
@@ -39,7 +39,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { costOf, DEFAULT_LIST_SIZE, type DirectoryCount, type ListSize } from './upstream-cost.js';
+import { costOf, DEFAULT_LIST_SIZE, type DirectoryCount, type ListSize } from './cost.js';
 
 /** The credential's live directory, when it is warm: what it counts. */
 export type WarmDirectory = Readonly<Record<DirectoryCount, number>>;

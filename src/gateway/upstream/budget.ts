@@ -5,7 +5,7 @@
  * one spending a user's whole budget. Until a credential's first answer, Zulip's default applies.
  * Keyed by the credential's HMAC key (ZulipConnection.credentialKey), never the credential.
  */
-import type { RateLimitInfo } from '../zulip/connection.js';
+import type { RateLimitInfo } from '../../zulip/connection.js';
 
 /** Zulip's default API rate limit: 200 calls per user per minute. */
 export const ZULIP_DEFAULT_RATE_LIMIT = { limit: 200, windowSeconds: 60 } as const;
