@@ -79,24 +79,30 @@ export default tseslint.config(
     },
   },
   {
-    // The emulator may read the REST client's wire types, never its code; the one value it reads is
-    // the feature-level table (a pure data module), so each level is spelled once.
+    // The emulator may read the REST client's wire types, never its code; the values it reads are
+    // the operation table and the feature-level table (pure data modules), so each fact is spelled once.
     files: ['src/emulator/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['**/zulip/**', '!**/zulip/feature-levels.js'], allowTypeImports: true, message: 'The emulator imports only types from src/zulip (and its feature-level table).' },
+            { regex: '/zulip/(?!(feature-levels|generated/operations)\\.js$)', allowTypeImports: true, message: 'The emulator imports only types from src/zulip (and its operation and feature-level tables).' },
           ],
         },
       ],
     },
   },
   {
-    // The emulator loads the feature-level table as a value: it stays data that imports nothing.
-    files: ['src/zulip/feature-levels.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['*', '**'], message: 'The feature-level table imports nothing.' }] }] },
+    // The emulator loads the feature-level and operation tables as values: they stay data that imports
+    // no code (the feature-level table reads operation levels from the operation table).
+    files: ['src/zulip/feature-levels.ts', 'src/zulip/generated/operations.ts', 'src/zulip/generated/table/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\./(generated/operations|table/[\\w-]+)\\.js$)', allowTypeImports: true, message: 'The feature-level and operation tables import only data.' }] },
+      ],
+    },
   },
   {
     files: ['src/gateway/events/**/*.ts', 'src/gateway/cluster/**/*.ts'],

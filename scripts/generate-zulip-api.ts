@@ -305,13 +305,13 @@ function binding(operationId: string, operation: OperationFacts): string[] {
     return [
       `/** Calls https://zulip.com/api/${operationId} with \`file\` streamed as its file part; \`Result\` is the answer's type. */`,
       `export const ${name} = <Result = ZulipResult>(connection: ZulipConnection, params: ${params}, file: FilePart, call?: SendOptions): Promise<SendResult<Result>> =>`,
-      `  uploadOperation<${params}, Result>(connection, ${name}Operation, params, file, call);`,
+      `  uploadOperation<${params}, Result>(connection, operations.${name}, params, file, call);`,
     ];
   }
   return [
     `/** Calls https://zulip.com/api/${operationId}; \`Result\` is the answer's type. */`,
     `export const ${name} = <Result = ZulipResult>(connection: ZulipConnection, params: ${params}${optional}, call?: SendOptions): Promise<SendResult<Result>> =>`,
-    `  callOperation<${params}, Result>(connection, ${name}Operation, params, call);`,
+    `  callOperation<${params}, Result>(connection, operations.${name}, params, call);`,
   ];
 }
 
@@ -327,31 +327,40 @@ export function generateZulipApi(documented: Record<string, OperationFacts>): Ma
   const files = new Map<string, string>();
   const resources = [...byResource.keys()].sort();
   for (const resource of resources) {
-    const lines = [
-      HEADER,
-      `/** Zulip operations of the ${resource} resource: params types, table entries and bindings (see ../operation.ts). */`,
-      "import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';",
-      "import { callOperation, type ZulipOperation, type ZulipResult } from '../operation.js';",
-    ];
     const ids = byResource.get(resource)!;
-    if (ids.some((id) => facts[id]!.body === 'multipart')) {
-      lines[3] = "import { callOperation, uploadOperation, type ZulipOperation, type ZulipResult } from '../operation.js';";
-      lines.splice(3, 0, "import type { FilePart } from '../multipart.js';");
-    }
-    for (const id of ids) {
-      lines.push('', ...paramsType(id, facts[id]!), '', ...tableEntry(id, facts[id]!), '', ...binding(id, facts[id]!));
-    }
-    lines.push(
+    // The table: data only (the emulator and the feature-level table load it).
+    const table = [
+      HEADER,
+      `/** Zulip operations of the ${resource} resource: params types and table entries (see ../../operation.ts). */`,
+      "import type { ZulipOperation } from '../../operation.js';",
+    ];
+    for (const id of ids) table.push('', ...paramsType(id, facts[id]!), '', ...tableEntry(id, facts[id]!));
+    table.push(
       '',
       `/** The table entries of the ${resource} resource, keyed by camelCase operation id. */`,
       'export const operations = {',
       ...ids.map((id) => `  ${camelCase(id)}: ${camelCase(id)}Operation,`),
       '} as const;',
     );
+    files.set(`table/${resource}.ts`, `${table.join('\n')}\n`);
+    // The bindings, over the table.
+    const upload = ids.some((id) => facts[id]!.body === 'multipart');
+    const params = ids.map((id) => `${pascalCase(id)}Params`);
+    const lines = [
+      HEADER,
+      `/** Bindings of the ${resource} operations: one call each (see ../operation.ts); the params types and table entries are in ./table/. */`,
+      "import type { SendOptions, SendResult, ZulipConnection } from '../connection.js';",
+      ...(upload ? ["import type { FilePart } from '../multipart.js';"] : []),
+      `import { ${ids.some((id) => facts[id]!.body !== 'multipart') ? 'callOperation, ' : ''}${upload ? 'uploadOperation, ' : ''}type ZulipResult } from '../operation.js';`,
+      `import { operations, type ${params.join(', type ')} } from './table/${resource}.js';`,
+      '',
+      `export * from './table/${resource}.js';`,
+    ];
+    for (const id of ids) lines.push('', ...binding(id, facts[id]!));
     files.set(`${resource}.ts`, `${lines.join('\n')}\n`);
   }
   const alias = (resource: string) => camelCase(resource);
-  const imports = resources.map((resource) => `import { operations as ${alias(resource)} } from './${resource}.js';`);
+  const imports = resources.map((resource) => `import { operations as ${alias(resource)} } from './table/${resource}.js';`);
   const table = [
     HEADER,
     '/**',
@@ -380,8 +389,10 @@ export function generateZulipApi(documented: Record<string, OperationFacts>): Ma
 // Write only when run as a script, so the test can import generateZulipApi.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const files = generateZulipApi(readFacts());
-  mkdirSync(GENERATED_DIR, { recursive: true });
-  for (const stale of readdirSync(GENERATED_DIR)) if (!files.has(stale)) rmSync(`${GENERATED_DIR}${stale}`);
+  mkdirSync(`${GENERATED_DIR}table`, { recursive: true });
+  for (const stale of readdirSync(GENERATED_DIR, { recursive: true, encoding: 'utf8' })) {
+    if (stale.endsWith('.ts') && !files.has(stale)) rmSync(`${GENERATED_DIR}${stale}`);
+  }
   for (const [name, text] of files) writeFileSync(`${GENERATED_DIR}${name}`, text);
   console.log(`wrote ${files.size} files to ${GENERATED_DIR}`);
 }

@@ -6,6 +6,21 @@
  * Releases: Zulip 5.0 ends at level 122, 6.0 at 156, 7.0 at 185, 8.0 at 237, 9.0 at 277,
  * 10.0 at 371; later levels are Zulip 11.0. https://zulip.com/api/changelog
  */
+import { zulipOperations } from './generated/operations.js';
+
+/**
+ * The oldest Zulip server supported: Zulip 2.1, which reports no feature level (read as 0; feature
+ * levels start with Zulip 3.0). Every branch for a server older than a level is marked
+ * `TODO(server-N)`, N being the Zulip release that brought the level: raising this floor to
+ * release N deletes those branches.
+ */
+export const OLDEST_SUPPORTED_SERVER = { featureLevel: 0, release: 'Zulip 2.1' };
+
+/**
+ * Levels that are no operation's own (a parameter, a field, an error code, a behaviour). An
+ * operation's own level is its table entry's `featureLevel` (src/zulip/generated/operations.ts,
+ * `operationGate`); the entries below that name one alias it, so the level is stated once.
+ */
 export const featureLevels = {
   /** Zulip 3.0 (2): reactions carry `user_id` (before, only the deprecated `user` object). */
   reactionUserId: 2,
@@ -18,21 +33,21 @@ export const featureLevels = {
   /** Zulip 5.0 (98): `is_web_public` on `PATCH /streams/{stream_id}`. */
   channelWebPublic: 98,
   /** Zulip 6.0 (127): `POST /user_groups/{user_group_id}/subgroups` (subgroups of user groups). */
-  groupSubgroups: 127,
+  groupSubgroups: zulipOperations.updateUserGroupSubgroups.featureLevel,
   /** Zulip 6.0 (136): `history_public_to_subscribers` accepted alone on `PATCH /streams/{stream_id}`. */
   channelHistoryAlone: 136,
   /** Zulip 6.0 (155): `POST /messages/flags/narrow` and `include_anchor`. */
-  flagsForNarrow: 155,
+  flagsForNarrow: zulipOperations.updateMessageFlagsForNarrow.featureLevel,
   /** Zulip 7.0 (164): `server_presence_offline_threshold_seconds` in `POST /register`. */
   presenceOfflineThreshold: 164,
   /** Zulip 7.0 (170): `POST /user_topics`. */
-  userTopics: 170,
+  userTopics: zulipOperations.updateUserTopic.featureLevel,
   /** Zulip 7.0 (174): `type: "direct"` on `POST /messages` (was `private`). */
   directMessageType: 174,
   /** Zulip 7.0 (177): narrow operators `dm`, `dm-including`, `is:dm` (were `pm-with`, `group-pm-with`, `is:private`). */
   dmNarrowOperators: 177,
   /** Zulip 7.0 (184): `PATCH /scheduled_messages/{scheduled_message_id}`. */
-  editScheduledMessage: 184,
+  editScheduledMessage: zulipOperations.updateScheduledMessage.featureLevel,
   /** Zulip 8.0 (193): `REACTION_ALREADY_EXISTS` / `REACTION_DOES_NOT_EXIST` error codes. */
   reactionErrorCodes: 193,
   /** Zulip 8.0 (194): the narrow `id` operand may be an integer (a string before). */
@@ -64,7 +79,7 @@ export const featureLevels = {
   /** Zulip 10.0 (311): `add_subgroups` / `delete_subgroups` on `POST /user_groups/{user_group_id}/members`, `subgroups` on `POST /user_groups/create`. */
   groupSubgroupsOnMembers: 311,
   /** Zulip 10.0 (313): `PATCH /users/{email}`, and `new_email` on `PATCH /users/{user_id}`. */
-  updateUserByEmail: 313,
+  updateUserByEmail: zulipOperations.updateUserByEmail.featureLevel,
   /** Zulip 10.0 (315): archived channels (`is_archived`, `exclude_archived`). */
   archivedChannels: 315,
   /** Zulip 10.0 (325): `can_administer_channel_group`. */
@@ -91,57 +106,57 @@ export const featureLevels = {
   userIdsParameter: 384,
   // ---- uploads, attachments, custom emoji, login, channel lookups (issue 17) ----
   /** Zulip 8.0 (226): `GET /streams/{stream_id}/email_address`. */
-  channelEmailAddress: 226,
+  channelEmailAddress: zulipOperations.getStreamEmailAddress.featureLevel,
   /** Zulip 10.0 (335): `sender_id` on `GET /streams/{stream_id}/email_address`. */
   channelEmailSender: 335,
   /** Zulip 10.0 (337): `voice_only` on `GET /calls/bigbluebutton/create`. */
   bigBlueButtonVoiceOnly: 337,
   /** Zulip 11.0 (389): channel folders (`GET /channel_folders`, `POST /channel_folders/create`, `PATCH /channel_folders/{id}`). */
-  channelFolders: 389,
+  channelFolders: zulipOperations.getChannelFolders.featureLevel,
   /** Zulip 11.0 (390): navigation views (`/navigation_views`). */
-  navigationViews: 390,
+  navigationViews: zulipOperations.getNavigationViews.featureLevel,
   /** Zulip 11.0 (414): `PATCH /channel_folders` reorders the folders. */
-  reorderChannelFolders: 414,
+  reorderChannelFolders: zulipOperations.patchChannelFolders.featureLevel,
   /** Zulip 11.0 (417): `POST /channels/create`. */
-  createChannel: 417,
+  createChannel: zulipOperations.createChannel.featureLevel,
   /** Zulip 12.0 (460): `POST /calls/constructorgroups/create`. */
-  constructorGroupsCalls: 460,
+  constructorGroupsCalls: zulipOperations.createConstructorGroupsVideoCall.featureLevel,
   /** Zulip 12.0 (465): `POST /calls/nextcloud_talk/create`. */
-  nextcloudTalkCalls: 465,
+  nextcloudTalkCalls: zulipOperations.createNextcloudTalkVideoCall.featureLevel,
   // Organization administration (issue 17, realm group).
   /** Zulip 7.0 (176): linkifiers have an RFC 6570 `url_template` (a Python format string before). */
   linkifierUrlTemplate: 176,
   /** Zulip 8.0 (202): `PATCH /realm/linkifiers` (reorder linkifiers). */
-  reorderLinkifiers: 202,
+  reorderLinkifiers: zulipOperations.reorderLinkifiers.featureLevel,
   /** Zulip 6.0 (143): changing the allowed email domains needs an owner (an administrator before). */
   realmDomainsOwnerOnly: 143,
   /** Zulip 8.0 (196): code playgrounds have an RFC 6570 `url_template` (a `url_prefix` before). */
   playgroundUrlTemplate: 196,
   // issue 17, messages group (api-messages): saved snippets, reminders, message operations.
   /** Zulip 10.0 (297): saved snippets (`GET/POST /saved_snippets`, `DELETE /saved_snippets/{saved_snippet_id}`). */
-  savedSnippets: 297,
+  savedSnippets: zulipOperations.getSavedSnippets.featureLevel,
   /** Zulip 10.0 (368): `PATCH /saved_snippets/{saved_snippet_id}`. */
-  editSavedSnippet: 368,
+  editSavedSnippet: zulipOperations.editSavedSnippet.featureLevel,
   /** Zulip 4.0 (48): muting users (`POST` / `DELETE /users/me/muted_users/{muted_user_id}`). */
-  mutedUsers: 48,
+  mutedUsers: zulipOperations.muteUser.featureLevel,
   /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
-  getUserStatus: 262,
+  getUserStatus: zulipOperations.getUserStatus.featureLevel,
   // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
   /** Zulip 3.0 (1): `GET /user_uploads/{realm_id_str}/{filename}` (a temporary URL of an uploaded file). */
-  fileTemporaryUrl: 1,
+  fileTemporaryUrl: zulipOperations.getFileTemporaryUrl.featureLevel,
   /** Zulip 7.0 (160): `POST /jwt/fetch_api_key`. */
-  jwtFetchApiKey: 160,
+  jwtFetchApiKey: zulipOperations.jwtFetchApiKey.featureLevel,
   /** Zulip 9.0 (272): `url` in the `POST /user_uploads` answer (only `uri` before). */
   uploadUrlField: 272,
   /** Zulip 10.0 (285): `filename` in the `POST /user_uploads` answer. */
   uploadFilenameField: 285,
   /** Zulip 12.0 (479): `GET /thumbnail/status/{realm_id_str}/{filename}`. */
-  thumbnailStatus: 479,
+  thumbnailStatus: zulipOperations.checkThumbnailStatus.featureLevel,
   // issue 17, users group (api-users): accounts, custom profile fields, groups, API keys, exports.
   /** Zulip 4.0 (36): `POST /users` needs the `can_create_users` permission (any administrator before). */
   createUserPermission: 36,
   /** Zulip 11.0 (407): `POST /users/{user_id}/status` (an administrator changes another user's status). */
-  updateStatusForUser: 407,
+  updateStatusForUser: zulipOperations.updateStatusForUser.featureLevel,
   /** Zulip 12.0 (473): bots with an administrator role may use `POST /users/{user_id}/status` too. */
   updateStatusForUserBots: 473,
   /** Zulip 6.0 (146): `display_in_profile_summary` of custom profile fields. */
@@ -153,41 +168,41 @@ export const featureLevels = {
   /** Zulip 12.0 (455): `use_for_user_matching` of custom profile fields. */
   customProfileFieldUserMatching: 455,
   /** Zulip 6.0 (127): `GET /user_groups/{id}/members`, `/members/{user_id}` and `/subgroups`. */
-  userGroupMembershipQueries: 127,
+  userGroupMembershipQueries: zulipOperations.getUserGroupMembers.featureLevel,
   /** Zulip 12.0 (463): `GET /bots/{bot_id}/api_key`. */
-  getBotApiKey: 463,
+  getBotApiKey: zulipOperations.getBotApiKey.featureLevel,
   /** Zulip 10.0 (290): `POST /user_groups/{user_group_id}/deactivate`. */
-  deactivateUserGroup: 290,
+  deactivateUserGroup: zulipOperations.deactivateUserGroup.featureLevel,
   /** Zulip 10.0 (298): a group in use answers CANNOT_DEACTIVATE_GROUP_IN_USE (BAD_REQUEST before). */
   groupInUseCode: 298,
   // Channels and subscriptions (issue 17, api-channels).
   /** Zulip 3.0 (12): `GET /users/{user_id}/subscriptions/{stream_id}`. */
-  subscriptionStatus: 12,
+  subscriptionStatus: zulipOperations.getSubscriptionStatus.featureLevel,
   /** Zulip 11.0 (440): `GET /users/{user_id}/channels`. */
-  userChannels: 440,
+  userChannels: zulipOperations.getUserChannels.featureLevel,
   // issue 17 (api-messages, second round): message extras, reminders, mobile push.
   /** Zulip 6.0 (137): `GET /messages/{message_id}/read_receipts`. */
-  readReceipts: 137,
+  readReceipts: zulipOperations.getReadReceipts.featureLevel,
   /** Zulip 8.0 (217): `POST /mobile_push/test_notification`. */
-  testNotify: 217,
+  testNotify: zulipOperations.testNotify.featureLevel,
   /** Zulip 10.0 (351): `POST /messages/{message_id}/typing` (typing while editing a message). */
-  editTyping: 351,
+  editTyping: zulipOperations.setTypingStatusForMessageEdit.featureLevel,
   /** Zulip 11.0 (381): `POST /reminders` (message reminders). */
-  messageReminders: 381,
+  messageReminders: zulipOperations.createMessageReminder.featureLevel,
   /** Zulip 11.0 (382): `POST /messages/{message_id}/report`. */
-  reportMessage: 382,
+  reportMessage: zulipOperations.reportMessage.featureLevel,
   /** Zulip 11.0 (399): `GET /reminders` and `DELETE /reminders/{reminder_id}`. */
-  listReminders: 399,
+  listReminders: zulipOperations.getReminders.featureLevel,
   /** Zulip 11.0 (406): `POST /mobile_push/register` (end-to-end encrypted push registration). */
-  registerPushDevice: 406,
+  registerPushDevice: zulipOperations.registerPushDevice.featureLevel,
   /** Zulip 11.0 (415): `note` on `POST /reminders`. */
   reminderNote: 415,
   /** Zulip 11.0 (420): `POST /mobile_push/e2ee/test_notification`. */
-  e2eeTestNotify: 420,
+  e2eeTestNotify: zulipOperations.e2eeTestNotify.featureLevel,
   /** Zulip 12.0 (468): `POST /register_client_device`, and `device_id` on the push endpoints. */
   clientDevices: 468,
   /** Zulip 12.0 (470): `POST /remove_client_device`. */
-  removeClientDevice: 470,
+  removeClientDevice: zulipOperations.removeClientDevice.featureLevel,
   /** Zulip 4.0 (43): `GET /users/{user_id}/presence` takes a user ID (an email before). */
   presenceByUserId: 43,
   // issue 17 (api-invites): invitations and data exports.
@@ -202,7 +217,7 @@ export const featureLevels = {
   /** Zulip 11.0 (416): `welcome_message_custom_text` on invitations. */
   inviteWelcomeMessage: 416,
   /** Zulip 10.0 (295): `GET /export/realm/consents`. */
-  exportConsents: 295,
+  exportConsents: zulipOperations.getRealmExportConsents.featureLevel,
   /** Zulip 10.0 (304): `export_type` (public or full with consent) on data exports. */
   exportType: 304,
   /** Zulip 12.0 (430): `email_address_visibility` in export consents. */
@@ -211,7 +226,7 @@ export const featureLevels = {
   exportTypeNames: 449,
   // issue 17, devices group (api-devices): realm user-settings defaults, Welcome Bot test.
   /** Zulip 5.0 (96): `PATCH /realm/user_settings_defaults`. */
-  realmUserSettingsDefaults: 96,
+  realmUserSettingsDefaults: zulipOperations.updateRealmUserSettingsDefaults.featureLevel,
   /** Zulip 11.0 (416): `POST /realm/test_welcome_bot_custom_message`. */
-  testWelcomeBotCustomMessage: 416,
+  testWelcomeBotCustomMessage: zulipOperations.testWelcomeBotCustomMessage.featureLevel,
 } as const;

@@ -7,7 +7,8 @@ describe('generate:api', () => {
   const files = generateZulipApi(readFacts());
 
   it('matches the committed output file by file (run `npm run generate:api` after changing the facts)', () => {
-    expect(readdirSync(GENERATED_DIR).sort()).toEqual([...files.keys()].sort());
+    const committed = readdirSync(GENERATED_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
+    expect(committed.sort()).toEqual([...files.keys()].sort());
     for (const [name, text] of files) expect(readFileSync(`${GENERATED_DIR}${name}`, 'utf8'), name).toBe(text);
   });
 
@@ -16,7 +17,7 @@ describe('generate:api', () => {
     const entries = [...files.values()].join('\n').match(/^ {2}\w+: \w+Operation,$/gm);
     // Every documented operation, and the two legacy settings aliases.
     expect(entries).toHaveLength(Object.keys(readFacts()).length + 2);
-    expect(files.get('operations.ts')!.match(/^ {2}\.\.\.\w+,$/gm)).toHaveLength(files.size - 1);
+    expect(files.get('operations.ts')!.match(/^ {2}\.\.\.\w+,$/gm)).toHaveLength((files.size - 1) / 2);
   });
 
   it('takes encodings from the JSON marks, the view overrides and the value shape', () => {

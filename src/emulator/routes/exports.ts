@@ -30,7 +30,9 @@ const TYPE_NAMES: readonly RealmExportTypeName[] = ['public', 'full_with_consent
 
 function readExportType(ctx: RouteContext): RealmExportTypeName {
   const level = ctx.settings.featureLevel;
+  // TODO(server-10): exportType (304); drop the older branch once every supported server has it.
   if (level < featureLevels.exportType) return 'public';
+  // TODO(server-12): exportTypeNames (449); drop the older branch once every supported server has it.
   if (level < featureLevels.exportTypeNames) {
     const code = ctx.params.optJson('export_type') ?? 1;
     const type = typeof code === 'number' ? TYPE_CODES[code] : undefined;
@@ -57,7 +59,9 @@ function serialize(ctx: RouteContext, record: StoredRealmExport): RealmExport {
     pending: true,
   };
   const level = ctx.settings.featureLevel;
+  // TODO(server-12): exportTypeNames (449); drop the older branch once every supported server has it.
   if (level >= featureLevels.exportTypeNames) wire.export_type = record.type;
+  // TODO(server-10): exportType (304); drop the older branch once every supported server has it.
   else if (level >= featureLevels.exportType) wire.export_type = record.type === 'public' ? 1 : 2;
   return wire;
 }
@@ -90,6 +94,7 @@ function getRealmExports(ctx: RouteContext): Record<string, unknown> {
 /** https://zulip.com/api/get-realm-export-consents */
 function getRealmExportConsents(ctx: RouteContext): Record<string, unknown> {
   requireRealmAdmin(ctx);
+  // TODO(server-12): exportConsentEmailVisibility (430); drop the older branch once every supported server has it.
   const withVisibility = ctx.settings.featureLevel >= featureLevels.exportConsentEmailVisibility;
   const consents = [...ctx.store.users.values()]
     .filter((u) => u.is_active && !u.is_bot)

@@ -55,9 +55,12 @@ function readOptions(ctx: RouteContext, streamIds: number[]) {
   const expiresIn = params.optJson('invite_expires_in_minutes');
   if (expiresIn !== undefined && expiresIn !== null && !Number.isSafeInteger(expiresIn)) throw badRequest('invite_expires_in_minutes is not an integer');
   const atLevel = (level: number) => settings.featureLevel >= level;
+  // TODO(server-10): inviteGroups (322); drop the older branch once every supported server has it.
   const groupIds = atLevel(featureLevels.inviteGroups) ? checkIntArray('group_ids', params.optJson('group_ids') ?? []) : [];
+  // TODO(server-9): inviteDefaultChannels (261); drop the older branch once every supported server has it.
   const includeDefaults = atLevel(featureLevels.inviteDefaultChannels) ? params.optJson('include_realm_default_subscriptions') ?? false : false;
   if (typeof includeDefaults !== 'boolean') throw badRequest('include_realm_default_subscriptions is not a boolean');
+  // TODO(server-11): inviteWelcomeMessage (416); drop the older branch once every supported server has it.
   const welcome = atLevel(featureLevels.inviteWelcomeMessage) ? params.optStr('welcome_message_custom_text') ?? null : null;
   if (welcome !== null && welcome.length > MAX_WELCOME_MESSAGE_LENGTH) {
     throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`);
@@ -137,6 +140,7 @@ function sendInvites(ctx: RouteContext): Record<string, unknown> {
   const raw = ctx.params.str('invitee_emails');
   const streamIds = ctx.params.intArray('stream_ids');
   const options = readOptions(ctx, streamIds);
+  // TODO(server-9): inviteNotifyReferrer (267); drop the older branch once every supported server has it.
   const notify = ctx.settings.featureLevel >= featureLevels.inviteNotifyReferrer ? ctx.params.optJson('notify_referrer_on_join') ?? true : true;
   if (typeof notify !== 'boolean') throw badRequest('notify_referrer_on_join is not a boolean');
   if (!holdsRealmSetting(ctx, ctx.store.realm.settings.can_invite_users_group, 'role:members')) throw insufficientPermission();
@@ -174,6 +178,7 @@ function sendInvites(ctx: RouteContext): Record<string, unknown> {
 
 /** https://zulip.com/api/create-invite-link */
 function createInviteLink(ctx: RouteContext): Record<string, unknown> {
+  // TODO(server-8): inviteLinksForMembers (209); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel < featureLevels.inviteLinksForMembers) requireRealmAdmin(ctx);
   requireMemberOrAdmin(ctx);
   const streamIds = ctx.params.optIntArray('stream_ids') ?? [];
@@ -208,6 +213,7 @@ function revokeEmailInvite(ctx: RouteContext): Record<string, unknown> {
 
 /** https://zulip.com/api/revoke-invite-link */
 function revokeInviteLink(ctx: RouteContext): Record<string, unknown> {
+  // TODO(server-8): inviteLinksForMembers (209); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel < featureLevels.inviteLinksForMembers) requireRealmAdmin(ctx);
   requireMemberOrAdmin(ctx);
   const invite = accessInvite(ctx, 'link');
@@ -236,6 +242,7 @@ function serialize(ctx: RouteContext, invite: StoredInvite): Invite {
   };
   if (invite.email !== undefined) wire.email = invite.email;
   if (invite.link_url !== undefined) wire.link_url = invite.link_url;
+  // TODO(server-9): inviteNotifyReferrer (267); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel >= featureLevels.inviteNotifyReferrer) wire.notify_referrer_on_join = invite.notify_referrer_on_join ?? true;
   return wire;
 }

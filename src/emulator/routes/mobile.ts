@@ -115,6 +115,7 @@ function registerPushDevice(ctx: RouteContext): Record<string, never> {
 
 /** https://zulip.com/api/e2ee-test-notify: to the given device, or to all the user's registered ones. */
 function e2eeTestNotify(ctx: RouteContext): Record<string, never> {
+  // TODO(server-12): clientDevices (468); drop the older branch once every supported server has it.
   const deviceId = ctx.settings.featureLevel >= featureLevels.clientDevices ? ctx.params.optInt('device_id') : undefined;
   const registered = [...ctx.store.clientDevices.values()].filter(
     (d) => d.user_id === ctx.user.user_id && d.token_id !== undefined && (deviceId === undefined || d.device_id === deviceId),

@@ -35,6 +35,7 @@ export function realmDomainsOf(store: Store): RealmDomain[] {
 }
 
 function requireOwnerRule(ctx: RouteContext): void {
+  // TODO(server-6): realmDomainsOwnerOnly (143); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel >= featureLevels.realmDomainsOwnerOnly) requireRealmOwner(ctx);
   else requireRealmAdmin(ctx);
 }

@@ -62,6 +62,7 @@ function updateRealmUserSettingsDefaults(ctx: RouteContext): Record<string, unkn
 
 /** The `realm_user_settings_defaults` register state. */
 export function initialState(ctx: StateContext): Record<string, unknown> {
+  // TODO(server-5): realmUserSettingsDefaults (96); drop the older branch once every supported server has it.
   if (!ctx.wants('realm_user_settings_defaults') || ctx.settings.featureLevel < featureLevels.realmUserSettingsDefaults) return {};
   return { realm_user_settings_defaults: Object.fromEntries(DEFAULT_NAMES.map((name) => [name, defaultValue(ctx, name)])) };
 }

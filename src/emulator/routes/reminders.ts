@@ -29,6 +29,7 @@ function createMessageReminder(ctx: RouteContext): Record<string, unknown> {
   const { store, user, params } = ctx;
   const messageId = params.int('message_id');
   const at = params.int('scheduled_delivery_timestamp');
+  // TODO(server-11): reminderNote (415); drop the older branch once every supported server has it.
   const rawNote = ctx.settings.featureLevel >= featureLevels.reminderNote ? params.optStr('note') : undefined;
   if (at <= ctx.nowSeconds()) throw badRequest('Scheduled delivery time must be in the future.');
   const message = accessMessage(store, user, messageId);
@@ -75,6 +76,7 @@ export const routes: Route[] = [
 
 /** The `reminders` register key (feature level 399). */
 export function initialState(ctx: StateContext): Record<string, unknown> {
+  // TODO(server-11): listReminders (399); drop the older branch once every supported server has it.
   if (!ctx.wants('reminders') || ctx.settings.featureLevel < featureLevels.listReminders) return {};
   return { reminders: remindersOf(ctx.store, ctx.user.user_id) };
 }

@@ -102,6 +102,7 @@ export const routes: Route[] = [
 
 /** The `saved_snippets` fetch type of `POST /register` (from feature level 297). */
 export function initialState(ctx: StateContext): Record<string, unknown> {
+  // TODO(server-10): savedSnippets (297); drop the older branch once every supported server has it.
   if (!ctx.wants('saved_snippets') || ctx.settings.featureLevel < featureLevels.savedSnippets) return {};
   return { saved_snippets: savedSnippetsOf(ctx.store, ctx.user.user_id) };
 }

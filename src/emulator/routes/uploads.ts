@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { featureLevels } from '../../zulip/feature-levels.js';
 import type { Route, RouteContext, StateContext } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
+import { type ApiError, badRequest } from '../errors.js';
 import { addAttachment } from '../factory.js';
 import type { Attachment, Store, User } from '../store.js';
 import { serializeAttachment } from './messages/rules.js';
@@ -76,7 +76,9 @@ async function uploadFile(ctx: RouteContext) {
   const url = `/user_uploads/${pathId.split('/').map(encodeURIComponent).join('/')}`;
   return {
     uri: url,
+    // TODO(server-9): uploadUrlField (272); drop the older branch once every supported server has it.
     ...(settings.featureLevel >= featureLevels.uploadUrlField && { url }),
+    // TODO(server-10): uploadFilenameField (285); drop the older branch once every supported server has it.
     ...(settings.featureLevel >= featureLevels.uploadFilenameField && { filename }),
   };
 }

@@ -231,6 +231,7 @@ function createUserGroup(ctx: RouteContext) {
   const description = checkDescription(params.str('description'));
   const members = checkActiveUsers(store, params.intArray('members'));
   // Below level 311 `subgroups` is not read: it comes back in ignored_parameters_unsupported.
+  // TODO(server-10): groupSubgroupsOnMembers (311); drop the older branch once every supported server has it.
   const subgroupsRaw = ctx.settings.featureLevel >= featureLevels.groupSubgroupsOnMembers ? params.optIntArray('subgroups') : undefined;
   const subgroups = checkSubgroupIds(store, subgroupsRaw ?? []);
   const creatorOnly: GroupSettingValue = { direct_members: [user.user_id], direct_subgroups: [] };
@@ -394,6 +395,7 @@ function updateUserGroupMembers(ctx: RouteContext) {
   const { params, store } = ctx;
   // Below level 311 the subgroup parameters are not read, so they come back in
   // ignored_parameters_unsupported, and the error names only add/delete, as an older server does.
+  // TODO(server-10): groupSubgroupsOnMembers (311); drop the older branch once every supported server has it.
   const withSubgroups = ctx.settings.featureLevel >= featureLevels.groupSubgroupsOnMembers;
   const change: MembershipChange = {
     add: params.optIntArray('add') ?? [],
@@ -477,6 +479,7 @@ function deactivateUserGroup(ctx: RouteContext) {
   if (group.deactivated) throw badRequest('User group is deactivated.');
   const objections = deactivationObjections(store, group.id);
   if (objections.length > 0) {
+    // TODO(server-10): groupInUseCode (298); drop the older branch once every supported server has it.
     const code = ctx.settings.featureLevel >= featureLevels.groupInUseCode ? 'CANNOT_DEACTIVATE_GROUP_IN_USE' : 'BAD_REQUEST';
     throw new ApiError(code, 'Cannot deactivate user group in use.', 400, { objections });
   }

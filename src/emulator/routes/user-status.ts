@@ -48,6 +48,7 @@ function update(ctx: RouteContext): Record<string, unknown> {
  * `for_admin` (administrators; a bot's owner), refused to bots before feature level 473.
  */
 function updateForUser(ctx: RouteContext): Record<string, unknown> {
+  // TODO(server-12): updateStatusForUserBots (473); drop the older branch once every supported server has it.
   if (ctx.user.is_bot && ctx.settings.featureLevel < featureLevels.updateStatusForUserBots) throw insufficientPermission();
   const target = accessUser(ctx, String(ctx.pathInt('user_id')), { allowDeactivated: false, allowBots: true, forAdmin: true });
   return changeStatus(ctx, target.user_id);

@@ -40,6 +40,7 @@ function updateUserTopic(ctx: RouteContext) {
   const { params, settings } = ctx;
   const streamId = params.int('stream_id');
   const topic = checkNoNullBytes('topic', params.str('topic'));
+  // TODO(server-8): followedTopics (219); drop the older branch once every supported server has it.
   const allowed: readonly number[] = settings.featureLevel >= featureLevels.followedTopics ? [0, 1, 2, 3] : [0, 1, 2];
   const policy = params.int('visibility_policy') as VisibilityPolicy;
   if (!allowed.includes(policy)) throw badRequest('Invalid visibility_policy');

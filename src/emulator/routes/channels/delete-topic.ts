@@ -24,6 +24,7 @@ export function deleteTopic(ctx: RouteContext): Record<string, unknown> {
   requireRealmAdmin(ctx);
   const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'content');
   let topic = ctx.params.str('topic_name');
+  // TODO(server-10): emptyTopicName (334); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel >= featureLevels.emptyTopicName && topic === ctx.store.realm.empty_topic_display_name) topic = '';
   const key = topic.toLowerCase();
   const doomed: Message[] = [];
@@ -50,5 +51,6 @@ export function deleteTopic(ctx: RouteContext): Record<string, unknown> {
       ctx.events.notify([userId], (queue) => (queue.options.capabilities.bulk_message_deletion ? null : { ...base, message_id: id }));
     }
   }
+  // TODO(server-8): DELETE_TOPIC_COMPLETE (211); drop the older branch once every supported server has it.
   return ctx.settings.featureLevel >= DELETE_TOPIC_COMPLETE ? { complete: true } : {};
 }

@@ -10,6 +10,7 @@ import { serializer } from './wire.js';
 
 /** `stream` / `delete`: only IDs since feature level 343 (`streams` then carries only stream_id). */
 export function streamDeleteEvent(settings: EmulatorSettings, channels: WireChannel[]): Record<string, unknown> & { type: string } {
+  // TODO(server-10): channelDeleteStreamIds (343); drop the older branch once every supported server has it.
   if (settings.featureLevel >= featureLevels.channelDeleteStreamIds) {
     return {
       type: 'stream',
@@ -24,6 +25,7 @@ export function streamDeleteEvent(settings: EmulatorSettings, channels: WireChan
 /** The default channels as register and `default_streams` events carry them: IDs since feature level 330. */
 export function defaultStreamsPayload(ctx: { store: Store; settings: EmulatorSettings; nowSeconds(): number }): number[] | WireChannel[] {
   const ids = [...ctx.store.defaultChannelIds].sort((a, b) => a - b);
+  // TODO(server-10): defaultChannelIds (330); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel >= featureLevels.defaultChannelIds) return ids;
   const s = serializer(ctx);
   return ids.map((id) => {

@@ -31,11 +31,13 @@ type FolderRecord = ChannelFolder & { order: number };
 
 function serialize(settings: EmulatorSettings, folder: FolderRecord): ChannelFolder {
   const { order, ...rest } = folder;
+  // TODO(server-11): reorderChannelFolders (414); drop the older branch once every supported server has it.
   return settings.featureLevel >= featureLevels.reorderChannelFolders ? { ...rest, order } : rest;
 }
 
 /** The folders as `GET /channel_folders` lists them: by `order` from feature level 414, by ID before. */
 export function foldersOf(store: Store, settings: EmulatorSettings, includeArchived: boolean): ChannelFolder[] {
+  // TODO(server-11): reorderChannelFolders (414); drop the older branch once every supported server has it.
   const byOrder = settings.featureLevel >= featureLevels.reorderChannelFolders;
   return [...store.channelFolders.values()]
     .filter((f) => includeArchived || !f.is_archived)
@@ -139,6 +141,7 @@ function patchChannelFolders(ctx: RouteContext) {
 
 /** The `channel_folders` register key (feature level 389): every folder, archived ones included. */
 export function folderState(ctx: StateContext): Record<string, unknown> {
+  // TODO(server-11): channelFolders (389); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel < featureLevels.channelFolders || !ctx.wants('channel_folders')) return {};
   return { channel_folders: foldersOf(ctx.store, ctx.settings, true) };
 }

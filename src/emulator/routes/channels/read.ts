@@ -19,7 +19,9 @@ export function getStreams(ctx: RouteContext) {
   const includeSubscribed = params.bool('include_subscribed', true);
   // Flags newer than the configured feature level stay unread, so they are reported as unsupported.
   const level = ctx.settings.featureLevel;
+  // TODO(server-10): archivedChannels (315); drop the older branch once every supported server has it.
   const excludeArchived = level >= featureLevels.archivedChannels ? params.bool('exclude_archived', true) : true;
+  // TODO(server-10): includeAllChannels (356); drop the older branch once every supported server has it.
   let includeAll = level >= featureLevels.includeAllChannels ? params.bool('include_all', false) : false;
   const includeAllActive = params.bool('include_all_active', false);
   const includeDefault = params.bool('include_default', false);
@@ -52,6 +54,7 @@ export function getStreams(ctx: RouteContext) {
 
 export function getStreamTopics(ctx: RouteContext) {
   const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'content');
+  // TODO(server-10): emptyTopicName (334); drop the older branch once every supported server has it.
   const allowEmpty = ctx.settings.featureLevel >= featureLevels.emptyTopicName ? ctx.params.bool('allow_empty_topic_name', false) : false;
   // Topics are case-insensitive; an entry is named after its newest message.
   const byKey = new Map<string, { name: string; max_id: number }>();
@@ -85,6 +88,7 @@ export function getStreamId(ctx: RouteContext) {
  */
 export function getStreamEmailAddress(ctx: RouteContext) {
   const channel = accessChannel(ctx, ctx.pathInt('stream_id'), 'content');
+  // TODO(server-10): channelEmailSender (335); drop the older branch once every supported server has it.
   const senderId = ctx.settings.featureLevel >= featureLevels.channelEmailSender ? ctx.params.optInt('sender_id') : undefined;
   let sender = 'gateway';
   if (senderId !== undefined && senderId !== ctx.user.user_id) {

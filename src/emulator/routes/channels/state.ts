@@ -9,6 +9,7 @@ import { serializer } from './wire.js';
 
 /** Channels the user can see, as the `streams` register key lists them (archived ones only from FL 378). */
 export function visibleChannels(state: { store: Store; user: User; settings: EmulatorSettings; options: StateContext['options'] }): Channel[] {
+  // TODO(server-11): archivedChannelEvents (378); drop the older branch once every supported server has it.
   const archived = state.settings.featureLevel >= featureLevels.archivedChannelEvents && state.options.capabilities.archived_channels === true;
   return [...state.store.channels.values()]
     .filter((c) => (archived || !c.is_archived) && state.store.canAccessChannelMetadata(state.user, c))

@@ -42,6 +42,7 @@ function readGroupUpdate(ctx: RouteContext, channel: Channel, setting: ChannelPe
 export function updateStream(ctx: RouteContext) {
   const { params, store, user, settings } = ctx;
   const channel = accessChannelForUpdate(ctx, ctx.pathInt('stream_id'));
+  // TODO(server-10): archivedChannelEdits (362); drop the older branch once every supported server has it.
   if (channel.is_archived && settings.featureLevel < featureLevels.archivedChannelEdits) throw invalidChannelId();
 
   // The parameters are parsed before anything changes (typed_endpoint); the rest follows Zulip's
@@ -55,6 +56,7 @@ export function updateStream(ctx: RouteContext) {
   const historyParam = params.optBool('history_public_to_subscribers');
   const isDefault = params.optBool('is_default_stream');
   // Before feature level 136, history_public_to_subscribers alone was silently ignored.
+  // TODO(server-6): channelHistoryAlone (136); drop the older branch once every supported server has it.
   const historyIgnored = settings.featureLevel < featureLevels.channelHistoryAlone && isPrivate === undefined && isWebPublic === undefined;
   const historyPublic = historyIgnored ? undefined : historyParam;
   const retention = readRetentionDays(params);

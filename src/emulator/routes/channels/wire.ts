@@ -65,6 +65,7 @@ export class ChannelSerializer {
       can_send_message_group: copyGroupSetting(channel.can_send_message_group),
       can_subscribe_group: copyGroupSetting(channel.can_subscribe_group),
       stream_weekly_traffic: options.traffic === false ? null : this.weeklyTraffic(channel, stats),
+      // TODO(server-11): channelFolders (389); drop the older branch once every supported server has it.
       ...(this.featureLevel >= featureLevels.channelFolders ? { folder_id: channel.folder_id ?? null } : {}),
     };
   }

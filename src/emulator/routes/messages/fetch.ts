@@ -46,6 +46,7 @@ export function nonNegative(name: string, value: number | undefined): number {
 export function getMessages(ctx: RouteContext): Record<string, unknown> {
   const { params: p, store, user } = ctx;
   // message_ids arrived at feature level 300; an older server ignores it (and then wants an anchor).
+  // TODO(server-10): messageIds (300); drop the older branch once every supported server has it.
   const messageIdsRaw = ctx.settings.featureLevel >= featureLevels.messageIds ? p.optJson('message_ids') : undefined;
   const anchorRaw = p.optStr('anchor');
   const includeAnchor = p.optBool('include_anchor');

@@ -19,11 +19,13 @@ export function readPrincipals(ctx: RouteContext): User[] | undefined {
   const ints = raw.every((p) => Number.isSafeInteger(p));
   const strings = raw.every((p) => typeof p === 'string');
   if (!ints && !strings) throw badRequest('principals is not a list of user IDs or emails');
+  // TODO(server-3): principalIds (9); drop the older branch once every supported server has it.
   if (ints && ctx.settings.featureLevel < featureLevels.principalIds) throw badRequest('principals[0] is not a string');
   const users = new Map<number, User>();
   for (const p of raw as (number | string)[]) {
     const user = typeof p === 'number' ? ctx.store.userById(p) : ctx.store.userByEmail(p);
     if (!user || !user.is_active) {
+      // TODO(server-8): principalsBadRequest (208); drop the older branch once every supported server has it.
       if (ctx.settings.featureLevel < featureLevels.principalsBadRequest) {
         throw new ApiError('UNAUTHORIZED_PRINCIPAL', `User not authorized to execute queries on behalf of '${p}'`, 403, {
           principal: p,
@@ -47,6 +49,7 @@ export function readStringList(ctx: RouteContext, name: string): string[] {
 
 /** Before feature level 362 archived channels' subscriptions cannot change: they count as absent. */
 export function usableChannel(ctx: RouteContext, channel: Channel | undefined): Channel | undefined {
+  // TODO(server-10): archivedChannelEdits (362); drop the older branch once every supported server has it.
   if (!channel || (channel.is_archived && ctx.settings.featureLevel < featureLevels.archivedChannelEdits)) return undefined;
   return channel;
 }

@@ -30,6 +30,7 @@ export function initialState(ctx: StateContext): Record<string, unknown> {
       continue;
     } else if (former) {
       unsubscribed.push(serializeSubscription(s, store, user, channel, former, options));
+    // TODO(server-10): archivedChannelEdits (362); drop the older branch once every supported server has it.
     } else if (!channel.is_archived || ctx.settings.featureLevel >= featureLevels.archivedChannelEdits) {
       const entry: Record<string, unknown> = { ...s.channel(channel) };
       if (options.includeSubscribers) entry.subscribers = activeSubscriberIds(store, channel.stream_id);

@@ -111,6 +111,7 @@ export function subscribeHandler(ctx: RouteContext) {
   if (isDefault && created.length > 0) notifyDefaultStreams(ctx);
   notifySubscribed(ctx, subscribed, altered, before);
 
+  // TODO(server-10): subscribeResultUserIds (289); drop the older branch once every supported server has it.
   const key = (u: User) => (settings.featureLevel >= featureLevels.subscribeResultUserIds ? String(u.user_id) : u.email);
   const names = (m: Map<User, Channel[]>) => Object.fromEntries([...m].map(([u, cs]) => [key(u), cs.map((c) => c.name)]));
   const body: Record<string, unknown> = { subscribed: names(subscribed), already_subscribed: names(already) };

@@ -27,6 +27,7 @@ const MIN_PASSWORD_LENGTH = 6;
 export function createUser(ctx: RouteContext) {
   const { store, params } = ctx;
   requireRealmAdmin(ctx);
+  // TODO(server-4): createUserPermission (36); drop the older branch once every supported server has it.
   if (ctx.settings.featureLevel >= featureLevels.createUserPermission && ctx.user.can_create_users !== true) {
     throw badRequest('User not authorized to create users');
   }

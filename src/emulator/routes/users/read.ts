@@ -71,6 +71,7 @@ export function readUserQuery(ctx: RouteContext): SerializeOptions {
 export function getUsers(ctx: RouteContext) {
   const options = readUserQuery(ctx);
   // Below level 384 `user_ids` is not read, so it is reported in ignored_parameters_unsupported.
+  // TODO(server-11): userIdsParameter (384); drop the older branch once every supported server has it.
   const wanted = ctx.settings.featureLevel >= featureLevels.userIdsParameter ? ctx.params.optIntArray('user_ids') : undefined;
   const only = wanted === undefined ? null : new Set(wanted);
   const accessible = accessibleUserIds(ctx.store, ctx.user);
