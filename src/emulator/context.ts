@@ -37,7 +37,7 @@ export interface EmulatorSettings {
   rateLimit?: { limit: number; windowSeconds: number };
   moveMessagesWithinStreamLimitSeconds?: number | null;
   moveMessagesBetweenStreamsLimitSeconds?: number | null;
-  // Uploads (issue 17, uploads group).
+  // Uploads.
   /** The server's `MAX_FILE_UPLOAD_SIZE`, reported as `max_file_upload_size_mib`. @default 100 (Zulip's) */
   maxFileUploadSizeMib: number;
   /** The server's `MAX_EMOJI_FILE_SIZE_MIB`. @default 5 (Zulip's) */

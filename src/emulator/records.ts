@@ -192,7 +192,7 @@ export interface RealmSettings {
   mandatory_topics?: boolean;
   /** The call provider the organization uses (routes/calls.ts); the others answer "... is not configured." @default none */
   video_chat_provider?: VideoChatProvider;
-  // issue 17 (api-messages): who may delete messages (https://zulip.com/api/delete-message).
+  // who may delete messages (https://zulip.com/api/delete-message).
   /** null means no limit. @default 600 */
   message_content_delete_limit_seconds?: number | null;
   /** @default role:administrators */
@@ -201,7 +201,7 @@ export interface RealmSettings {
   can_delete_own_message_group?: GroupSettingValue;
   /** Whether members may see who read a message (https://zulip.com/api/get-read-receipts). @default true */
   enable_read_receipts?: boolean;
-  // issue 17 (api-invites): who may invite (https://zulip.com/help/restrict-account-creation).
+  // who may invite (https://zulip.com/help/restrict-account-creation).
   /** Who may send email invitations. @default role:members */
   can_invite_users_group?: GroupSettingValue;
   /** Who may create reusable invitation links. @default role:administrators */

@@ -104,7 +104,7 @@ export class Store {
   customEmoji = new Map<number, CustomEmoji>();
   /** user_id → fragment → the user's navigation views, in creation order (routes/navigation-views.ts). */
   navigationViews = new Map<number, Map<string, NavigationView>>();
-  // Organization administration (issue 17, realm group).
+  // Organization administration.
   /** The organization's linkifiers, in processing order. */
   linkifiers: Linkifier[] = [];
   /** The allowed email domains, with the IDs `POST /realm/domains` answers. */
@@ -113,7 +113,7 @@ export class Store {
   playgrounds: CodePlayground[] = [];
   /** user_id → saved_snippet id → the user's saved snippet (https://zulip.com/api/get-saved-snippets). */
   savedSnippets = new Map<number, Map<number, SavedSnippet>>();
-  // Channels and subscriptions (issue 17, api-channels).
+  // Channels and subscriptions.
   /** The organization's channel folders by id (routes/channels/folders.ts); `order` is kept at every level. */
   channelFolders = new Map<number, ChannelFolder & { order: number }>();
   /** Memoised derivations (search text, keyword patterns, avatar hashes); never the source of truth. */
@@ -124,7 +124,7 @@ export class Store {
   mutedUsers = new Map<number, Map<number, number>>();
   /** user_id → status as `GET /users/{user_id}/status` returns it (routes/user-status.ts); absent: none set. */
   userStatus = new Map<number, UserStatus>();
-  // Uploads (issue 17, uploads group).
+  // Uploads.
   /** path_id → an uploaded file's bytes (routes/uploads.ts); bounded by settings.maxUploadStoreBytes. */
   uploadedFiles = new Map<string, { bytes: Uint8Array; content_type: string }>();
   /** token → the file a temporary URL serves, until when (UNIX ms). */
@@ -133,12 +133,12 @@ export class Store {
   reminders = new Map<number, Reminder & { sender_id: number }>();
   /** user_id → `${kind}:${token}` → a registered push token (routes/mobile.ts; deprecated endpoints). */
   pushTokens = new Map<number, Map<string, { kind: 'apns' | 'fcm'; token: string; appid?: string }>>();
-  // Invitations and data exports (issue 17, api-invites).
+  // Invitations and data exports.
   /** Email invitations (`is_multiuse` false) and reusable links (true) by id: two tables, as in Zulip (routes/invites.ts). */
   invites = { email: new Map<number, StoredInvite>(), link: new Map<number, StoredInvite>() };
   /** The organization's data exports by id (routes/exports.ts). */
   realmExports = new Map<number, StoredRealmExport>();
-  // Client devices and E2EE push (issue 17, devices group).
+  // Client devices and E2EE push.
   /** device_id → a logged-in device (routes/mobile.ts), with its E2EE push registration once made. */
   clientDevices = new Map<number, ClientDevice>();
   /** The organization's defaults of new users' settings that administrators changed, by setting name (routes/realm.ts). */

@@ -104,7 +104,7 @@ export const featureLevels = {
   archivedChannelEvents: 378,
   /** Zulip 11.0 (384): `user_ids` parameter of `GET /users`. */
   userIdsParameter: 384,
-  // ---- uploads, attachments, custom emoji, login, channel lookups (issue 17) ----
+  // ---- uploads, attachments, custom emoji, login, channel lookups ----
   /** Zulip 8.0 (226): `GET /streams/{stream_id}/email_address`. */
   channelEmailAddress: zulipOperations.getStreamEmailAddress.featureLevel,
   /** Zulip 10.0 (335): `sender_id` on `GET /streams/{stream_id}/email_address`. */
@@ -123,7 +123,7 @@ export const featureLevels = {
   constructorGroupsCalls: zulipOperations.createConstructorGroupsVideoCall.featureLevel,
   /** Zulip 12.0 (465): `POST /calls/nextcloud_talk/create`. */
   nextcloudTalkCalls: zulipOperations.createNextcloudTalkVideoCall.featureLevel,
-  // Organization administration (issue 17, realm group).
+  // Organization administration.
   /** Zulip 7.0 (176): linkifiers have an RFC 6570 `url_template` (a Python format string before). */
   linkifierUrlTemplate: 176,
   /** Zulip 8.0 (202): `PATCH /realm/linkifiers` (reorder linkifiers). */
@@ -132,7 +132,7 @@ export const featureLevels = {
   realmDomainsOwnerOnly: 143,
   /** Zulip 8.0 (196): code playgrounds have an RFC 6570 `url_template` (a `url_prefix` before). */
   playgroundUrlTemplate: 196,
-  // issue 17, messages group (api-messages): saved snippets, reminders, message operations.
+  // Messages: saved snippets, reminders, message operations.
   /** Zulip 10.0 (297): saved snippets (`GET/POST /saved_snippets`, `DELETE /saved_snippets/{saved_snippet_id}`). */
   savedSnippets: zulipOperations.getSavedSnippets.featureLevel,
   /** Zulip 10.0 (368): `PATCH /saved_snippets/{saved_snippet_id}`. */
@@ -141,7 +141,7 @@ export const featureLevels = {
   mutedUsers: zulipOperations.muteUser.featureLevel,
   /** Zulip 9.0 (262): `GET /users/{user_id}/status`. */
   getUserStatus: zulipOperations.getUserStatus.featureLevel,
-  // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+  // Uploads, attachments, custom emoji and JWT login.
   /** Zulip 3.0 (1): `GET /user_uploads/{realm_id_str}/{filename}` (a temporary URL of an uploaded file). */
   fileTemporaryUrl: zulipOperations.getFileTemporaryUrl.featureLevel,
   /** Zulip 7.0 (160): `POST /jwt/fetch_api_key`. */
@@ -152,7 +152,7 @@ export const featureLevels = {
   uploadFilenameField: 285,
   /** Zulip 12.0 (479): `GET /thumbnail/status/{realm_id_str}/{filename}`. */
   thumbnailStatus: zulipOperations.checkThumbnailStatus.featureLevel,
-  // issue 17, users group (api-users): accounts, custom profile fields, groups, API keys, exports.
+  // Users: accounts, custom profile fields, groups, API keys, exports.
   /** Zulip 4.0 (36): `POST /users` needs the `can_create_users` permission (any administrator before). */
   createUserPermission: 36,
   /** Zulip 11.0 (407): `POST /users/{user_id}/status` (an administrator changes another user's status). */
@@ -175,12 +175,12 @@ export const featureLevels = {
   deactivateUserGroup: zulipOperations.deactivateUserGroup.featureLevel,
   /** Zulip 10.0 (298): a group in use answers CANNOT_DEACTIVATE_GROUP_IN_USE (BAD_REQUEST before). */
   groupInUseCode: 298,
-  // Channels and subscriptions (issue 17, api-channels).
+  // Channels and subscriptions.
   /** Zulip 3.0 (12): `GET /users/{user_id}/subscriptions/{stream_id}`. */
   subscriptionStatus: zulipOperations.getSubscriptionStatus.featureLevel,
   /** Zulip 11.0 (440): `GET /users/{user_id}/channels`. */
   userChannels: zulipOperations.getUserChannels.featureLevel,
-  // issue 17 (api-messages, second round): message extras, reminders, mobile push.
+  // message extras, reminders, mobile push.
   /** Zulip 6.0 (137): `GET /messages/{message_id}/read_receipts`. */
   readReceipts: zulipOperations.getReadReceipts.featureLevel,
   /** Zulip 8.0 (217): `POST /mobile_push/test_notification`. */
@@ -205,7 +205,7 @@ export const featureLevels = {
   removeClientDevice: zulipOperations.removeClientDevice.featureLevel,
   /** Zulip 4.0 (43): `GET /users/{user_id}/presence` takes a user ID (an email before). */
   presenceByUserId: 43,
-  // issue 17 (api-invites): invitations and data exports.
+  // invitations and data exports.
   /** Zulip 8.0 (209): members with permission may create and revoke reusable invitation links (administrators only before). */
   inviteLinksForMembers: 209,
   /** Zulip 9.0 (261): `include_realm_default_subscriptions` on invitations. */
@@ -224,7 +224,7 @@ export const featureLevels = {
   exportConsentEmailVisibility: 430,
   /** Zulip 12.0 (449): `export_type` is a name (a number before), and `full_without_consent`. */
   exportTypeNames: 449,
-  // issue 17, devices group (api-devices): realm user-settings defaults, Welcome Bot test.
+  // Devices: realm user-settings defaults, Welcome Bot test.
   /** Zulip 5.0 (96): `PATCH /realm/user_settings_defaults`. */
   realmUserSettingsDefaults: zulipOperations.updateRealmUserSettingsDefaults.featureLevel,
   /** Zulip 11.0 (416): `POST /realm/test_welcome_bot_custom_message`. */

@@ -25,23 +25,23 @@ import * as users from './users/index.js';
 import * as navigationViews from './navigation-views.js';
 import * as defaultChannels from './default-channels.js';
 import * as calls from './calls.js';
-// Organization administration (issue 17, realm group).
+// Organization administration.
 import * as linkifiers from './linkifiers.js';
 import * as realmDomains from './realm-domains.js';
 import * as playgrounds from './playgrounds.js';
 import * as savedSnippets from './saved-snippets.js';
-// Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+// Uploads, attachments, custom emoji and JWT login.
 import * as uploads from './uploads.js';
-// issue 17, users group (api-users).
+// Users: custom profile fields, bots.
 import * as customProfileFields from './custom-profile-fields.js';
 import * as bots from './bots.js';
-// issue 17 (api-messages, second round).
+// Messages: reminders, mobile push.
 import * as reminders from './reminders.js';
 import * as mobile from './mobile.js';
-// issue 17 (api-invites).
+// Invitations and data exports.
 import * as invites from './invites.js';
 import * as realmExports from './exports.js';
-// issue 17, devices group (api-devices).
+// Organization user-settings defaults.
 import * as realm from './realm.js';
 
 export const stateModules: ResourceModule[] = [
@@ -64,7 +64,7 @@ export const stateModules: ResourceModule[] = [
   navigationViews,
   defaultChannels,
   calls,
-  // Organization administration (issue 17, realm group).
+  // Organization administration.
   linkifiers,
   realmDomains,
   playgrounds,
@@ -72,17 +72,17 @@ export const stateModules: ResourceModule[] = [
   alertWords,
   mutedUsers,
   userStatus,
-  // Uploads, attachments, custom emoji and JWT login (issue 17, uploads group).
+  // Uploads, attachments, custom emoji and JWT login.
   uploads,
-  // issue 17, users group (api-users).
+  // Users: custom profile fields, bots.
   customProfileFields,
   bots,
-  // issue 17 (api-messages, second round).
+  // Messages: reminders, mobile push.
   reminders,
   mobile,
-  // issue 17 (api-invites).
+  // Invitations and data exports.
   invites,
   realmExports,
-  // issue 17, devices group (api-devices).
+  // Organization user-settings defaults.
   realm,
 ];

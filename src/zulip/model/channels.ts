@@ -99,7 +99,7 @@ export interface GetStreamEmailAddressResult {
   email: string;
 }
 
-// ---- channel creation, topic deletion and channel folders (issue 17) ----
+// ---- channel creation, topic deletion and channel folders ----
 
 /** `POST /channels/create` success body (feature level 417). */
 export interface CreateChannelResult {

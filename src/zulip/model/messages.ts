@@ -238,7 +238,7 @@ export interface RenderMessageResult {
   rendered: string;
 }
 
-// ---- issue 17 (api-messages): edit history, read receipts, narrow matches, reports ----
+// ---- edit history, read receipts, narrow matches, reports ----
 
 /**
  * One snapshot of a message's edit history (https://zulip.com/api/get-message-history): the

@@ -147,7 +147,7 @@ export const getStreamEmailAddress = (
   call?: SendOptions,
 ): Promise<SendResult<GetStreamEmailAddressResult>> => channels.getStreamEmailAddress(c, p, call);
 
-// ---- channel creation, topic deletion and channel folders (issue 17) ----
+// ---- channel creation, topic deletion and channel folders ----
 
 /**
  * Creates a channel and subscribes `subscribers` to it (feature level 417).

@@ -243,7 +243,7 @@ export const deleteMessage = (connection: ZulipConnection, params: ops.DeleteMes
 export const renderMessage = (connection: ZulipConnection, params: ops.RenderMessageParams, call?: SendOptions): Promise<RenderMessageResult> =>
   ops.renderMessage(connection, params, call);
 
-// issue 17 (api-messages): edit history, read receipts, narrow matches, reports.
+// edit history, read receipts, narrow matches, reports.
 
 /** The message's edit history, oldest snapshot first. https://zulip.com/api/get-message-history */
 export const getMessageHistory = (connection: ZulipConnection, params: ops.GetMessageHistoryParams, call?: SendOptions): Promise<GetMessageHistoryResult> =>

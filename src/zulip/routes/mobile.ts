@@ -22,7 +22,7 @@ export const addFcmToken = (connection: ZulipConnection, params: ops.AddFcmToken
 export const removeFcmToken = (connection: ZulipConnection, params: ops.RemoveFcmTokenParams, call?: SendOptions): Promise<object> =>
   ops.removeFcmToken(connection, params, call);
 
-// End-to-end encrypted push (issue 17, devices group). The push key and the encrypted
+// End-to-end encrypted push. The push key and the encrypted
 // registration are secrets of the device, like the tokens above.
 
 /** Answer of `POST /register_client_device`. */

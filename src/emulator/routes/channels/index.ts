@@ -45,7 +45,7 @@ export const routes: Route[] = [
   { operation: ops.getStreamTopics, handler: getStreamTopics },
   { operation: ops.getStreamId, handler: getStreamId },
   { operation: ops.getStreamEmailAddress, handler: getStreamEmailAddress },
-  // Channels and subscriptions (issue 17, api-channels).
+  // Channels and subscriptions.
   { operation: ops.deleteTopic, handler: deleteTopic },
   { operation: ops.createChannel, handler: createChannel },
   ...folderRoutes,
