@@ -147,7 +147,7 @@ const CASES: Record<string, Case> = {
   },
   sendMessage: {
     warm: '{ messages(last: 20) { edges { node { zulipId content } } } }',
-    mutation: () => `mutation { sendMessage(channelId: ${channelId('general')}, topic: "rw", content: "read your writes") { id } }`,
+    mutation: () => `mutation { sendMessage(channelId: ${channelId('general')}, topic: "rw", content: "read your writes") { messageId } }`,
     read: '{ messages(last: 20) { edges { node { zulipId content } } } }',
     shows: (d) => {
       const node = d.messages.edges.map((e: { node: { zulipId: number; content: string } }) => e.node).find((n: { content: string }) => n.content.includes('read your writes'));
