@@ -71,11 +71,11 @@ const CASES: Record<string, Case> = {
   },
   Topics: {
     query: () => `query @live { topics(channelId: ${general()}) { name } }`,
-    change: () => gql('iago', 'mutation { sendMessage(channelName: "general", topic: "live new topic", content: "a topic") { id } }'),
+    change: () => gql('iago', 'mutation { sendMessage(channelName: "general", topic: "live new topic", content: "a topic") { messageId } }'),
   },
   Unreads: {
     query: () => 'query @live { unreads { total } }',
-    change: () => gql('iago', 'mutation { sendMessage(channelName: "general", topic: "live", content: "unread") { id } }'),
+    change: () => gql('iago', 'mutation { sendMessage(channelName: "general", topic: "live", content: "unread") { messageId } }'),
   },
   'User:<id>': {
     query: () => `query @live { user(id: ${live.userId('iago')}) { fullName } }`,
@@ -95,7 +95,7 @@ const CASES: Record<string, Case> = {
   },
   'Narrow:*': {
     query: () => 'query @live { messages(last: 5) { edges { node { zulipId } } } }',
-    change: () => gql('iago', 'mutation { sendMessage(channelName: "general", topic: "live", content: "a new message") { id } }'),
+    change: () => gql('iago', 'mutation { sendMessage(channelName: "general", topic: "live", content: "a new message") { messageId } }'),
   },
 };
 
@@ -106,8 +106,8 @@ describe('every live resource pushes on change', () => {
       `mutation { createUserGroup(name: "live group", description: "live", members: [${live.userId('hamlet')}]) { zulipId } }`,
     );
     groupId = created.createUserGroup.zulipId;
-    const sent = await gql<{ sendMessage: { id: number } }>('iago', 'mutation { sendMessage(channelName: "general", topic: "live", content: "react here") { id } }');
-    messageId = sent.sendMessage.id;
+    const sent = await gql<{ sendMessage: { messageId: number } }>('iago', 'mutation { sendMessage(channelName: "general", topic: "live", content: "react here") { messageId } }');
+    messageId = sent.sendMessage.messageId;
   });
 
   it('has a case for every collection and entity kind', () => {
