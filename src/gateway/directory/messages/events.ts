@@ -21,7 +21,7 @@ import type { Message } from '../../../zulip/model/messages.js';
 import type { Reaction } from '../../../zulip/model/reactions.js';
 import { matchesExactly, type ExactNarrow, type MatchedMessage } from './narrow.js';
 import type { MessageWindow } from './window.js';
-import { EVENT_TYPES, eventTypeEntry } from '../../events/types.js';
+import { eventTypeEntry } from '../../events/types.js';
 
 /** Why windows were dropped (a bounded metric label). */
 export type WindowDropReason = 'update' | 'flags' | 'user' | 'channel' | 'subscription' | 'realm' | 'event' | 'queue' | 'memory' | 'idle';
@@ -47,7 +47,7 @@ export interface EventOutcome {
 /** Whether events of this type may change a cached message (a write causing one fences the cache). */
 export function changesCachedMessages(type: string): boolean {
   // A type the event table does not know drops every window, so it counts as a change.
-  return EVENT_TYPES[type]?.messageCache !== 'none';
+  return eventTypeEntry(type)?.messageCache !== 'none';
 }
 
 /** Realm properties that change how messages are served: edit history is shown by policy. */
