@@ -47,6 +47,8 @@ import { useUploads } from './plugins/uploads.js';
 import { useUpstreamBudget } from './plugins/upstream-budget.js';
 import { DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Budget, type Headroom } from './upstream/budget.js';
 import { CredentialRevocations } from './revocation.js';
+import { useSync } from './plugins/sync.js';
+import { SyncLogs, type SyncOptions } from './sync/logs.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
@@ -184,6 +186,13 @@ export interface GatewayOptions {
    * @default DEFAULT_UPSTREAM_BUDGET_HEADROOM ('10%')
    */
   upstreamBudgetHeadroom?: Headroom;
+  /**
+   * Stamps on every answer and `changes(since:)` (docs/mobile-sync.md): per credential, a change
+   * log fed by its event queue (in Redis in cluster mode), retained `retentionMs` after the
+   * credential last used a stamp. false: no stamps, and `changes` is refused.
+   * @default {} (DEFAULT_SYNC_RETENTION_MS, DEFAULT_SYNC_MAX_BYTES)
+   */
+  sync?: SyncOptions | false;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -195,6 +204,8 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly directories: LiveDirectories | undefined;
   /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
   readonly hub: EventHub;
+  /** The change logs behind stamps and `changes(since:)`; undefined when `sync: false`. */
+  readonly sync: SyncLogs | undefined;
   /** What transports outside yoga's HTTP pipeline (graphql-ws) need to behave the same. */
   readonly transport: {
     metrics: GatewayMetrics | undefined;
@@ -281,6 +292,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
   });
   const directories = upstream.directories;
+  const sync = options.sync === false ? undefined : new SyncLogs(hub, upstream.connection, directories, options.sync);
+  // A refused credential's change log goes with everything else held for it (revocation.ts).
+  if (sync) upstream.revocations?.onPurged((connection) => sync.purge(connection));
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = usePersistedOperations(options.persistedOperations);
@@ -340,6 +354,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useDeadline(options.upstreamDeadlineMs),
       useUpstreamReport(),
       useEventHub(hub),
+      // After the hub in the list, so disposed before it: retained sessions are released first.
+      ...(sync ? [useSync(sync)] : []),
       // After the hub in the list, so disposed before it: directories release their queues first.
       ...(directories ? [useDirectoryWrites(directories), { onDispose: () => directories.close() }] : []),
       // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
@@ -358,6 +374,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     liveQueries: live,
     directories,
     hub,
+    sync,
     transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },
   });
 }

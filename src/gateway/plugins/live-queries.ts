@@ -86,6 +86,8 @@ export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptio
       const run: Execute = (runArgs) =>
         schedule.run((record) => {
           live.executed();
+          // The stamp of this execution's result: where the stream is as it starts reading (plugins/sync.ts).
+          ctx.stampNow = ctx.sync?.positionNow(ctx.connection);
           ctx.loaders = createLoaders(ctx.connection, ctx.server);
           ctx.deadline.expiresAt = performance.now() + deadlineMs;
           // The store's collector of this run (its context; resolvers get ours).
