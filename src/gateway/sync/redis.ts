@@ -19,6 +19,9 @@
 import type { ClusterRedis } from '../cluster/redis.js';
 import { ChangeLog, type LogMeta } from './log.js';
 
+/** How long a read waits for Redis to be connected (an instance that just started). */
+const READ_WAIT_MS = 2_000;
+
 /** The hash field that holds where the log stands (a record key never starts with `#`). */
 const META = '#meta';
 
@@ -77,6 +80,8 @@ export class RedisChangeLog {
   static async read(redis: ClusterRedis, key: string): Promise<ChangeLog | undefined> {
     let fields: Record<string, string>;
     try {
+      // An instance just started may still be connecting: a reopen waits for it a little.
+      await redis.whenConnected(READ_WAIT_MS);
       fields = await redis.run((c) => c.hgetall(key));
     } catch {
       return undefined;
