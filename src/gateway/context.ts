@@ -17,6 +17,7 @@ import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './live/reads.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
+import type { Reservation } from './upstream-bucket.js';
 import type { UpstreamServer } from './upstream-server.js';
 
 export interface Context {
@@ -28,6 +29,11 @@ export interface Context {
   anonymousConnection: ZulipConnection;
   /** Per-request batching over the bulk endpoints; see loaders/index.ts. */
   loaders: Loaders;
+  /**
+   * The tokens of the credential's bucket this operation (or `@live` re-run, or subscription event)
+   * set aside before it ran (upstream-bucket.ts); each upstream call made with the credential spends one.
+   */
+  reservation?: Reservation;
   /** What this request cost upstream; reported in the response `extensions`. */
   upstream: { baseUrl: string; requests: number; estimate?: number };
   /** Parameters the chat server reported as unsupported (`ignored_parameters_unsupported`). */
@@ -81,14 +87,20 @@ export function contextFromCredentials(
   const ignoredParameters = new Set<string>();
   const deadline: Context['deadline'] = { expiresAt: undefined };
   const observe = upstream.observe;
-  // Counted per attempt, so attempts that never got a response (timeouts) count too.
+  // Counted per attempt, so attempts that never got a response (timeouts) count too. An attempt
+  // with credentials spends the operation's reservation while it has one (plugins/upstream-budget.ts);
+  // outside one, the call is the event queue's, which its session gates (events/queue.ts).
   const anonymousConnection = upstream.connection.derive({
     credentials: undefined,
-    onRequest: () => void counters.requests++,
+    onRequest: () => {
+      counters.requests++;
+      const reservation = context.reservation;
+      if (reservation && !reservation.released) reservation.spend();
+    },
     sharedDeadline: () => deadline.expiresAt,
     onResponse: (info: ResponseInfo) => {
       for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
-      if (info.rateLimit && credentials) upstream.budgets.observe(connection.credentialKey, info.rateLimit);
+      if (credentials) upstream.observeAnswer(connection.credentialKey, info);
     },
     onCall: observe && ((route, method) => observe(observation ?? context, route, method)),
   });

@@ -45,6 +45,8 @@ import { useTracing } from './plugins/tracing.js';
 import { acceptUploads } from './plugins/uploads.js';
 import { upstreamBudget } from './plugins/upstream-budget.js';
 import type { Headroom } from './upstream-budget.js';
+import type { BucketClock } from './upstream-bucket.js';
+import { UpstreamEstimates } from './upstream-estimate.js';
 import { upstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream-server.js';
@@ -163,6 +165,8 @@ export interface GatewayOptions {
    * @default DEFAULT_UPSTREAM_BUDGET_HEADROOM ('10%')
    */
   upstreamBudgetHeadroom?: Headroom;
+  /** The clock of the credentials' buckets (upstream-bucket.ts): tests drive the rate-limit window. @default the system clock */
+  budgetClock?: BucketClock;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -230,6 +234,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
     ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
     ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
+    ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
+    ...(options.budgetClock && { budgetClock: options.budgetClock }),
     ...(liveDirectory !== false && {
       directories: (connection, inputLimits) => {
         const directories = new LiveDirectories(hub, connection, {
@@ -251,6 +257,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
   });
   const directories = upstream.directories;
+  const estimates = new UpstreamEstimates();
+  // The queues' polls and registrations (the live directories' loads) spend the credential's bucket.
+  hub.gate = (connection) => upstream.buckets.for(connection.credentialKey);
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = persistedOperations(options.persistedOperations);
@@ -302,9 +311,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       boundInputs(),
       upstreamBudget({
         ...(options.maxUpstreamCalls !== undefined && { maxCalls: options.maxUpstreamCalls }),
-        ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
-        hub,
         directories,
+        estimates,
       }),
       operationDeadline(options.upstreamDeadlineMs),
       upstreamReport(),

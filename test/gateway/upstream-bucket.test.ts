@@ -1,0 +1,80 @@
+/**
+ * The budget is a real limit (issue 26): the load shapes that made the chat server answer 429,
+ * against the emulator limiting each user like Zulip (200 calls in any 60 s) on a manual clock the
+ * gateway's buckets share. The gateway's share of a user's rate is the limit less the headroom
+ * (10%: 180 calls a minute); every upstream answer is recorded, so each test proves that the user
+ * never made more than that in any window and that no call was answered 429.
+ */
+import { describe, expect, it } from 'vitest';
+import { demoUser } from '../../src/emulator/seed.js';
+import { OWNER, setupBudget } from '../helpers/budget.js';
+
+const SHARE = 180;
+
+/** `n` aliases of `attachments`: n calls of `GET /attachments`, estimated n. */
+const calls = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: attachments { uploadSpaceUsed }`).join(' ')} }`;
+
+describe('12 operations of 20 calls each, sent at once by one user', () => {
+  it('runs what the share holds, refuses the rest before any call with retryAfter, and never gets a 429', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    const results = await Promise.all(Array.from({ length: 12 }, () => b.gql(calls(20))));
+    const served = results.filter((r) => !r.errors);
+    const refused = results.filter((r) => r.errors);
+    expect(served).toHaveLength(9); // 9 × 20 = 180, the share
+    expect(refused).toHaveLength(3);
+    for (const r of refused) {
+      expect(r.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 20, share: SHARE });
+      expect(r.errors![0]!.extensions!.retryAfter).toBeGreaterThan(0);
+      expect(r.errors![0]!.extensions!.retryAfter).toBeLessThanOrEqual(60);
+    }
+    expect(b.rateLimited()).toEqual([]);
+    expect(b.callsOf(OWNER)).toHaveLength(180);
+    expect(b.peakOf(OWNER)).toBeLessThanOrEqual(SHARE);
+    // `{ __typename }` costs nothing: served while the bucket is empty.
+    const typename = await b.gql('{ __typename }');
+    expect(typename).toMatchObject({ data: { __typename: 'Query' } });
+    expect(typename.errors).toBeUndefined();
+    // After retryAfter the refused operations fit again.
+    b.clock.advance(refused[0]!.errors![0]!.extensions!.retryAfter as number * 1000);
+    const again = await b.gql(calls(20));
+    expect(again.errors).toBeUndefined();
+    expect(b.rateLimited()).toEqual([]);
+    expect(b.peakOf(OWNER)).toBeLessThanOrEqual(SHARE);
+  });
+
+  it('keeps one user\u2019s bucket from another\u2019s', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    await Promise.all(Array.from({ length: 9 }, () => b.gql(calls(20))));
+    expect((await b.gql(calls(20))).errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
+    expect((await b.gql(calls(20), {}, { as: demoUser('hamlet').email })).errors).toBeUndefined();
+  });
+});
+
+describe('the chat server corrects the bucket', () => {
+  it('counts the calls of the user\u2019s other clients from X-RateLimit-Remaining', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    // Another client of the owner spent 150 calls (the emulator counts them; the gateway did not see them).
+    const owner = b.emulator.store.userByEmail(OWNER)!;
+    const auth = `Basic ${Buffer.from(`${owner.delivery_email}:${owner.api_key}`).toString('base64')}`;
+    for (let i = 0; i < 150; i++) await b.emulator.fetch(new Request('http://zulip.budget.localhost/api/v1/users/me', { headers: { authorization: auth } }));
+    expect((await b.gql(calls(1))).errors).toBeUndefined(); // its answer says 49 left: 29 of them the gateway's
+    expect((await b.gql(calls(20))).errors).toBeUndefined();
+    const refused = await b.gql(calls(10));
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 10, available: 9 });
+    expect(b.callsOf(OWNER)).toHaveLength(21); // the other client called the emulator directly
+    expect(b.rateLimited()).toEqual([]);
+  });
+
+  it('stops at a 429 until its Retry-After, then serves again; { __typename } meanwhile', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    b.emulator.faults.inject('GET /attachments', { rateLimit: { retryAfter: 30 }, times: 1 });
+    const hit = await b.gql(calls(1));
+    expect(hit.errors?.[0]?.extensions?.code).toBeDefined();
+    const refused = await b.gql(calls(1));
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 1, available: 0 });
+    expect(refused.errors?.[0]?.extensions?.retryAfter).toBe(30);
+    expect((await b.gql('{ __typename }')).errors).toBeUndefined();
+    b.clock.advance(30_000);
+    expect((await b.gql(calls(1))).errors).toBeUndefined();
+  });
+});
