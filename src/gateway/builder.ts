@@ -20,6 +20,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { Context } from './context.js';
 import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
+import { nodeLookupCost } from './upstream-cost.js';
 import LiveReadsPlugin from './live/reads.js';
 import { Upload } from './upload.js';
 
@@ -62,6 +63,8 @@ export const builder = new SchemaBuilder<{
         'NOT_FOUND when it does not exist or the caller cannot see it, INVALID_GLOBAL_ID (before any upstream ' +
         'call) for an id this API did not issue.',
       args: { id: { description: 'A global id, as an object\u2019s `id` field gives it.' } },
+      // What loading the id costs upstream depends on its type (upstream-cost.ts).
+      extensions: nodeLookupCost,
       resolve: (_root, args, _ctx, info, resolveNode) => {
         requireNodeType(args.id, info);
         return resolveNode(args.id);
@@ -72,6 +75,7 @@ export const builder = new SchemaBuilder<{
         'Objects by global id, of any types, in order (batched per type as their own lookups are); an entry is ' +
         'null with its own error, as `node` would give it. Malformed ids fail the whole field before any upstream call.',
       args: { ids: { description: 'Global ids, as objects\u2019 `id` fields give them.' } },
+      extensions: nodeLookupCost,
       resolve: (_root, args, _ctx, info, resolveNodes) => {
         for (const id of args.ids) requireNodeType(id, info);
         return resolveNodes(args.ids);

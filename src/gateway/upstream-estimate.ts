@@ -162,6 +162,11 @@ function walkEstimate(input: EstimateInput): Walked {
     const cost = costOf(def, isRoot);
     if (cost.directory === true && operation.operation === 'query') walked.readWarmth = true;
     const warm = cost.directory === true && directory !== undefined;
+    if (cost.byArguments) {
+      if (node.arguments?.some((argument) => holdsVariable(argument.value))) walked.readVariables = true;
+      if (operation.operation === 'query') walked.readWarmth = true;
+      calls += cost.byArguments(argumentsOf(def, node, variables), schema, directory !== undefined) * scope.items;
+    }
     if (!warm) {
       calls += (cost.each ?? 0) * scope.items + (cost.perBatch ?? 0) * scope.groups;
       if (cost.once) once.set(cost.once.key, Math.max(once.get(cost.once.key) ?? 0, cost.once.calls));
@@ -172,7 +177,7 @@ function walkEstimate(input: EstimateInput): Walked {
     const ownSize = isList && !cost.size?.sizedFields ? (sizedByParent ?? size) : 1;
     const items = scope.items * ownSize;
     // Each resolution that calls upstream answers on its own: what it returns forms its own group.
-    const groups = !warm && (cost.each ?? 0) > 0 ? scope.items : scope.groups;
+    const groups = (!warm && (cost.each ?? 0) > 0) || cost.byArguments ? scope.items : scope.groups;
     const named = getNamedType(def.type);
     if (!node.selectionSet || !('getFields' in named || isAbstractType(named))) return;
     const sized = cost.size?.sizedFields ? { fields: cost.size.sizedFields, size } : undefined;

@@ -78,3 +78,40 @@ describe('the chat server corrects the bucket', () => {
     expect((await b.gql(calls(1))).errors).toBeUndefined();
   });
 });
+
+const globalId = (typename: string, key: string | number) => Buffer.from(`${typename}:${key}`).toString('base64');
+
+describe('node and nodes cost what they call', () => {
+  it('120 Topic ids of one channel are one GET /users/me/{stream_id}/topics, estimated 1', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    const general = b.channelId('general');
+    const ids = Array.from({ length: 120 }, (_, i) => globalId('Topic', `${general}:topic ${i}`));
+    const result = await b.gql<{ nodes: unknown[] }>('query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Topic { name } } }', { ids });
+    expect(result.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } }); // the channel has none of these topics
+    expect(result.data!.nodes).toHaveLength(120);
+    expect(result.extensions).toMatchObject({ upstreamBudget: { estimate: 1 } });
+    expect(b.callsOf(OWNER).map((a) => a.path)).toEqual([`users/me/${general}/topics`]);
+    expect(b.rateLimited()).toEqual([]);
+  });
+
+  it('ids of several types: one call per channel of topics, one users batch, one list per listed type', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    const [general, other] = [b.channelId('general'), b.channelId('design')];
+    const users = ['hamlet', 'othello', 'iago'].map((who) => globalId('User', b.userId(demoUser(who).email)));
+    const ids = [globalId('Topic', `${general}:a`), globalId('Topic', `${other}:b`), globalId('Topic', `${general}:c`), ...users, globalId('Draft', 1), globalId('Draft', 2)];
+    const result = await b.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    const paths = b.callsOf(OWNER).map((a) => a.path);
+    // Two channels of topics, one users batch, the drafts list: as estimated.
+    expect(paths).toHaveLength(4);
+    expect(result.extensions).toMatchObject({ upstreamBudget: { estimate: 4 } });
+  });
+
+  it('nodes over the share is refused before any call', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false, maxUpstreamCalls: 500 } });
+    const channels = [...b.emulator.store.channels.values()].map((c) => c.stream_id);
+    const ids = Array.from({ length: 200 }, (_, i) => globalId('Topic', `${channels[i % channels.length]! + i * 1000}:t`));
+    const refused = await b.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 200, share: SHARE });
+    expect(b.callsOf(OWNER)).toEqual([]);
+  });
+});

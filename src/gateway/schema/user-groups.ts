@@ -34,7 +34,7 @@ import {
   type GroupSettingUpdateInputShape,
   type GroupSettingValueInputShape,
 } from './group-settings.js';
-import { asNode } from './node.js';
+import { asNode, lookupNodeCost } from './node.js';
 import { UserRef } from './users.js';
 import { reaches } from '../zulip-operations.js';
 import { upstreamCost, userGroupLookupCost, userLookupCost } from '../upstream-cost.js';
@@ -138,7 +138,7 @@ async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
 
 // ---- queries -------------------------------------------------------------------------------------
 
-asNode(UserGroupRef, { key: (g) => g.id, load: (id, ctx) => ctx.loaders.userGroups.load(id) });
+asNode(UserGroupRef, { key: (g) => g.id, load: (id, ctx) => ctx.loaders.userGroups.load(id), cost: lookupNodeCost });
 
 builder.queryField('userGroups', (t) =>
   t.field({
