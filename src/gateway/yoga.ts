@@ -323,7 +323,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // fails entries one by one (plugins/compiled-execution.ts says why that matters).
       ...(options.subgraph || options.compiledExecution === false ? [] : [compiledExecution()]),
       // `@live` queries: they follow the hub's sessions and count toward the subscription limit.
-      liveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
+      liveQueries({ live, admit: sharing.admit, estimates, directories, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.
       sharing,
     ],

@@ -8,6 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../src/emulator/seed.js';
 import { OWNER, setupBudget } from '../helpers/budget.js';
+import { sseSubscribe } from '../helpers/sse.js';
+import { until } from '../helpers/wait.js';
 
 const SHARE = 180;
 
@@ -113,5 +115,42 @@ describe('node and nodes cost what they call', () => {
     const refused = await b.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 200, share: SHARE });
     expect(b.callsOf(OWNER)).toEqual([]);
+  });
+});
+
+describe('@live re-runs spend the bucket', () => {
+  it('20 live queries then 2 message events: re-runs wait for tokens (none dropped), 0 429s, never over the share', async () => {
+    const b = setupBudget();
+    const url = await b.listen();
+    const general = b.channelId('general');
+    // Five calls a run: each alias fetches the channel's topics.
+    const query = `query Topics($c: Long!) @live { ${Array.from({ length: 5 }, (_, i) => `t${i}: channel(id: $c) { topics { name } }`).join(' ')} }`;
+    const authorization = b.authorization(OWNER);
+    // The directory warm first, so every run costs its topics only.
+    expect((await b.gql('query($c: Long!) { channel(id: $c) { name } }', { c: general })).errors).toBeUndefined();
+    await until(() => b.emulator.requests.some((r) => r.path === '/events'), 5000, 'the directory loaded (its queue polled)');
+    const streams = Array.from({ length: 20 }, () => sseSubscribe<Record<string, { topics: { name: string }[] }>>(url, query, { c: general }, { authorization }));
+    await Promise.all(streams.map((s) => s.waitFor(1, 10_000)));
+    for (const s of streams) expect(s.results[0]!.errors).toBeUndefined();
+    const hamlet = demoUser('hamlet').email;
+    const send = (topic: string) => b.gql(`mutation { sendMessage(channelName: "general", topic: "${topic}", content: "x") { id } }`, {}, { as: hamlet });
+    const sees = (topic: string) => streams.filter((s) => s.results.some((r) => r.data?.t0?.topics.some((t) => t.name === topic))).length;
+    expect((await send('first news')).errors).toBeUndefined();
+    expect((await send('second news')).errors).toBeUndefined();
+    // The share runs out before every query has re-run: the rest wait, and the clock brings them.
+    await until(() => b.callsOf(OWNER).length >= SHARE - 10 || sees('second news') === 20, 10_000, 'the share spent');
+    expect(b.rateLimited()).toEqual([]);
+    expect(b.peakOf(OWNER)).toBeLessThanOrEqual(SHARE);
+    const delayed = 20 - sees('second news');
+    expect(delayed).toBeGreaterThan(0);
+    for (let minute = 0; minute < 3 && sees('second news') < 20; minute++) {
+      b.clock.advance(61_000);
+      await until(() => sees('second news') === 20 || b.callsOf(OWNER).length >= SHARE * (minute + 2) - 10, 10_000, 'the delayed re-runs');
+    }
+    expect(sees('second news')).toBe(20);
+    for (const s of streams) expect(s.results.every((r) => !r.errors)).toBe(true);
+    expect(b.rateLimited()).toEqual([]);
+    expect(b.peakOf(OWNER)).toBeLessThanOrEqual(SHARE);
+    for (const s of streams) s.close();
   });
 });

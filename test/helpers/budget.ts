@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/emulator/clock.js';
 import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import type { EmulatorSettings } from '../../src/emulator/context.js';
 import { DEMO_USERS } from '../../src/emulator/seed.js';
+import { createGatewayServer, type GatewayServer } from '../../src/gateway/transport/http.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/yoga.js';
 import type { FetchLike } from '../../src/zulip/connection.js';
 import { closeWhenDone, storeLookups } from './emulator.js';
@@ -40,6 +41,10 @@ export interface BudgetSetup {
   gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: { as?: string | null; headers?: Record<string, string> }): Promise<GqlResult<T>>;
   channelId(name: string): number;
   userId(email: string): number;
+  /** The Authorization header of a user. */
+  authorization(email: string): string;
+  /** Serves the gateway on a loopback port (for SSE and WebSocket clients): its /graphql URL. */
+  listen(): Promise<string>;
 }
 
 export const OWNER = DEMO_USERS[0]!.email;
@@ -61,7 +66,9 @@ export function setupBudget(options: { emulatorSettings?: Partial<EmulatorSettin
     return response;
   };
   const gateway = createGateway({ logging: false, graphiql: false, ...options.gateway, zulipUrl: 'http://zulip.budget.localhost', fetch, budgetClock: clock });
+  let server: GatewayServer | undefined;
   closeWhenDone(async () => {
+    await server?.close();
     await gateway.dispose();
     await emulator.close();
   });
@@ -97,5 +104,13 @@ export function setupBudget(options: { emulatorSettings?: Partial<EmulatorSettin
     },
     channelId,
     userId,
+    authorization(email) {
+      const user = emulator.store.userByEmail(email)!;
+      return basicAuth({ email: user.delivery_email, apiKey: user.api_key });
+    },
+    async listen() {
+      server ??= createGatewayServer(gateway, { drainMs: 0 });
+      return server.listen(0, '127.0.0.1');
+    },
   };
 }
