@@ -12,8 +12,8 @@
  * - a field the directory answers is free while the directory is warm;
  * - a list holds what its slicing argument says, else the directory's count, else its assumed size.
  *
- * Not counted: the server's feature level (fetched once per gateway, without credentials), and the
- * calls of a subscription's events. A field whose parent is null, or a list shorter than its bound,
+ * Not counted: the server's feature level (fetched once per gateway, without credentials), and a
+ * subscription's root fields (its queue): a subscription's estimate is what one event's payload costs. A field whose parent is null, or a list shorter than its bound,
  * makes fewer calls than estimated; a mutation is estimated with the directory cold (a write fences it).
  */
 import {
@@ -136,7 +136,9 @@ function walkEstimate(input: EstimateInput): Walked {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   // A write fences the credential's directory (plugins/directory-writes.ts): count it cold.
-  const directory = operation.operation === 'query' ? input.directory : undefined;
+  const directory = operation.operation === 'mutation' ? undefined : input.directory;
+  // A subscription's root fields are the credential's one queue: what one event costs is its payload.
+  const perEvent = operation.operation === 'subscription';
   const once = new Map<string, number>();
   let calls = 0;
 
@@ -159,12 +161,12 @@ function walkEstimate(input: EstimateInput): Walked {
     if (isAbstractType(parent) && !('getFields' in parent)) return; // a union selects only __typename
     const def = (parent as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields()[node.name.value];
     if (!def) return; // __typename, or a meta field
-    const cost = costOf(def, isRoot);
-    if (cost.directory === true && operation.operation === 'query') walked.readWarmth = true;
+    const cost = perEvent && isRoot ? {} : costOf(def, isRoot);
+    if (cost.directory === true && operation.operation !== 'mutation') walked.readWarmth = true;
     const warm = cost.directory === true && directory !== undefined;
     if (cost.byArguments) {
       if (node.arguments?.some((argument) => holdsVariable(argument.value))) walked.readVariables = true;
-      if (operation.operation === 'query') walked.readWarmth = true;
+      if (operation.operation !== 'mutation') walked.readWarmth = true;
       calls += cost.byArguments(argumentsOf(def, node, variables), schema, directory !== undefined) * scope.items;
     }
     if (!warm) {

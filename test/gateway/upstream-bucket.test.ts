@@ -154,3 +154,51 @@ describe('@live re-runs spend the bucket', () => {
     for (const s of streams) s.close();
   });
 });
+
+describe('subscription payloads spend the bucket', () => {
+  const subscription = (alias: string) =>
+    `subscription { ${alias}: messages(narrow: { channelName: "general" }) { ... on MessageEvent { message { id channel { name topics { name } } } } } }`;
+
+  it('4 subscriptions selecting channel { topics }, then 50 messages: payloads wait for tokens (none dropped), 0 429s, never over the share', async () => {
+    const b = setupBudget();
+    const url = await b.listen();
+    const authorization = b.authorization(OWNER);
+    const streams = ['a', 'b', 'c', 'd'].map((alias) => sseSubscribe(url, subscription(alias), {}, { authorization }));
+    await until(() => b.gateway.graphqlSubscriptions.clients === 4 && b.emulator.requests.some((r) => r.path === '/events' && r.email === OWNER), 5000, 'the 4 subscriptions');
+    const hamlet = demoUser('hamlet').email;
+    for (let i = 0; i < 50; i++) {
+      const sent = await b.gql(`mutation { sendMessage(channelName: "general", topic: "t${i % 3}", content: "m${i}") { id } }`, {}, { as: hamlet });
+      expect(sent.errors).toBeUndefined();
+    }
+    const received = () => Math.min(...streams.map((s) => s.results.length));
+    // Each event costs one GET /users/me/{stream_id}/topics per subscription: 200 in all, over the share.
+    await until(() => b.callsOf(OWNER).length >= SHARE - 5, 10_000, 'the share spent');
+    expect(received()).toBeLessThan(50);
+    expect(b.rateLimited()).toEqual([]);
+    expect(b.peakOf(OWNER)).toBeLessThanOrEqual(SHARE);
+    for (let minute = 0; minute < 3 && received() < 50; minute++) {
+      b.clock.advance(61_000);
+      await until(() => received() === 50 || b.callsOf(OWNER).length >= SHARE * (minute + 2) - 10, 10_000, 'the delayed payloads');
+    }
+    expect(received()).toBe(50);
+    for (const s of streams) {
+      expect(s.results.every((r) => !r.errors)).toBe(true);
+      expect(s.results.map((r) => (Object.values(r.data!)[0] as { message: { channel: { topics: unknown[] } } }).message.channel.topics.length > 0)).not.toContain(false);
+    }
+    expect(b.rateLimited()).toEqual([]);
+    expect(b.peakOf(OWNER)).toBeLessThanOrEqual(SHARE);
+    for (const s of streams) s.close();
+  });
+
+  it('identical subscriptions of one credential resolve each payload once', async () => {
+    const b = setupBudget();
+    const url = await b.listen();
+    const authorization = b.authorization(OWNER);
+    const streams = Array.from({ length: 4 }, () => sseSubscribe(url, subscription('m'), {}, { authorization }));
+    await until(() => b.gateway.graphqlSubscriptions.clients === 4 && b.emulator.requests.some((r) => r.path === '/events' && r.email === OWNER), 5000, 'the 4 subscriptions');
+    await b.gql('mutation { sendMessage(channelName: "general", topic: "shared", content: "x") { id } }', {}, { as: demoUser('hamlet').email });
+    await Promise.all(streams.map((s) => s.waitFor(1)));
+    expect(b.callsOf(OWNER).filter((a) => a.path.endsWith('/topics'))).toHaveLength(1);
+    for (const s of streams) s.close();
+  });
+});

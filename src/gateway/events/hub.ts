@@ -237,7 +237,9 @@ export class EventHub {
   private queueSession(connection: ZulipConnection, refused: () => void): EventSession {
     const { replay, longpollTimeoutMs, backoff, unexpectedBackoff } = this.options;
     const options: QueueEventSessionOptions = {
-      connection,
+      // Without the first caller's per-request counter: the queue's calls are the credential's, not
+      // that request's, and its gate spends the credential's bucket for them (queue.ts).
+      connection: connection.derive({ onRequest: undefined }),
       eventTypes: this.options.eventTypes ?? SUPPORTED_EVENT_TYPES,
       onRefused: refused,
       ...(replay && { replay }),

@@ -105,7 +105,7 @@ export function liveQueries({ live, admit, deadlineMs, estimates, directories }:
       };
       const run: Execute = (runArgs) =>
         schedule.run(async (record, admitted) => {
-          if (admitted) ctx.reservation = admitted as Reservation;
+          if (admitted) ctx.upstream.reservation = admitted as Reservation;
           live.executed();
           ctx.loaders = createLoaders(ctx.connection, ctx.server);
           ctx.deadline.expiresAt = performance.now() + deadlineMs;
@@ -119,7 +119,7 @@ export function liveQueries({ live, admit, deadlineMs, estimates, directories }:
           try {
             return await (executeFn as Execute)(runArgs);
           } finally {
-            ctx.reservation?.release();
+            ctx.upstream.reservation?.release();
           }
         });
       const execute = live.store.makeExecute(run as never) as Execute;

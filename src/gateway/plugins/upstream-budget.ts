@@ -11,8 +11,9 @@
  *   an estimate over the share).
  *
  * An operation estimated at 0 calls (`{ __typename }`, or one the live directory answers) sets
- * nothing aside and is always served. Subscriptions are not estimated here: their events are
- * (plugins/subscription-budget.ts), and their queue's polls (events/queue.ts).
+ * nothing aside and is always served. A subscription is priced per event (its payload; its queue's
+ * polls wait for their own tokens: events/queue.ts): each event waits for its estimate in the
+ * bucket before it resolves (schema/events/stream.ts).
  */
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -78,14 +79,21 @@ export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Cont
   };
 
   return {
+    onSubscribe({ args }) {
+      const ctx = args.contextValue;
+      if (!ctx.credentials) return;
+      const { schema, document, operationName, variableValues: variables } = args;
+      // Per event, priced with the directory as it is then (warm, its lookups are free).
+      ctx.eventCost = () => estimates.estimate({ schema, document, operationName, variables, directory: directories?.peek(ctx.connection)?.sizes() });
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const settle = (judgement: Judgement) => {
         ctx.upstream.estimate = judgement.estimate;
         if (judgement.refusal) return setResultAndStopExecution({ errors: [judgement.refusal] });
-        if (judgement.reservation) ctx.reservation = judgement.reservation;
+        if (judgement.reservation) ctx.upstream.reservation = judgement.reservation;
       };
-      const release = () => ctx.reservation?.release();
+      const release = () => ctx.upstream.reservation?.release();
       const done = { onExecuteDone: () => ({ onNext: () => undefined, onEnd: release }) };
       const doneSingle = {
         onExecuteDone({ result }: { result: unknown }) {
