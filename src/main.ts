@@ -131,6 +131,8 @@ export async function start(
     ...(config.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: config.userIdsBatchThreshold }),
     maxUpstreamCalls: config.maxUpstreamCalls,
     upstreamBudgetHeadroom: config.upstreamBudgetHeadroom,
+    anonymousRateLimit: config.anonymousRateLimit,
+    trustedProxies: config.trustedProxies,
     compiledExecution: config.compiledExecution,
     ...(config.cluster && { cluster: { ...config.cluster, onRedisState } }),
   });

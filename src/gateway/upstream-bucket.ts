@@ -71,6 +71,8 @@ export interface Shortfall {
 export interface BucketOptions {
   headroom: Headroom;
   clock?: BucketClock;
+  /** The limit until an answer advertises one. @default Zulip's 200 calls a minute */
+  limit?: number;
 }
 
 export class CredentialBucket {
@@ -86,7 +88,10 @@ export class CredentialBucket {
   constructor(
     private readonly headroom: Headroom,
     private readonly clock: BucketClock,
-  ) {}
+    limit?: number,
+  ) {
+    if (limit !== undefined) this.#limit = limit;
+  }
 
   /** The most calls one window may hold for this credential: its limit less the headroom. */
   get share(): number {
@@ -135,6 +140,15 @@ export class CredentialBucket {
       this.#waiters.push({ calls: wanted, grant });
       this.#schedule();
     });
+  }
+
+  /** Counts `calls` at once (what an anonymous operation may make: its address's bucket). */
+  charge(calls: number): Reservation | Shortfall {
+    const granted = this.reserve(calls);
+    if (!('spend' in granted)) return granted;
+    for (let i = 0; i < calls; i++) granted.spend();
+    granted.release();
+    return granted;
   }
 
   /** Counts one call sent outside any reservation (a call the bucket could not gate). */
@@ -255,7 +269,7 @@ export class UpstreamBuckets {
     let bucket = this.#buckets.get(credentialKey);
     if (!bucket) {
       if (this.#buckets.size >= MAX_BUCKETS) this.#forgetIdle();
-      bucket = new CredentialBucket(this.options.headroom, this.clock);
+      bucket = new CredentialBucket(this.options.headroom, this.clock, this.options.limit);
       this.#buckets.set(credentialKey, bucket);
     }
     return bucket;

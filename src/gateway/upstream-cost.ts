@@ -54,6 +54,11 @@ export interface UpstreamCost {
    * instead of `each`: `node`/`nodes`, whose calls depend on the types of the ids they are given.
    */
   byArguments?: (args: Record<string, unknown>, schema: GraphQLSchema, warm: boolean) => number;
+  /**
+   * A login attempt (an anonymous call made for the client, whatever credentials it sent): each
+   * resolution counts toward the client address's limit (plugins/upstream-budget.ts).
+   */
+  login?: boolean;
 }
 
 /** The object type extension under which `asNode` declares what loading its keys costs (schema/node.ts). */

@@ -67,9 +67,16 @@ export function estimateUpstreamCalls(input: EstimateInput): number {
   return walkEstimate(input).calls;
 }
 
+/** The login attempts an operation makes (fields declaring `login`, each alias and item counted). */
+export function estimateLoginAttempts(input: EstimateInput): number {
+  return walkEstimate(input).logins;
+}
+
 /** An estimate, and what of its input it read besides the document. */
 interface Walked {
   calls: number;
+  /** Of them, login attempts (anonymous calls charged to the client's address). */
+  logins: number;
   /** A variable decided it (a list's bound, `@skip`/`@include`): it holds for these variables only. */
   readVariables: boolean;
   /** Whether the directory was warm changed a field's cost. */
@@ -129,7 +136,7 @@ function stateKey(reads: Reads, directory: WarmDirectory | undefined): string {
 
 function walkEstimate(input: EstimateInput): Walked {
   const { schema, document, variables } = input;
-  const walked: Walked = { calls: 0, readVariables: false, readWarmth: false, readCounts: false };
+  const walked: Walked = { calls: 0, logins: 0, readVariables: false, readWarmth: false, readCounts: false };
   const operation = pickOperation(document, input.operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return walked;
@@ -169,6 +176,7 @@ function walkEstimate(input: EstimateInput): Walked {
       if (operation.operation !== 'mutation') walked.readWarmth = true;
       calls += cost.byArguments(argumentsOf(def, node, variables), schema, directory !== undefined) * scope.items;
     }
+    if (cost.login) walked.logins += scope.items;
     if (!warm) {
       calls += (cost.each ?? 0) * scope.items + (cost.perBatch ?? 0) * scope.groups;
       if (cost.once) once.set(cost.once.key, Math.max(once.get(cost.once.key) ?? 0, cost.once.calls));

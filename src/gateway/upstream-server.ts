@@ -56,7 +56,20 @@ export interface UpstreamServerOptions extends UpstreamConfig {
   headroom?: Headroom;
   /** The buckets' clock (tests drive the rate-limit window by hand). @default the system clock */
   budgetClock?: BucketClock;
+  /** Upstream calls the anonymous operations of one client address may make a minute. @default DEFAULT_ANONYMOUS_RATE_LIMIT */
+  anonymousRateLimit?: number;
+  /** Peers whose `X-Forwarded-For` names the client (client-address.ts). @default none */
+  trustedProxies?: readonly string[];
 }
+
+/** Anonymous calls one client address may make a minute. */
+export const DEFAULT_ANONYMOUS_RATE_LIMIT = 60;
+
+/**
+ * Login attempts (each a password tried) one client address may make a minute, whatever
+ * credentials came with them; Zulip itself allows few failed ones per username.
+ */
+export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
 export class UpstreamServer {
   readonly config: UpstreamConfig;
@@ -77,6 +90,12 @@ export class UpstreamServer {
   readonly budgets: UpstreamBudgets;
   /** Each credential's bucket of upstream calls (upstream-bucket.ts): what every caller spends. */
   readonly buckets: UpstreamBuckets;
+  /** Each client address's bucket of anonymous calls, by address. */
+  readonly addresses: UpstreamBuckets;
+  /** Each client address's bucket of login attempts, by address. */
+  readonly logins: UpstreamBuckets;
+  /** Peers whose `X-Forwarded-For` is honoured (client-address.ts). */
+  readonly trustedProxies: ReadonlySet<string>;
   /** Recent Authorization header values, each parsed once (credentials.ts). */
   readonly authorizations = new AuthorizationCache();
   /** The organization's upload limits in bytes (schema/uploads.ts), read from `POST /register` once. */
@@ -85,9 +104,12 @@ export class UpstreamServer {
   userIdsSupported: boolean | undefined = undefined;
 
   constructor(options: UpstreamServerOptions) {
-    const { directories, observe, userIdsBatchThreshold, headroom, budgetClock, ...config } = options;
+    const { directories, observe, userIdsBatchThreshold, headroom, budgetClock, anonymousRateLimit, trustedProxies, ...config } = options;
     this.config = config;
     this.buckets = new UpstreamBuckets({ headroom: headroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM, ...(budgetClock && { clock: budgetClock }) });
+    this.addresses = new UpstreamBuckets({ headroom: 0, limit: anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT, ...(budgetClock && { clock: budgetClock }) });
+    this.logins = new UpstreamBuckets({ headroom: 0, limit: LOGIN_ATTEMPTS_PER_MINUTE, ...(budgetClock && { clock: budgetClock }) });
+    this.trustedProxies = new Set(trustedProxies ?? []);
     this.budgets = new UpstreamBudgets(() => this.buckets.clock.now());
     this.connection = new ZulipConnection({
       baseUrl: config.baseUrl,
@@ -122,6 +144,8 @@ export class UpstreamServer {
   /** Closes the keep-alive pool (gateway disposal). */
   close(): Promise<void> {
     this.buckets.close();
+    this.addresses.close();
+    this.logins.close();
     return this.connection.close();
   }
 }

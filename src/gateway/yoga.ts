@@ -167,6 +167,15 @@ export interface GatewayOptions {
   upstreamBudgetHeadroom?: Headroom;
   /** The clock of the credentials' buckets (upstream-bucket.ts): tests drive the rate-limit window. @default the system clock */
   budgetClock?: BucketClock;
+  /**
+   * Upstream calls the anonymous operations of one client address may make a minute; over it,
+   * UPSTREAM_BUDGET_EXCEEDED before any call. (Logins, each a password attempt, have their own
+   * LOGIN_ATTEMPTS_PER_MINUTE per address, whatever credentials came with them.)
+   * @default DEFAULT_ANONYMOUS_RATE_LIMIT (60)
+   */
+  anonymousRateLimit?: number;
+  /** Peers (proxies, load balancers) whose `X-Forwarded-For` names the client (client-address.ts). @default none */
+  trustedProxies?: readonly string[];
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -236,6 +245,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
     ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
     ...(options.budgetClock && { budgetClock: options.budgetClock }),
+    ...(options.anonymousRateLimit !== undefined && { anonymousRateLimit: options.anonymousRateLimit }),
+    ...(options.trustedProxies && { trustedProxies: options.trustedProxies }),
     ...(liveDirectory !== false && {
       directories: (connection, inputLimits) => {
         const directories = new LiveDirectories(hub, connection, {

@@ -202,3 +202,46 @@ describe('subscription payloads spend the bucket', () => {
     for (const s of streams) s.close();
   });
 });
+
+describe('anonymous operations have a limit per client address', () => {
+  const logins = (n: number) =>
+    `mutation { ${Array.from({ length: n }, (_, i) => `l${i}: fetchApiKey(username: "${OWNER}", password: "wrong ${i}") { apiKey }`).join(' ')} }`;
+  const post = async (url: string, query: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+    return (await response.json()) as { errors?: { extensions?: Record<string, unknown> }[] };
+  };
+  const attempts = (b: ReturnType<typeof setupBudget>) => b.answered.filter((a) => a.path === 'fetch_api_key').length;
+
+  it('20 aliased fetchApiKey are 20 password attempts: refused before any call, with or without credentials', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    const url = await b.listen();
+    const anonymous = await post(url, logins(20));
+    expect(anonymous.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 20, share: 10 });
+    const withCredentials = await post(url, logins(20), { authorization: b.authorization(OWNER) });
+    expect(withCredentials.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 20, share: 10 });
+    expect(attempts(b)).toBe(0);
+    expect(b.rateLimited()).toEqual([]);
+  });
+
+  it('one address gets 10 login attempts a minute, then retryAfter; X-Forwarded-For counts only from a trusted proxy', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    const url = await b.listen();
+    for (let i = 0; i < 5; i++) expect((await post(url, logins(2))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(attempts(b)).toBe(10);
+    // A forged X-Forwarded-For from an untrusted peer changes nothing.
+    const refused = await post(url, logins(1), { 'x-forwarded-for': '203.0.113.7' });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 1, available: 0 });
+    expect(refused.errors?.[0]?.extensions?.retryAfter).toBeGreaterThan(0);
+    expect(attempts(b)).toBe(10);
+    b.clock.advance(60_000);
+    expect((await post(url, logins(1))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+
+    const proxied = setupBudget({ gateway: { liveDirectory: false, trustedProxies: ['127.0.0.1'] } });
+    const behind = await proxied.listen();
+    for (let i = 0; i < 10; i++) expect((await post(behind, logins(1), { 'x-forwarded-for': '203.0.113.7' })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await post(behind, logins(1), { 'x-forwarded-for': '203.0.113.7' })).errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
+    // Another client behind the same proxy has its own limit; the rightmost untrusted address counts.
+    expect((await post(behind, logins(1), { 'x-forwarded-for': '198.51.100.1, 203.0.113.8' })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(proxied.rateLimited()).toEqual([]);
+  });
+});

@@ -62,6 +62,10 @@ export interface GatewayConfig {
   maxUpstreamCalls: number;
   /** Kept out of every operation's reach of a credential's rate-limit budget: calls, or a share of the limit. */
   upstreamBudgetHeadroom: Headroom;
+  /** Anonymous calls (logins included) one client address may make a minute. */
+  anonymousRateLimit: number;
+  /** Peers whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {
@@ -209,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     persistedOperations: { mode, ...(file && { file }), apqMaxEntries: int('APQ_MAX_ENTRIES', 1000, 1, 1_000_000) },
     ...(redisUrl && gatewaySecret !== undefined && { cluster: { url: redisUrl, secret: gatewaySecret, keyPrefix, failoverMs } }),
     maxUpstreamCalls: int('MAX_UPSTREAM_CALLS', DEFAULT_MAX_UPSTREAM_CALLS, 1, 1_000_000),
+    anonymousRateLimit: int('ANONYMOUS_RATE_LIMIT', 60, 1, 1_000_000),
+    trustedProxies: (get('TRUSTED_PROXIES') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''),
     upstreamBudgetHeadroom: check(() => {
       const text = get('UPSTREAM_BUDGET_HEADROOM');
       if (text === undefined) return DEFAULT_UPSTREAM_BUDGET_HEADROOM;

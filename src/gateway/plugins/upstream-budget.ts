@@ -10,6 +10,11 @@
  *   window holds) and `retryAfter`, the seconds until it would fit (absent when it never will:
  *   an estimate over the share).
  *
+ * Anonymous operations are charged to the client address's bucket (`ANONYMOUS_RATE_LIMIT` calls a
+ * minute), and login attempts, whatever credentials came with them, to its login bucket
+ * (LOGIN_ATTEMPTS_PER_MINUTE); the address is the peer's, or the one `X-Forwarded-For` names when
+ * the peer is a trusted proxy (client-address.ts). Either short refuses the operation the same way.
+ *
  * An operation estimated at 0 calls (`{ __typename }`, or one the live directory answers) sets
  * nothing aside and is always served. A subscription is priced per event (its payload; its queue's
  * polls wait for their own tokens: events/queue.ts): each event waits for its estimate in the
@@ -23,7 +28,8 @@ import type { LiveDirectories } from '../directory/live.js';
 import { GatewayErrorCode } from '../errors.js';
 import type { Reservation } from '../upstream-bucket.js';
 import { DEFAULT_MAX_UPSTREAM_CALLS } from '../upstream-budget.js';
-import { UpstreamEstimates, type WarmDirectory } from '../upstream-estimate.js';
+import { estimateLoginAttempts, UpstreamEstimates, type WarmDirectory } from '../upstream-estimate.js';
+import { clientAddress } from '../client-address.js';
 
 export interface UpstreamBudgetOptions {
   /** Estimated upstream calls one operation may make. @default DEFAULT_MAX_UPSTREAM_CALLS (50) */
@@ -43,18 +49,18 @@ export const DIRECTORY_SETTLE_MS = 5_000;
 type Judgement = { estimate: number; reservation?: Reservation; refusal?: GraphQLError };
 
 /** UPSTREAM_BUDGET_EXCEEDED for `estimate` calls that the credential's bucket cannot grant now. */
-export function budgetRefusal(estimate: number, shortfall: { available: number; retryAfterMs: number; share: number }): GraphQLError {
+export function budgetRefusal(estimate: number, shortfall: { available: number; retryAfterMs: number; share: number }, who = 'this credential', what = 'calls'): GraphQLError {
   const extensions: Record<string, unknown> = { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, available: shortfall.available, share: shortfall.share };
   if (!Number.isFinite(shortfall.retryAfterMs)) {
     return new GraphQLError(
-      `This operation needs about ${estimate} calls to the chat server, more than this credential's share of ${shortfall.share} calls a minute: select fewer fields under lists, or page through them.`,
+      `This operation needs about ${estimate} ${what} to the chat server, more than ${who}'s share of ${shortfall.share} a minute: select fewer fields under lists, or page through them.`,
       { extensions },
     );
   }
   const retryAfter = Math.max(1, Math.ceil(shortfall.retryAfterMs / 1000));
   extensions.retryAfter = retryAfter;
   return new GraphQLError(
-    `This operation needs about ${estimate} calls to the chat server; this credential has ${shortfall.available} left of its share of ${shortfall.share} a minute. Retry after ${retryAfter} s.`,
+    `This operation needs about ${estimate} ${what} to the chat server; ${who} has ${shortfall.available} left of its share of ${shortfall.share} a minute. Retry after ${retryAfter} s.`,
     { extensions },
   );
 }
@@ -64,13 +70,33 @@ export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Cont
   const { directories } = options;
   const estimates = options.estimates ?? new UpstreamEstimates();
 
-  const judge = (args: ExecutionArgs, ctx: Context, warm: Directory | undefined): Judgement => {
+  const judge = (args: ExecutionArgs, ctx: Context, warm: Directory | undefined, again = false): Judgement => {
     const directory: WarmDirectory | undefined = warm?.sizes();
     const { schema, document, operationName, variableValues: variables } = args;
     const estimate = estimates.estimate({ schema, document, operationName, variables, directory });
     if (estimate > maxCalls) {
       const message = `This operation needs about ${estimate} calls to the chat server, over the gateway's cap of ${maxCalls} per operation: select fewer fields under lists, or page through them.`;
       return { estimate, refusal: new GraphQLError(message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, cap: maxCalls } }) };
+    }
+    // Anonymous calls count toward the client address's own limit (the chat server limits them by
+    // address, and would see only the gateway's), and so do logins, each a password attempt,
+    // whatever credentials came with them.
+    if (!again) {
+      const logins = estimateLoginAttempts({ schema, document, operationName, variables });
+      const anonymous = ctx.credentials ? 0 : estimate;
+      if (logins > 0 || anonymous > 0) {
+        const address = clientAddress((ctx as { req?: Parameters<typeof clientAddress>[0] }).req, ctx.server.trustedProxies) ?? 'in-process';
+        const attempts = ctx.server.logins.for(address);
+        const calls = ctx.server.addresses.for(address);
+        const short = attempts.available() < logins ? { bucket: attempts, n: logins, what: 'login attempts' } : calls.available() < anonymous ? { bucket: calls, n: anonymous, what: 'calls' } : undefined;
+        if (short) {
+          const shortfall = short.bucket.reserve(short.n);
+          if (!('spend' in shortfall)) return { estimate, refusal: budgetRefusal(short.n, shortfall, 'this client address', short.what) };
+          shortfall.release();
+        }
+        attempts.charge(logins);
+        calls.charge(anonymous);
+      }
     }
     if (!ctx.credentials) return { estimate };
     const granted = ctx.server.buckets.for(ctx.connection.credentialKey).reserve(estimate);
@@ -112,7 +138,7 @@ export function upstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Cont
       // Lists are sized by their assumed bound until the directory counts them: wait for it (only
       // an operation about to be refused waits, so no other pays for it).
       return directories.settled(ctx.connection, DIRECTORY_SETTLE_MS).then((settled) => {
-        settle(settled ? judge(args, ctx, settled) : judgement);
+        settle(settled ? judge(args, ctx, settled, true) : judgement);
         return doneSingle;
       }) as never;
     },

@@ -15,7 +15,11 @@ import { fetchApiKey, jwtFetchApiKey, regenerateApiKey } from '../../zulip/route
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
 import { requireFeatureLevel } from '../feature-level.js';
+import { upstreamCost } from '../upstream-cost.js';
 import { reaches } from '../zulip-operations.js';
+
+/** A login is one anonymous call, a password attempt: each alias counts toward the client address's limit. */
+const loginCost = upstreamCost({ each: 1, login: true });
 
 /** Root mutation fields that need no credentials (plugins/credentials.ts reads this list). */
 export const ANONYMOUS_MUTATIONS: ReadonlySet<string> = new Set(['fetchApiKey', 'jwtFetchApiKey']);
@@ -36,7 +40,7 @@ const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implem
 
 builder.mutationField('fetchApiKey', (t) =>
   t.field({
-    extensions: reaches('fetch-api-key'),
+    extensions: { ...reaches('fetch-api-key'), ...loginCost },
     type: ApiKeyPayloadRef,
     description:
       'Logs in with a username (usually the email) and password, and answers the API key. Needs no credentials. ' +
@@ -55,7 +59,7 @@ builder.mutationField('fetchApiKey', (t) =>
 
 builder.mutationField('jwtFetchApiKey', (t) =>
   t.field({
-    extensions: reaches('jwt-fetch-api-key'),
+    extensions: { ...reaches('jwt-fetch-api-key'), ...loginCost },
     type: ApiKeyPayloadRef,
     description:
       'Logs in with a JSON Web Token signed with the organization\u2019s key (its `email` claim names the account), and ' +
