@@ -245,3 +245,36 @@ describe('anonymous operations have a limit per client address', () => {
     expect(proxied.rateLimited()).toEqual([]);
   });
 });
+
+describe('@defer parts and anonymous calls', () => {
+  it('@defer parts count in their operation\u2019s estimate: 10 operations of 5 + 15 deferred calls, the 10th refused, 180 calls', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false } });
+    const aliases = (from: number, n: number) => Array.from({ length: n }, (_, i) => `a${from + i}: attachments { uploadSpaceUsed }`).join(' ');
+    const query = `{ ${aliases(0, 5)} ... @defer { ${aliases(5, 15)} } }`;
+    const run = async () => {
+      const response = await b.gateway.fetch('http://gateway.localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'multipart/mixed', authorization: b.authorization(OWNER) },
+        body: JSON.stringify({ query }),
+      });
+      return response.text();
+    };
+    const bodies = await Promise.all(Array.from({ length: 10 }, run));
+    expect(bodies.filter((body) => body.includes('UPSTREAM_BUDGET_EXCEEDED'))).toHaveLength(1);
+    expect(b.callsOf(OWNER)).toHaveLength(180);
+    expect(b.rateLimited()).toEqual([]);
+  });
+
+  it('anonymous operations of one address stop at ANONYMOUS_RATE_LIMIT calls a minute', async () => {
+    const b = setupBudget({ gateway: { liveDirectory: false, anonymousRateLimit: 3 } });
+    const url = await b.listen();
+    const ask = async () => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ serverSettings { realmName } }' }) });
+      return (await response.json()) as { errors?: { extensions?: Record<string, unknown> }[] };
+    };
+    for (let i = 0; i < 3; i++) expect((await ask()).errors).toBeUndefined();
+    expect((await ask()).errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', estimate: 1, available: 0 });
+    b.clock.advance(60_000);
+    expect((await ask()).errors).toBeUndefined();
+  });
+});
