@@ -381,7 +381,7 @@ async function runBench(): Promise<void> {
       );
     }
     writeReport({
-      bench: SHAPE === 'mix' ? 'subscriptions (mix)' : 'subscriptions',
+      bench: SHAPE === 'mix' ? 'subscriptions-mix' : 'subscriptions',
       rows: [
         { metric: 'deliveries received / expected', value: +(received / expected).toFixed(4), unit: '×', target: '≥ 1', met: verdicts.deliveries },
         ...floorRows.slice(0, 2),
