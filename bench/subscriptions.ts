@@ -453,6 +453,8 @@ async function measureFloor(ids: number[], samples: Record<string, string>, user
 }
 
 const role = process.env.BENCH_ROLE;
+// A child never outlives the bench, however it ends (its deadline exits without a word to them).
+if (role) process.once('disconnect', () => process.exit(0));
 if (role === 'emulator') await runEmulator();
 else if (role === 'clients') await runClients();
 else if (role === 'floor') await runFloor();
