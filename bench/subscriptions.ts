@@ -381,7 +381,7 @@ async function runBench(): Promise<void> {
       );
     }
     writeReport({
-      bench: SHAPE === 'mix' ? 'subscriptions (mix)' : 'subscriptions',
+      bench: SHAPE === 'mix' ? 'subscriptions-mix' : 'subscriptions',
       rows: [
         { metric: 'deliveries received / expected', value: +(received / expected).toFixed(4), unit: '×', target: '≥ 1', met: verdicts.deliveries },
         ...floorRows.slice(0, 2),
@@ -453,6 +453,8 @@ async function measureFloor(ids: number[], samples: Record<string, string>, user
 }
 
 const role = process.env.BENCH_ROLE;
+// A child never outlives the bench, however it ends (its deadline exits without a word to them).
+if (role) process.once('disconnect', () => process.exit(0));
 if (role === 'emulator') await runEmulator();
 else if (role === 'clients') await runClients();
 else if (role === 'floor') await runFloor();
