@@ -40,6 +40,9 @@ const zones = [
   forbid('./src/gateway/live', './src/gateway/loaders', 'Live queries know nothing of loaders.'),
   forbid('./src/gateway/events', './src/gateway/live', 'The event hub knows nothing of live queries.'),
   forbid('./src/gateway/directory', './src/gateway/live', 'The live directory knows nothing of live queries.'),
+  forbid('./src/gateway/sync', './src/gateway/schema', 'The change logs sit below the schema.'),
+  forbid('./src/gateway/sync', './src/gateway/transport', 'The change logs sit below the transports.'),
+  forbid('./src/gateway/sync', './src/gateway/plugins', 'The change logs know nothing of yoga plugins.'),
   forbid('./src', './test', 'Source never imports tests.'),
   forbid('./src', './bench', 'Source never imports benchmarks.'),
 ];

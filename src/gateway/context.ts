@@ -16,6 +16,7 @@ import type { SentCredentials } from './credentials.js';
 import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './facts.js';
+import type { SyncLogs } from './sync/logs.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { Reservation } from './upstream/bucket.js';
 import type { UpstreamServer } from './upstream/server.js';
@@ -60,6 +61,13 @@ export interface Context {
   deadline: { expiresAt: number | undefined };
   /** The gateway's event hub, for subscriptions (added by `useEventHub` in yoga.ts). */
   events?: EventHub;
+  /** The change logs behind stamps and `changes(since:)` (added by `useSync` in yoga.ts). */
+  sync?: SyncLogs;
+  /**
+   * Set by plugins/live-queries.ts as each `@live` execution starts, and by a subscription as each
+   * event is delivered: the stamp its next result carries (plugins/sync.ts).
+   */
+  stampNow?: string;
   /**
    * Set only while a `@live` query executes (plugins/live-queries.ts): told each resource the
    * execution reads (live/resources.ts), so that the events changing them re-run it.

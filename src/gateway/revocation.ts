@@ -89,6 +89,7 @@ export class CredentialRevocations {
   readonly #tickMs: number;
   readonly #cluster: EventCluster | undefined;
   readonly #unsubscribe: (() => void)[] = [];
+  readonly #purgeListeners = new Set<(connection: ZulipConnection) => void>();
   #timer: unknown;
   #closed = false;
 
@@ -158,8 +159,15 @@ export class CredentialRevocations {
     return !followed || now - followed.verifiedAt <= this.#recheckMs + this.#tickMs;
   }
 
+  /** Told whenever a credential is purged here (a change log goes with it, sync/logs.ts); returns its removal. */
+  onPurged(listener: (connection: ZulipConnection) => void): () => void {
+    this.#purgeListeners.add(listener);
+    return () => this.#purgeListeners.delete(listener);
+  }
+
   close(): void {
     this.#closed = true;
+    this.#purgeListeners.clear();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#followed.clear();
@@ -223,6 +231,7 @@ export class CredentialRevocations {
     this.#revoked.set(key, this.#clock.now());
     this.#followed.delete(key);
     this.options.directories?.purge(connection);
+    for (const listener of this.#purgeListeners) listener(connection);
     // As the chat server answers such a credential: 401, so that whoever waits on its session (a
     // graphql-ws connection_init, a subscription) is refused as if its own call had been. After the
     // current turn: when the 401 was the session's own registration, it fails with the server's

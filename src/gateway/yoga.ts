@@ -49,6 +49,8 @@ import type { Headroom } from './upstream/budget.js';
 import type { BucketClock } from './upstream/bucket.js';
 import { UpstreamEstimates } from './upstream/estimate.js';
 import { CredentialRevocations } from './revocation.js';
+import { useSync } from './plugins/sync.js';
+import { SyncLogs, type SyncOptions } from './sync/logs.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
@@ -197,6 +199,13 @@ export interface GatewayOptions {
   anonymousRateLimit?: number;
   /** Peers (proxies, load balancers) whose `X-Forwarded-For` names the client (client-address.ts). @default none */
   trustedProxies?: readonly string[];
+  /**
+   * Stamps on every answer and `changes(since:)` (docs/mobile-sync.md): per credential, a change
+   * log fed by its event queue (in Redis in cluster mode), retained `retentionMs` after the
+   * credential last used a stamp. false: no stamps, and `changes` is refused.
+   * @default {} (DEFAULT_SYNC_RETENTION_MS, DEFAULT_SYNC_MAX_BYTES)
+   */
+  sync?: SyncOptions | false;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -208,6 +217,8 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly directories: LiveDirectories | undefined;
   /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
   readonly hub: EventHub;
+  /** The change logs behind stamps and `changes(since:)`; undefined when `sync: false`. */
+  readonly sync: SyncLogs | undefined;
   /** What transports outside yoga's HTTP pipeline (graphql-ws) need to behave the same. */
   readonly transport: {
     metrics: GatewayMetrics | undefined;
@@ -308,6 +319,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const estimates = new UpstreamEstimates();
   // The queues' polls and registrations (the live directories' loads) spend the credential's bucket.
   hub.gate = (connection) => upstream.buckets.for(connection.credentialKey);
+  const sync = options.sync === false ? undefined : new SyncLogs(hub, upstream.connection, directories, options.sync);
+  // A refused credential's change log goes with everything else held for it (revocation.ts).
+  if (sync) upstream.revocations?.onPurged((connection) => sync.purge(connection));
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = usePersistedOperations(options.persistedOperations);
@@ -366,6 +380,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useDeadline(options.upstreamDeadlineMs),
       useUpstreamReport(),
       useEventHub(hub),
+      // After the hub in the list, so disposed before it: retained sessions are released first.
+      ...(sync ? [useSync(sync)] : []),
       // After the hub in the list, so disposed before it: directories release their queues first.
       ...(directories ? [useDirectoryWrites(directories), { onDispose: () => directories.close() }] : []),
       // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
@@ -384,6 +400,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     liveQueries: live,
     directories,
     hub,
+    sync,
     transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },
   });
 }

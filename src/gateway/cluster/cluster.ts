@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Credentials } from '../../zulip/credentials.js';
-import { createKeyDeriver, type KeyDeriver } from './keys.js';
+import { createKeyDeriver, type CredentialKeys, type KeyDeriver } from './keys.js';
 import { leaseTimes, type LeaseTimes } from './lease.js';
 import { ClusterRedis, DEFAULT_FAILOVER_MS, type RedisState } from './redis.js';
 import { StreamTailer, type StreamTailerOptions } from './tail.js';
@@ -108,20 +108,25 @@ export class EventCluster {
     return session;
   }
 
+  /** The Redis keys of a credential (keys.ts): HMAC names, never the credential. */
+  keysOf(baseUrl: string, credentials: Credentials): CredentialKeys {
+    return this.#keys(baseUrl, credentials);
+  }
+
   /** The id of a credential in Redis (keys.ts): the same on every instance, never the credential. */
   credentialId(baseUrl: string, credentials: Credentials): string {
     return this.#keys(baseUrl, credentials).id;
   }
 
   /**
-   * A credential was refused: its registration snapshot, log and queue state leave Redis (no
+   * A credential was refused: its registration snapshot, log, change log and queue state leave Redis (no
    * instance may load what it was sent, nor resume its queue as if it were accepted), and every
    * other instance is told.
    */
   async revokeCredential(baseUrl: string, credentials: Credentials): Promise<void> {
     const keys = this.#keys(baseUrl, credentials);
     // One hash slot (keys.ts): one DEL.
-    await this.redis.run((c) => c.del(keys.snapshot, keys.state, keys.stream));
+    await this.redis.run((c) => c.del(keys.snapshot, keys.state, keys.stream, keys.changes));
     await this.#publish({ credential: keys.id });
   }
 

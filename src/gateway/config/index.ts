@@ -25,6 +25,7 @@ import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
+import { DEFAULT_SYNC_MAX_BYTES, DEFAULT_SYNC_RETENTION_MS } from '../sync/logs.js';
 import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom } from '../upstream/budget.js';
 
 export { helpText, variablesMarkdown, VARIABLES } from './variables.js';
@@ -52,6 +53,7 @@ export type GatewayEnvOptions = Required<
     | 'upstreamBudgetHeadroom'
     | 'anonymousRateLimit'
     | 'trustedProxies'
+    | 'sync'
   >
 > & {
   defaultCredentials?: Credentials;
@@ -269,6 +271,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       anonymousRateLimit: int('ANONYMOUS_RATE_LIMIT', DEFAULT_ANONYMOUS_RATE_LIMIT, 1, 1_000_000),
       trustedProxies: (get('TRUSTED_PROXIES') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''),
       compiledExecution: bool('COMPILED_EXECUTION', true),
+      sync: {
+        retentionMs: int('SYNC_RETENTION_MS', DEFAULT_SYNC_RETENTION_MS, 60_000, 30 * DAY_MS),
+        maxBytes: int('SYNC_MAX_BYTES', DEFAULT_SYNC_MAX_BYTES, 65_536, 2 ** 40),
+      },
       compression: bool('COMPRESSION', true) && { minBytes: int('COMPRESSION_MIN_BYTES', DEFAULT_COMPRESSION_MIN_BYTES, 0, 1_073_741_824) },
     },
     server: {

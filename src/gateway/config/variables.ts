@@ -19,6 +19,7 @@ import { DEFAULT_UPSTREAM_DEADLINE_MS } from '../plugins/deadline.js';
 import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
+import { DEFAULT_SYNC_MAX_BYTES, DEFAULT_SYNC_RETENTION_MS } from '../sync/logs.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
 import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, LOGIN_ATTEMPTS_PER_MINUTE } from '../upstream/budget.js';
 import { DEFAULT_LOG_LEVEL, DEFAULT_PERSISTED_OPERATIONS, DEFAULT_SERVICE_NAME, NODE_ENVS } from './defaults.js';
@@ -87,6 +88,8 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'MESSAGE_CACHE_MAX_BYTES', default: String(DEFAULT_MESSAGE_CACHE_MAX_BYTES), meaning: 'Estimated memory cap of all cached message windows; the least recently used are dropped above it.' },
   { name: 'LIVE_CACHE', default: '(none)', meaning: 'Old name of MESSAGE_CACHE, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE' },
   { name: 'LIVE_CACHE_MAX_BYTES', default: '(none)', meaning: 'Old name of MESSAGE_CACHE_MAX_BYTES, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE_MAX_BYTES' },
+  { name: 'SYNC_RETENTION_MS', default: String(DEFAULT_SYNC_RETENTION_MS), meaning: 'How long a credential that used a stamp keeps its event queue, live directory and change log, so that `changes(since:)` answers with no upstream call (docs/mobile-sync.md); past it, `resyncRequired`.' },
+  { name: 'SYNC_MAX_BYTES', default: String(DEFAULT_SYNC_MAX_BYTES), meaning: 'Estimated memory cap of all change logs; the least recently used are dropped above it (their stamps then need a resync).' },
   { name: 'COMPILED_EXECUTION', default: 'on', meaning: 'Run queries and mutations as code compiled once per document (graphql-jit) instead of graphql\'s interpreter; documents it cannot run as graphql-js would (subscriptions, @defer, @stream, @live, several operations) are interpreted anyway (on/off).' },
   { name: 'COMPRESSION', default: 'on', meaning: 'Compress answers with brotli or gzip, as the client\'s Accept-Encoding asks: whole answers from COMPRESSION_MIN_BYTES, SSE and multipart streams always, flushed per event (on/off).' },
   { name: 'COMPRESSION_MIN_BYTES', default: String(DEFAULT_COMPRESSION_MIN_BYTES), meaning: 'Shortest whole answer that is compressed; shorter ones are sent as they are.' },

@@ -49,6 +49,8 @@ import './channels/create.js';
 import './reminders.js';
 import './mobile.js';
 // Invitations and data exports.
+// Delta sync for mobile: changes(since:) and stamp.
+import './changes.js';
 import './invites.js';
 import './exports.js';
 // Organization-wide user-setting defaults; joining and leaving several channels at once.
