@@ -29,7 +29,7 @@
  * Credentials are followed by their session key (never the key itself); a user's credentials are
  * known by the `user_id` of their queue's registration or check.
  */
-import type { ResponseInfo, ZulipConnection } from '../zulip/connection.js';
+import type { Credentials, ResponseInfo, ZulipConnection } from '../zulip/connection.js';
 import { ZulipErrorCode } from '../zulip/error-codes.js';
 import { isAuthError, ZulipApiError } from '../zulip/errors.js';
 import { getOwnUser } from '../zulip/routes/users.js';
@@ -85,6 +85,7 @@ export class CredentialRevocations {
   readonly #tickMs: number;
   readonly #cluster: EventCluster | undefined;
   readonly #unsubscribe: (() => void)[] = [];
+  readonly #refusedListeners = new Set<(baseUrl: string, credentials: Credentials) => void>();
   #timer: unknown;
   #closed = false;
 
@@ -154,6 +155,15 @@ export class CredentialRevocations {
     return !followed || now - followed.verifiedAt <= this.#recheckMs + this.#tickMs;
   }
 
+  /**
+   * Told of each credential refused on this instance (its own 401s and checks, and those other
+   * instances publish for credentials it follows): sessions drop it (sessions/sessions.ts).
+   */
+  onRefused(listener: (baseUrl: string, credentials: Credentials) => void): () => void {
+    this.#refusedListeners.add(listener);
+    return () => this.#refusedListeners.delete(listener);
+  }
+
   close(): void {
     this.#closed = true;
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
@@ -218,6 +228,7 @@ export class CredentialRevocations {
   #purge(key: string, connection: ZulipConnection): void {
     this.#revoked.set(key, this.#clock.now());
     this.#followed.delete(key);
+    if (connection.credentials) for (const listener of this.#refusedListeners) listener(connection.baseUrl, connection.credentials);
     this.options.directories?.purge(connection);
     // As the chat server answers such a credential: 401, so that whoever waits on its session (a
     // graphql-ws connection_init, a subscription) is refused as if its own call had been. After the
