@@ -5,7 +5,9 @@
  * its code, before any upstream call where it can be, with no session created or changed. The
  * gateway on a loopback port (the harness), the emulator behind it.
  */
+import { createClient, type Client } from 'graphql-ws';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { initialPassword } from '../../../src/emulator/routes/settings.js';
 import { demoUser } from '../../../src/emulator/seed.js';
 import type { MemorySessionStore } from '../../../src/gateway/sessions/store.js';
@@ -254,5 +256,60 @@ describe('expiry', () => {
     }
     now += 40_000; // 141 s + 40 s: past SESSION_MAX, though used 40 s ago
     expect(code((await post(h, ME, {}, { cookie: used })).errors)).toBe('SESSION_INVALID');
+  });
+});
+
+describe('graphql-ws on a session', () => {
+  const h = createHarness();
+  afterAll(() => h.close());
+
+  /** A graphql-ws client whose upgrade carries `headers` (a browser sends its cookie and Origin). */
+  function wsClient(connectionParams: Record<string, unknown>, headers: Record<string, string> = {}): Client {
+    class WithHeaders extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers });
+      }
+    }
+    return createClient({ url: h.url.replace(/^http/, 'ws'), webSocketImpl: WithHeaders, connectionParams, retryAttempts: 0, lazy: true });
+  }
+
+  it('serves a subscription on a bearer token in connection_init, and on the cookie of the upgrade, each ended by signOut', async () => {
+    const bearer = await post(h, SIGN_IN, { email: HAMLET.email, apiKey: HAMLET.apiKey, bearer: true });
+    const token = (bearer.data!.signIn as { bearerToken: string }).bearerToken;
+    const cookie = await signIn(h);
+    for (const [client, headers] of [
+      [wsClient({ authorization: `Bearer ${token}` }), { authorization: `Bearer ${token}` }],
+      [wsClient({}, { cookie, origin: new URL(h.url).origin }), { cookie }],
+    ] as const) {
+      const results: { errors?: Errors }[] = [];
+      let ended = false;
+      let failed: unknown;
+      client.subscribe({ query: EVENTS }, { next: (r) => void results.push(r as never), error: (e) => void ((failed = e), (ended = true)), complete: () => void (ended = true) });
+      const me = await client.iterate({ query: ME }).next();
+      expect((me.value as { data: unknown }).data).toEqual({ me: { user: { fullName: 'King Hamlet' } } });
+      expect((await post(h, SIGN_OUT, {}, headers)).errors).toBeUndefined();
+      await until(() => ended, 5_000, 'the subscription to end');
+      expect(failed ?? code(results.at(-1)?.errors)).toBe('SESSION_ENDED');
+      await client.dispose();
+    }
+  });
+
+  it('refuses an upgrade from a foreign Origin with 403 before the socket opens', async () => {
+    const cookie = await signIn(h);
+    await h.ready;
+    const status = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(h.url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers: { cookie, origin: 'https://evil.example' } });
+      socket.on('unexpected-response', (_req, res) => (resolve(res.statusCode ?? 0), socket.terminate()));
+      socket.on('open', () => (resolve(101), socket.close()));
+      socket.on('error', () => undefined);
+    });
+    expect(status).toBe(403);
+  });
+
+  it('refuses a socket on an invalid session', async () => {
+    const client = wsClient({ authorization: `Bearer ${'D'.repeat(43)}` });
+    const failure = await client.iterate({ query: ME }).next().catch((error: unknown) => error);
+    expect(String((failure as { reason?: string }).reason)).toMatch(/session is not valid/);
+    await client.dispose();
   });
 });
