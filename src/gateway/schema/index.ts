@@ -27,6 +27,7 @@ import './settings.js';
 import './unreads.js';
 import './events/index.js';
 import './authentication.js';
+import './sessions.js';
 import './emoji.js';
 import './navigation-views.js';
 import './default-channels.js';

@@ -42,7 +42,7 @@ describe('fetchApiKey', () => {
   });
 
   it('runs with an unusable Authorization header, which still refuses every other operation', async () => {
-    const broken = { as: null, headers: { authorization: 'Bearer not-basic' } };
+    const broken = { as: null, headers: { authorization: 'Digest not-basic' } };
     const login = await h.gql<{ fetchApiKey: { email: string } }>(LOGIN, { u: HAMLET.email, p: PASSWORD }, broken);
     expect(login.errors).toBeUndefined();
     expect(login.data!.fetchApiKey.email).toBe(HAMLET.email);
