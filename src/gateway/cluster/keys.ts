@@ -25,6 +25,8 @@ export interface CredentialKeys {
   state: string;
   /** The latest registration the holder logged, for the other instances' listeners (snapshot.ts). */
   snapshot: string;
+  /** Hash: the event types of the credential's writes in progress, each with its expiry (cluster.ts `fenceWrites`). */
+  writes: string;
 }
 
 /** The log key of the credential whose lease key is `lease` (a handover seals the log, lease.ts). */
@@ -72,6 +74,7 @@ export function createKeyDeriver(options: KeyDeriverOptions): KeyDeriver {
       stream: `${prefix}stream:{${id}}`,
       state: `${prefix}state:{${id}}`,
       snapshot: `${prefix}snapshot:{${id}}`,
+      writes: `${prefix}writes:{${id}}`,
     };
   };
 }

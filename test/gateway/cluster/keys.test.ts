@@ -22,6 +22,7 @@ describe('credential keys', () => {
       stream: `team-a:stream:{${keys.id}}`,
       state: `team-a:state:{${keys.id}}`,
       snapshot: `team-a:snapshot:{${keys.id}}`,
+      writes: `team-a:writes:{${keys.id}}`,
     });
     expect(createKeyDeriver({ secret: SECRET })(SERVER, hamlet).lease).toBe(`chatgraph:lease:{${keys.id}}`);
     expect(streamKeyOfLease(keys.lease)).toBe(keys.stream); // the log a lease handover seals
