@@ -465,7 +465,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // After the hub in the list, so disposed before it: retained sessions are released first.
       ...(sync ? [useSync(sync)] : []),
       // After the hub in the list, so disposed before it: directories release their queues first.
-      ...(directories ? [useDirectoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      ...(directories ? [useDirectoryWrites(directories, hub.cluster, options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS), { onDispose: () => directories.close() }] : []),
       // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
       // fails entries one by one (plugins/compiled-execution.ts says why that matters).
       ...(options.subgraph || options.compiledExecution === false ? [] : [useCompiledExecution()]),
