@@ -57,7 +57,7 @@ const hubForbiddenPackages = ['graphql', 'graphql-yoga', 'graphql-ws', 'ws', '@p
 const yogaForbidden = [{ name: 'graphql-yoga', message: 'Only yoga.ts, plugins/ and transport/ load yoga; a yoga plugin goes in src/gateway/plugins/.' }];
 
 export default tseslint.config(
-  { ignores: ['test/fixtures/lint-cycle/**', 'test/fixtures/lint-type-cycle/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '.vitest-cache/**'] },
+  { ignores: ['test/fixtures/lint-cycle/**', 'test/clients/codegen/gql/**', 'test/clients/relay/__generated__/**', 'test/fixtures/lint-type-cycle/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '.vitest-cache/**'] },
   {
     files: ['**/*.ts', '**/*.js'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },

@@ -17,6 +17,8 @@ import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './facts.js';
 import type { SyncLogs } from './sync/logs.js';
+import type { SentSession } from './sessions/cookie.js';
+import type { RequestSession, Sessions } from './sessions/sessions.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { Reservation } from './upstream/bucket.js';
 import type { UpstreamServer } from './upstream/server.js';
@@ -54,6 +56,16 @@ export interface Context {
   credentials?: Credentials;
   /** Why the caller's credentials were refused, when they were (plugins/credentials.ts refuses the operation). */
   credentialsProblem?: string;
+  /** The code of that refusal. @default UNAUTHENTICATED */
+  credentialsProblemCode?: GatewayErrorCode;
+  /**
+   * The request's session (sessions/sessions.ts), when it came with a valid cookie or bearer token:
+   * its accounts, each giving its decrypted credential to the code that builds its connection. With
+   * one account, `credentials` are that account's, exactly as if sent in `Authorization: Basic`.
+   */
+  session?: RequestSession;
+  /** What the session mutations (schema/sessions.ts) need of the request; absent when sessions are off. */
+  sessionRequest?: SessionRequest;
   /**
    * When this operation's upstream calls must all have ended (`performance.now()` time), shared by
    * every call; set as a query or mutation starts (plugins/deadline.ts), never for a subscription.
@@ -73,6 +85,19 @@ export interface Context {
    * execution reads (live/resources.ts), so that the events changing them re-run it.
    */
   liveReads?: LiveReads;
+}
+
+/** What the session mutations need to know of the request that runs them. */
+export interface SessionRequest {
+  sessions: Sessions;
+  /** The session token the request sent (cookie or bearer), valid or not. */
+  sent: SentSession | undefined;
+  /** A browser sent it: it had a cookie or an `Origin` (no bearer token is ever given to one). */
+  browser: boolean;
+  /** Its Host is loopback: the cookie is then set without `Secure` (sessions/cookie.ts). */
+  loopback: boolean;
+  /** Adds a `Set-Cookie` to the response; absent where there is none (graphql-ws). */
+  setCookie: ((value: string) => void) | undefined;
 }
 
 /**
@@ -163,6 +188,6 @@ export function requireCredentials(ctx: Context): Credentials {
   throw new GraphQLError(
     ctx.credentialsProblem ??
       'This field needs credentials: send "Authorization: Basic base64(email:apiKey)" with a Zulip API key.',
-    { extensions: { code: GatewayErrorCode.unauthenticated } },
+    { extensions: { code: ctx.credentialsProblemCode ?? GatewayErrorCode.unauthenticated } },
   );
 }

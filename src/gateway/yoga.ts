@@ -6,7 +6,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
-import { contextFor, createContext, type Context } from './context.js';
+import { contextFor, contextFromCredentials, createContext, type Context, type SessionRequest } from './context.js';
 import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import type { MessageCacheOptions } from './directory/messages/cache.js';
@@ -52,6 +52,12 @@ import { CredentialRevocations } from './revocation.js';
 import { useSync } from './plugins/sync.js';
 import { SyncLogs, type SyncOptions } from './sync/logs.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
+import { SessionCookies, useSessions } from './plugins/sessions.js';
+import { DEFAULT_KEY_PREFIX } from './cluster/keys.js';
+import { GatewayErrorCode } from './errors.js';
+import { isLoopbackHost, originAllowed, sentSessionOf, type SentSession } from './sessions/cookie.js';
+import { RedisSessionStore } from './sessions/redis-store.js';
+import { DEFAULT_SESSION_MAX_MS, Sessions, type SessionsOptions } from './sessions/sessions.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
 
@@ -189,12 +195,11 @@ export interface GatewayOptions {
    */
   upstreamBudgetHeadroom?: Headroom;
   /**
-   * Stamps on every answer and `changes(since:)` (docs/mobile-sync.md): per credential, a change
-   * log fed by its event queue (in Redis in cluster mode), retained `retentionMs` after the
-   * credential last used a stamp. false: no stamps, and `changes` is refused.
-   * @default {} (DEFAULT_SYNC_RETENTION_MS, DEFAULT_SYNC_MAX_BYTES)
+   * Server-side sessions (docs/sessions.md): lifetimes (SESSION_IDLE, SESSION_MAX), the clock, and
+   * the secret the store's keys and encryption derive from (GATEWAY_SECRET; cluster mode's secret
+   * when not given). In cluster mode sessions are kept in Redis. @default lifetimes 7 and 30 days
    */
-  sync?: SyncOptions | false;
+  sessions?: Omit<SessionsOptions, 'store'>;
   /** The clock of the credentials' buckets (upstream/bucket.ts): tests drive the rate-limit window. @default the system clock */
   budgetClock?: BucketClock;
   /**
@@ -206,6 +211,13 @@ export interface GatewayOptions {
   anonymousRateLimit?: number;
   /** Peers (proxies, load balancers) whose `X-Forwarded-For` names the client (client-address.ts). @default none */
   trustedProxies?: readonly string[];
+  /**
+   * Stamps on every answer and `changes(since:)` (docs/mobile-sync.md): per credential, a change
+   * log fed by its event queue (in Redis in cluster mode), retained `retentionMs` after the
+   * credential last used a stamp. false: no stamps, and `changes` is refused.
+   * @default {} (DEFAULT_SYNC_RETENTION_MS, DEFAULT_SYNC_MAX_BYTES)
+   */
+  sync?: SyncOptions | false;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -219,6 +231,8 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly hub: EventHub;
   /** The change logs behind stamps and `changes(since:)`; undefined when `sync: false`. */
   readonly sync: SyncLogs | undefined;
+  /** The sessions (sessions/sessions.ts): in memory, or in Redis in cluster mode. */
+  readonly sessions: Sessions;
   /** What transports outside yoga's HTTP pipeline (graphql-ws) need to behave the same. */
   readonly transport: {
     metrics: GatewayMetrics | undefined;
@@ -227,23 +241,85 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
     resolveParams: ((params: GraphQLParams) => GraphQLParams) | undefined;
     /** The request body limit, which bounds each WebSocket message too. */
     maxRequestBodyBytes: number;
+    /** Whether a browser upgrade from `origin` to `host` may be served (CORS_ORIGINS; sessions/cookie.ts). */
+    originAllowed: (origin: string, host: string | undefined, withCookie: boolean) => boolean;
   };
 };
 
 /**
- * HTTP requests carry credentials in their Authorization header; graphql-ws operations run through
- * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe, transport/ws.ts), whose context has
- * the socket's credentials, read once from its `connection_init` payload, as `sentCredentials`, and
- * no fetch Request.
+ * HTTP requests carry credentials in their Authorization header, or a session in its cookie or a
+ * bearer token; graphql-ws operations run through `gateway.getEnveloped({ ...wsContext, ... })`
+ * (yoga's recipe, transport/ws.ts), whose context has the socket's credentials, read once from its
+ * `connection_init` payload, as `sentCredentials` (and its session as `sentSession`), and no fetch
+ * Request. A request with a session resolves it first (the store may be Redis): its context is
+ * that of the session's account.
  */
 function gatewayContext(
-  initial: { request?: { headers: Pick<Headers, 'get'> }; sentCredentials?: SentCredentials },
+  initial: {
+    request?: { headers: Pick<Headers, 'get'> };
+    sentCredentials?: SentCredentials;
+    sentSession?: SentSession;
+    req?: { headers: Record<string, string | string[] | undefined> };
+  },
   upstream: UpstreamServer,
-): Context {
+  sessions: Sessions,
+  cookies: SessionCookies,
+): Context | Promise<Context> {
   // `initial` is the GraphQL context object itself (envelop extends it in place): upstream calls
   // read the request id and the operation's trace context from it when they are made.
-  if ('sentCredentials' in initial) return contextFor(upstream, initial.sentCredentials, initial);
-  return createContext({ request: initial.request!, upstream, observation: initial });
+  let sessionRequest: SessionRequest;
+  if ('sentCredentials' in initial) {
+    const headers = initial.req?.headers ?? {};
+    sessionRequest = {
+      sessions,
+      sent: initial.sentSession,
+      browser: headers.origin !== undefined || headers.cookie !== undefined,
+      loopback: isLoopbackHost(typeof headers.host === 'string' ? headers.host : undefined),
+      setCookie: undefined,
+    };
+  } else {
+    const request = initial.request!;
+    const headers = request.headers;
+    sessionRequest = {
+      sessions,
+      sent: sentSessionOf({ authorization: headers.get('authorization'), cookie: headers.get('cookie') }),
+      browser: headers.get('origin') !== null || headers.get('cookie') !== null,
+      loopback: isLoopbackHost(headers.get('host')),
+      setCookie: (value) => cookies.add(request, value),
+    };
+  }
+  if (sessionRequest.sent) return sessionContext(upstream, sessionRequest, sessionRequest.sent, initial);
+  const context =
+    'sentCredentials' in initial
+      ? contextFor(upstream, initial.sentCredentials, initial)
+      : createContext({ request: initial.request!, upstream, observation: initial });
+  context.sessionRequest = sessionRequest;
+  return context;
+}
+
+/** The context of a request on a session: its (first) account's credentials, or why there are none. */
+async function sessionContext(upstream: UpstreamServer, sessionRequest: SessionRequest, sent: SentSession, observation: object): Promise<Context> {
+  const session = await sessionRequest.sessions.resolve(sent.token).catch((error: unknown) => error as Error);
+  let context: Context;
+  if (session instanceof Error) {
+    context = contextFromCredentials(upstream, undefined, 'Redis (cluster mode) is unreachable; the session could not be read. Retry shortly.', observation);
+    context.credentialsProblemCode = GatewayErrorCode.redisUnavailable;
+  } else if (!session) {
+    context = contextFromCredentials(upstream, undefined, 'The session is not valid (unknown, expired or signed out): sign in again.', observation);
+    context.credentialsProblemCode = GatewayErrorCode.sessionInvalid;
+  } else {
+    const account = session.accounts[0];
+    if (account) {
+      context = contextFromCredentials(upstream, account.credentials(), undefined, observation);
+    } else {
+      const revoked = session.revoked.at(-1);
+      context = contextFromCredentials(upstream, undefined, 'The chat server no longer accepts the session\'s account (a regenerated API key or a deactivated user): sign in again.', observation);
+      context.credentialsProblemCode = revoked ? GatewayErrorCode.accountRevoked : GatewayErrorCode.sessionInvalid;
+    }
+    context.session = session;
+  }
+  context.sessionRequest = sessionRequest;
+  return context;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -316,12 +392,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
   });
   const directories = upstream.directories;
-  const sync = options.sync === false ? undefined : new SyncLogs(hub, upstream.connection, directories, options.sync);
-  // A refused credential's change log goes with everything else held for it (revocation.ts).
-  if (sync) upstream.revocations?.onPurged((connection) => sync.purge(connection));
+  const sessions = createSessions(options, hub);
+  const cookies = new SessionCookies();
+  // A credential the chat server refused leaves every session holding it (revocation.ts).
+  upstream.revocations?.onRefused((baseUrl, credentials) => void sessions.revokeCredential(baseUrl, credentials).catch(() => undefined));
+  const corsOrigins = options.corsOrigins ?? [];
   const estimates = new UpstreamEstimates();
   // The queues' polls and registrations (the live directories' loads) spend the credential's bucket.
   hub.gate = (connection) => upstream.buckets.for(connection.credentialKey);
+  const sync = options.sync === false ? undefined : new SyncLogs(hub, upstream.connection, directories, options.sync);
+  // A refused credential's change log goes with everything else held for it (revocation.ts).
+  if (sync) upstream.revocations?.onPurged((connection) => sync.purge(connection));
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = usePersistedOperations(options.persistedOperations);
@@ -329,7 +410,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
-    context: (initial) => gatewayContext(initial, upstream),
+    context: (initial) => gatewayContext(initial, upstream, sessions, cookies),
     graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
     renderGraphiQL: packagedGraphiQLRenderer(),
     logging: logger ? yogaLogger(logger) : (options.logging ?? true),
@@ -361,6 +442,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useMethodRefusal(),
       useBodyLimit(maxRequestBodyBytes),
       useCsrfPrevention(),
+      useSessions({ sessions, cookies, corsOrigins }),
       useCodedRefusals(),
       // GraphQL multipart requests (file uploads), streamed instead of read whole: after yoga's own parsers.
       useUploads(maxRequestBodyBytes),
@@ -383,7 +465,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // After the hub in the list, so disposed before it: retained sessions are released first.
       ...(sync ? [useSync(sync)] : []),
       // After the hub in the list, so disposed before it: directories release their queues first.
-      ...(directories ? [useDirectoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      ...(directories ? [useDirectoryWrites(directories, hub.cluster, options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS), { onDispose: () => directories.close() }] : []),
       // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
       // fails entries one by one (plugins/compiled-execution.ts says why that matters).
       ...(options.subgraph || options.compiledExecution === false ? [] : [useCompiledExecution()]),
@@ -401,6 +483,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     directories,
     hub,
     sync,
-    transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },
+    sessions,
+    transport: {
+      metrics,
+      logger,
+      resolveParams: persisted?.resolve,
+      maxRequestBodyBytes,
+      originAllowed: (origin: string, host: string | undefined, withCookie: boolean) => originAllowed(origin, host, corsOrigins, withCookie),
+    },
   });
+}
+
+/** The sessions: in Redis when the hub is in cluster mode (any instance serves any session), else in memory. */
+function createSessions(options: GatewayOptions, hub: EventHub): Sessions {
+  const secret = options.sessions?.secret ?? options.cluster?.secret;
+  const cluster = hub.cluster;
+  if (!cluster) return new Sessions({ ...options.sessions, ...(secret !== undefined && { secret }) });
+  if (secret === undefined) throw new Error('Sessions in cluster mode need the cluster\'s GATEWAY_SECRET (sessions.secret).');
+  const store = new RedisSessionStore(cluster.redis, options.cluster?.keyPrefix ?? DEFAULT_KEY_PREFIX, options.sessions?.maxMs ?? DEFAULT_SESSION_MAX_MS);
+  return new Sessions({ ...options.sessions, secret, store });
 }

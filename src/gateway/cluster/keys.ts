@@ -27,6 +27,8 @@ export interface CredentialKeys {
   snapshot: string;
   /** Hash: the credential's compacted change log behind `changes(since:)` (sync/redis.ts). */
   changes: string;
+  /** Hash: the event types of the credential's writes in progress, each with its expiry (cluster.ts `fenceWrites`). */
+  writes: string;
 }
 
 /** The log key of the credential whose lease key is `lease` (a handover seals the log, lease.ts). */
@@ -75,6 +77,7 @@ export function createKeyDeriver(options: KeyDeriverOptions): KeyDeriver {
       state: `${prefix}state:{${id}}`,
       snapshot: `${prefix}snapshot:{${id}}`,
       changes: `${prefix}changes:{${id}}`,
+      writes: `${prefix}writes:{${id}}`,
     };
   };
 }

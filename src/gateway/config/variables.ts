@@ -11,6 +11,7 @@ import { DEFAULT_DIRECTORY_IDLE_MS, DEFAULT_DIRECTORY_MAX_BYTES } from '../direc
 import { DEFAULT_SLOW_CONSUMER_LIMIT } from '../events/hub.js';
 import { DEFAULT_LIVE_QUERY_THROTTLE_MS } from '../live/queries.js';
 import { DEFAULT_CREDENTIAL_RECHECK_MS } from '../revocation.js';
+import { DEFAULT_SESSION_IDLE_MS, DEFAULT_SESSION_MAX_MS } from '../sessions/sessions.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from '../loaders/users.js';
 import { DEFAULT_METRICS_PATH } from '../observability/endpoints.js';
 import { DEFAULT_READINESS_CACHE_MS } from '../observability/readiness.js';
@@ -74,7 +75,9 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'PERSISTED_OPERATIONS_FILE', default: '(none)', meaning: 'Trusted-documents manifest: graphql-codegen persisted-documents.json or a Relay persisted-queries JSON.' },
   { name: 'APQ_MAX_ENTRIES', default: String(DEFAULT_APQ_MAX_ENTRIES), meaning: 'Most automatic persisted queries kept (least recently used dropped).' },
   { name: 'REDIS_URL', default: '(none)', meaning: 'redis:// or rediss:// URL: cluster mode (several gateway instances share event queues and subscriptions).', secret: true },
-  { name: 'GATEWAY_SECRET', default: '(none)', meaning: 'At least 32 characters, the same on every instance; keys shared state without revealing credentials. Required with REDIS_URL.', secret: true },
+  { name: 'GATEWAY_SECRET', default: '(none)', meaning: 'At least 32 characters, the same on every instance; keys shared state without revealing credentials, and encrypts the sessions\' credentials (unset with one instance: a random key, sessions end with the process). Required with REDIS_URL.', secret: true },
+  { name: 'SESSION_IDLE', default: `${DEFAULT_SESSION_IDLE_MS / 86_400_000}d`, meaning: 'A session (signIn, docs/sessions.md) ends after this long without use: a duration such as 7d, 12h, 30m, or seconds.' },
+  { name: 'SESSION_MAX', default: `${DEFAULT_SESSION_MAX_MS / 86_400_000}d`, meaning: 'A session ends this long after sign-in, however used (at least SESSION_IDLE).' },
   { name: 'REDIS_KEY_PREFIX', default: DEFAULT_KEY_PREFIX, meaning: 'Prefix of every Redis key (cluster mode), to share one Redis between deployments.' },
   { name: 'CLUSTER_FAILOVER_MS', default: String(DEFAULT_FAILOVER_MS), meaning: 'Cluster mode: how soon another instance takes over the event queue of an instance that died (100 to 600000).' },
   { name: 'LIVE_DIRECTORY', default: 'on', meaning: 'Keep users, channels and groups current from the event queue instead of fetching them per request (on/off).' },
