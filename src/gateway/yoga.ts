@@ -496,10 +496,10 @@ export function createGateway(options: GatewayOptions): Gateway {
 
 /** The sessions: in Redis when the hub is in cluster mode (any instance serves any session), else in memory. */
 function createSessions(options: GatewayOptions, hub: EventHub): Sessions {
-  const secret = options.sessions?.secret ?? options.cluster?.secret;
   const cluster = hub.cluster;
+  const secret = options.sessions?.secret ?? options.cluster?.secret ?? cluster?.secret;
   if (!cluster) return new Sessions({ ...options.sessions, ...(secret !== undefined && { secret }) });
-  if (secret === undefined) throw new Error('Sessions in cluster mode need the cluster\'s GATEWAY_SECRET (sessions.secret).');
-  const store = new RedisSessionStore(cluster.redis, options.cluster?.keyPrefix ?? DEFAULT_KEY_PREFIX, options.sessions?.maxMs ?? DEFAULT_SESSION_MAX_MS);
-  return new Sessions({ ...options.sessions, secret, store });
+  const prefix = options.cluster?.keyPrefix ?? cluster.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const store = new RedisSessionStore(cluster.redis, prefix, options.sessions?.maxMs ?? DEFAULT_SESSION_MAX_MS);
+  return new Sessions({ ...options.sessions, ...(secret !== undefined && { secret }), store });
 }

@@ -88,6 +88,18 @@ export class EventCluster {
   #subscriber: Redis | undefined;
   #closed = false;
 
+  /**
+   * The cluster's GATEWAY_SECRET and key prefix: sessions derive their own keys from the same secret
+   * (sessions/crypto.ts), so a hub built by its caller needs no second copy of it.
+   */
+  get secret(): string {
+    return this.#options.secret;
+  }
+
+  get keyPrefix(): string | undefined {
+    return this.#options.keyPrefix;
+  }
+
   /** Throws ClusterConfigError without a usable secret; connects in the background. */
   constructor(options: EventClusterOptions) {
     this.#options = options;
