@@ -44,7 +44,7 @@ const CASES: Case[] = [
   { name: 'a cross-site form post', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=x', code: 'CSRF_REFUSED' },
   { name: 'another path', path: '/elsewhere', body: '{}', code: 'ROUTE_NOT_FOUND' },
   { name: 'a body over the limit', body: JSON.stringify({ query: `{ __typename }${' '.repeat(2_100_000)}` }), code: 'REQUEST_ENTITY_TOO_LARGE' },
-  { name: 'an unusable Authorization header', headers: { authorization: 'Bearer x' }, body: JSON.stringify({ query: '{ me { zulipId } }' }), code: 'UNAUTHENTICATED' },
+  { name: 'an unusable Authorization header', headers: { authorization: 'Digest x' }, body: JSON.stringify({ query: '{ me { zulipId } }' }), code: 'UNAUTHENTICATED' },
 ];
 
 const ACCEPTS = [

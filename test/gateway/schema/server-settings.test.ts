@@ -74,7 +74,7 @@ describe('serverSettings', () => {
     h.resetUpstreamRequests();
     const { data, errors } = await h.gql<SettingsData>('{ serverSettings { featureLevel } }', {}, {
       as: null,
-      headers: { authorization: 'Bearer not-zulip' },
+      headers: { authorization: 'Digest not-zulip' },
     });
     expect(data ?? null).toBeNull();
     expect(errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');

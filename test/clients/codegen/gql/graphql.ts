@@ -802,6 +802,16 @@ export type SubscriptionSettingsInput = {
   wildcardMentionsNotify?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** The message flags `changes` reports. */
+export enum SyncFlag {
+  /** Mentions the caller (personally, through a group, or by a wildcard). */
+  Mentioned = 'MENTIONED',
+  /** Read. */
+  Read = 'READ',
+  /** Starred. */
+  Starred = 'STARRED'
+}
+
 /** A conversation being composed in: either `userIds` (direct) or `channelId` with `topic`. */
 export type TypingTarget = {
   /** Channel message: the channel (needs feature level 215). */
