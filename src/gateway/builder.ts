@@ -19,6 +19,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { Context } from './context.js';
 import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
+import AccountScopePlugin from './account-scope.js';
 import ZulipFactsPlugin from './facts.js';
 import { Upload } from './upload.js';
 import { NO_CALL } from './upstream/cost.js';
@@ -32,7 +33,8 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
+  // AccountScopePlugin first: the outermost wrapper, so every other one sees the account's context.
+  plugins: [AccountScopePlugin, ErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
   defaultFieldNullability: false,
   // Errors are thrown GraphQLErrors by default (see errors.ts); a mutation whose failure carries
   // data the client must act on opts in with `errors: { types: [...] }` and its own error object.

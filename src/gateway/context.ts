@@ -18,6 +18,8 @@ import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './facts.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { UpstreamServer } from './upstream/server.js';
+import type { UpstreamServers } from './upstream/servers.js';
+import type { RequestAccount, RequestSession } from './account-types.js';
 
 export interface Context {
   /** The gateway's chat server: shared connection pool and server facts. */
@@ -48,6 +50,29 @@ export interface Context {
    * execution reads (live/resources.ts), so that the events changing them re-run it.
    */
   liveReads?: LiveReads;
+  /** Every server the gateway may talk to (upstream/servers.ts); absent in contexts built outside a gateway. */
+  servers?: UpstreamServers;
+  /** The caller's server-side session, when the request came with one (its accounts: accounts.ts). */
+  session?: RequestSession;
+  /** Set on a context that acts as one account of the session (accounts.ts `accountContext`). */
+  account?: RequestAccount;
+  /**
+   * Set only while a `@live` query executes: what an account's context records its reads with (in
+   * that account's own scope), so that the account's events re-run the query (plugins/live-queries.ts).
+   */
+  liveAccountReads?: (connection: ZulipConnection) => LiveReads;
+  /** Per request, the contexts of the session's accounts and where in the result each applies (accounts.ts). */
+  accountScopes?: AccountScopes;
+}
+
+/** See accounts.ts: built on first use by a field of an account. */
+export interface AccountScopes {
+  /** The operation's own context. */
+  root: Context;
+  /** Each account's context, by account id. */
+  contexts: Map<string, Context>;
+  /** The context that applies below a response path (graphql-js path objects). */
+  byPath: WeakMap<object, Context>;
 }
 
 /**
@@ -70,16 +95,21 @@ export function contextFor(upstream: UpstreamServer, sent: SentCredentials | und
     : contextFromCredentials(upstream, undefined, sent.problem, observation);
 }
 
-/** Builds a context for `credentials` (or none), with the problem that left it without any. */
+/**
+ * Builds a context for `credentials` (or none), with the problem that left it without any; with
+ * `operation`, as a part of that context's operation (its counters and deadline).
+ */
 export function contextFromCredentials(
   upstream: UpstreamServer,
   credentials: Credentials | undefined,
   credentialsProblem?: string,
   observation?: object,
+  operation?: Pick<Context, 'upstream' | 'ignoredParameters' | 'deadline'>,
 ): Context {
-  const counters = { baseUrl: upstream.config.baseUrl, requests: 0 };
-  const ignoredParameters = new Set<string>();
-  const deadline: Context['deadline'] = { expiresAt: undefined };
+  // An account's context (accounts.ts) counts its calls, and keeps the deadline, of the operation it serves.
+  const counters = operation?.upstream ?? { baseUrl: upstream.config.baseUrl, requests: 0 };
+  const ignoredParameters = operation?.ignoredParameters ?? new Set<string>();
+  const deadline: Context['deadline'] = operation?.deadline ?? { expiresAt: undefined };
   const observe = upstream.observe;
   // Counted per attempt, so attempts that never got a response (timeouts) count too.
   const observeResponse = (info: ResponseInfo) => {

@@ -56,6 +56,15 @@ export const GatewayErrorCode = {
   /** A record that does not exist or that the caller cannot see. */
   notFound: 'NOT_FOUND',
   /**
+   * A mutation of a session that holds several accounts, without `accountId`: which account acts
+   * is never guessed (docs/accounts.md).
+   */
+  accountRequired: 'ACCOUNT_REQUIRED',
+  /** An `accountId` (or an `Account` global id) that is not an account of the caller's session. */
+  accountNotFound: 'ACCOUNT_NOT_FOUND',
+  /** A chat server that is not on the gateway's allow-list (`ZULIP_SERVERS`), refused before any connection. */
+  serverNotAllowed: 'SERVER_NOT_ALLOWED',
+  /**
    * A global id (`node`, `nodes`, a federation representation) that is malformed, or names a type
    * without identity, refused before any upstream call.
    */

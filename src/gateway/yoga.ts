@@ -6,7 +6,8 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
-import { contextFor, createContext, type Context } from './context.js';
+import type { RequestSession } from './accounts.js';
+import { contextFor, contextFromCredentials, createContext, type Context } from './context.js';
 import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import type { MessageCacheOptions } from './directory/messages/cache.js';
@@ -50,14 +51,28 @@ import { CredentialRevocations } from './revocation.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
+import { UpstreamServers } from './upstream/servers.js';
 
 export { CSRF_HEADER } from './plugins/csrf.js';
 export { MAX_REQUEST_BODY_BYTES } from './plugins/body-limit.js';
 export { OPERATION_LIMITS } from './plugins/limits.js';
 
 export interface GatewayOptions {
-  /** Origin of the chat server, e.g. `https://chat.example.com` (without `/api/v1`). */
+  /**
+   * The default chat server, e.g. `https://chat.example.com` (without `/api/v1`): where
+   * `Authorization: Basic` and the default credentials go.
+   */
   zulipUrl: string;
+  /**
+   * Other chat servers a session's accounts may be on (`ZULIP_SERVERS` but the first): with
+   * `zulipUrl`, the allow-list no connection goes outside of (upstream/servers.ts). @default []
+   */
+  zulipServers?: readonly string[];
+  /**
+   * The server-side session a request carries, if any (the session layer's lookup): its accounts
+   * are the request's (accounts.ts). @default none: every request acts as its Basic credentials
+   */
+  sessionOf?: (request: { headers: Pick<Headers, 'get'> }) => RequestSession | undefined;
   /** Transport for upstream calls (tests inject the emulator here). @default globalThis.fetch */
   fetch?: FetchLike;
   /** Identity for requests without an Authorization header. @default none: such requests are anonymous */
@@ -195,6 +210,8 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly directories: LiveDirectories | undefined;
   /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
   readonly hub: EventHub;
+  /** The allowed chat servers (`ZULIP_SERVERS`), one `UpstreamServer` each (upstream/servers.ts). */
+  readonly servers: UpstreamServers;
   /** What transports outside yoga's HTTP pipeline (graphql-ws) need to behave the same. */
   readonly transport: {
     metrics: GatewayMetrics | undefined;
@@ -214,12 +231,23 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
  */
 function gatewayContext(
   initial: { request?: { headers: Pick<Headers, 'get'> }; sentCredentials?: SentCredentials },
-  upstream: UpstreamServer,
+  servers: UpstreamServers,
+  sessionOf: GatewayOptions['sessionOf'],
 ): Context {
   // `initial` is the GraphQL context object itself (envelop extends it in place): upstream calls
   // read the request id and the operation's trace context from it when they are made.
-  if ('sentCredentials' in initial) return contextFor(upstream, initial.sentCredentials, initial);
-  return createContext({ request: initial.request!, upstream, observation: initial });
+  const upstream = servers.default;
+  const session = initial.request && sessionOf?.(initial.request);
+  let context: Context;
+  if (session) {
+    // The root acts as the session's first account (accounts.ts); none left: anonymous.
+    const first = session.accounts.find((a) => servers.get(a.server));
+    context = first ? contextFromCredentials(servers.get(first.server)!, first.credential, undefined, initial) : contextFromCredentials(upstream, undefined, undefined, initial);
+    context.session = session;
+  } else if ('sentCredentials' in initial) context = contextFor(upstream, initial.sentCredentials, initial);
+  else context = createContext({ request: initial.request!, upstream, observation: initial });
+  context.servers = servers;
+  return context;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -238,48 +266,55 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
   const { logger, metrics, tracing, liveDirectory, messageCache = true } = options;
-  const upstream: UpstreamServer = new UpstreamServer({
-    baseUrl: options.zulipUrl,
-    ...(options.fetch && { fetch: options.fetch }),
-    ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
-    ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
-    ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
-    ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
-    ...(liveDirectory !== false && {
-      directories: (connection, inputLimits) => {
-        const directories = new LiveDirectories(hub, connection, {
-          ...(liveDirectory === true ? {} : liveDirectory),
-          messageCache: messageCache !== false && {
-            ...(messageCache === true ? {} : messageCache),
-            onUnusable: (reason) => metrics?.cacheUnusable(reason),
-            onDrop: (reason, count) => metrics?.cacheDrops(reason, count),
-          },
-          onLoadFailure: (failure) => {
-            metrics?.directoryLoadFailure(failure.reason);
-            if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');
+  // One UpstreamServer per allowed server (upstream/servers.ts), all built alike: the default one
+  // now, the others when an account on them is first used.
+  const makeServer = ({ baseUrl, defaultCredentials }: { baseUrl: string; defaultCredentials?: Credentials }): UpstreamServer => {
+    const server: UpstreamServer = new UpstreamServer({
+      baseUrl,
+      ...(options.fetch && { fetch: options.fetch }),
+      ...(defaultCredentials && { defaultCredentials }),
+      ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
+      ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
+      ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
+      ...(liveDirectory !== false && {
+        directories: (connection, inputLimits) => {
+          const directories = new LiveDirectories(hub, connection, {
+            ...(liveDirectory === true ? {} : liveDirectory),
+            messageCache: messageCache !== false && {
+              ...(messageCache === true ? {} : messageCache),
+              onUnusable: (reason) => metrics?.cacheUnusable(reason),
+              onDrop: (reason, count) => metrics?.cacheDrops(reason, count),
+            },
+            onLoadFailure: (failure) => {
+              metrics?.directoryLoadFailure(failure.reason);
+              if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');
+            },
+          });
+          directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
+          return directories;
+        },
+      }),
+      revocations: (connection, directories): CredentialRevocations => {
+        const revocations: CredentialRevocations = new CredentialRevocations({
+          hub,
+          directories,
+          connection,
+          ...(options.credentialRecheckMs !== undefined && { recheckMs: options.credentialRecheckMs }),
+          // A check waits while the credential's budget is down to the headroom kept for its other clients.
+          canSpend: (key): boolean => {
+            const budget: Budget = server.budgets.get(key);
+            return budget.remaining > headroomCalls(options.upstreamBudgetHeadroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM, budget.limit);
           },
         });
-        directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
-        return directories;
+        if (directories) directories.trusted = (key) => revocations.trusted(key);
+        return revocations;
       },
-    }),
-    revocations: (connection, directories): CredentialRevocations => {
-      const revocations: CredentialRevocations = new CredentialRevocations({
-        hub,
-        directories,
-        connection,
-        ...(options.credentialRecheckMs !== undefined && { recheckMs: options.credentialRecheckMs }),
-        // A check waits while the credential's budget is down to the headroom kept for its other clients.
-        canSpend: (key): boolean => {
-          const budget: Budget = upstream.budgets.get(key);
-          return budget.remaining > headroomCalls(options.upstreamBudgetHeadroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM, budget.limit);
-        },
-      });
-      if (directories) directories.trusted = (key) => revocations.trusted(key);
-      return revocations;
-    },
-    observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
-  });
+      observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
+    });
+    return server;
+  };
+  const upstream = makeServer({ baseUrl: options.zulipUrl, ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }) });
+  const servers = new UpstreamServers(upstream, options.zulipServers ?? [], makeServer);
   const directories = upstream.directories;
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
@@ -288,7 +323,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
-    context: (initial) => gatewayContext(initial, upstream),
+    context: (initial) => gatewayContext(initial, servers, options.sessionOf),
     graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
     renderGraphiQL: packagedGraphiQLRenderer(),
     logging: logger ? yogaLogger(logger) : (options.logging ?? true),
@@ -306,6 +341,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // keep-alive pool, which those deletions still need.
     plugins: [
       { onDispose: () => upstream.close() },
+      // After the default server's pool in the list, so disposed before it; after the hub's, which
+      // still deletes those servers' queues.
+      { onDispose: () => servers.closeOthers() },
       { onDispose: () => upstream.revocations?.close() },
       // First: every later hook (and every log line) has the request id.
       useRequestId(logger),
@@ -358,6 +396,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     liveQueries: live,
     directories,
     hub,
+    servers,
     transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },
   });
 }
