@@ -56,7 +56,7 @@ function rootOf(ctx: Context): Context {
 
 function scopesOf(ctx: Context): AccountScopes {
   const root = rootOf(ctx);
-  return (root.accountScopes ??= { root, contexts: new Map(), byPath: new WeakMap() });
+  return (root.accountScopes ??= { root, contexts: new Map(), byPath: new Map() });
 }
 
 /** The context an account's fields run with: the root's own for its first account, else its own, made once per operation. */
@@ -79,23 +79,43 @@ export function accountContext(ctx: Context, account: RequestAccount): Context {
   return context;
 }
 
+/** A response path as graphql-js and graphql-jit give it to a resolver. */
+interface ResponsePath {
+  readonly prev: ResponsePath | undefined;
+  readonly key: string | number;
+}
+
+/**
+ * A response path as one string. By value, not by object: graphql-jit makes a new path object for
+ * every resolver call, where graphql-js shares one per response position.
+ */
+function pathKey(path: ResponsePath): string {
+  let key = String(path.key);
+  for (let at = path.prev; at; at = at.prev) key = `${String(at.key)}\u0000${key}`;
+  return key;
+}
+
 /**
  * The context of `account`, recorded as the one of every field below `path` (the response path
  * of the account's object, or of a field that acts as the account).
  */
-export function enterAccount(ctx: Context, account: RequestAccount, path: object | undefined): Context {
+export function enterAccount(ctx: Context, account: RequestAccount, path: ResponsePath | undefined): Context {
   const context = accountContext(ctx, account);
-  if (path) scopesOf(ctx).byPath.set(path, context);
+  if (path) scopesOf(ctx).byPath.set(pathKey(path), context);
   return context;
 }
 
 /** The context that applies at `path`: the nearest account's above it, else `ctx`. */
-export function scopedContext(ctx: Context, scopes: AccountScopes, path: { prev: unknown } | undefined): Context {
-  for (let at = path?.prev as { prev: unknown } | undefined; at; at = at.prev as { prev: unknown } | undefined) {
-    const found = scopes.byPath.get(at);
-    if (found) return found;
+export function scopedContext(ctx: Context, scopes: AccountScopes, path: ResponsePath | undefined): Context {
+  const keys: (string | number)[] = [];
+  for (let at = path?.prev; at; at = at.prev) keys.push(at.key);
+  let found = ctx;
+  let key = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    key = key === '' ? String(keys[i]) : `${key}\u0000${String(keys[i])}`;
+    found = scopes.byPath.get(key) ?? found;
   }
-  return ctx;
+  return found;
 }
 
 /** The request's account of that id, or ACCOUNT_NOT_FOUND (never another account). */

@@ -71,8 +71,8 @@ export interface AccountScopes {
   root: Context;
   /** Each account's context, by account id. */
   contexts: Map<string, Context>;
-  /** The context that applies below a response path (graphql-js path objects). */
-  byPath: WeakMap<object, Context>;
+  /** The context that applies below a response path (its keys joined by NUL). */
+  byPath: Map<string, Context>;
 }
 
 /**

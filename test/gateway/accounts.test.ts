@@ -8,9 +8,12 @@ import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import { demoUser } from '../../src/emulator/seed.js';
 import type { RequestSession } from '../../src/gateway/accounts.js';
 import { createGatewayServer, type GatewayServer } from '../../src/gateway/transport/http.js';
+import { loadConfig } from '../../src/gateway/config/index.js';
+import { Readiness } from '../../src/gateway/observability/readiness.js';
 import { allowedServer, serverAddress } from '../../src/gateway/upstream/servers.js';
 import { createGateway, type Gateway } from '../../src/gateway/yoga.js';
 import { sendMessage } from '../../src/zulip/routes/messages.js';
+import { updateSettings } from '../../src/zulip/routes/settings.js';
 import { ZulipConnection } from '../../src/zulip/connection.js';
 import { basicAuth } from '../helpers/harness.js';
 import { sseSubscribe } from '../helpers/sse.js';
@@ -57,6 +60,7 @@ async function setup(others: RequestSession[] = []): Promise<Setup> {
     logging: false,
     zulipUrl: a.url,
     zulipServers: [b.url],
+    upstreamDeadlineMs: 2000,
     fetch: (input, init) => {
       upstream.push(input instanceof Request ? input.url : String(input));
       return fetch(input, init);
@@ -89,6 +93,8 @@ const accountGlobalId = (id: string) => Buffer.from(`Account:${id}`).toString('b
 describe('accounts on two servers', () => {
   it('lists both, each with its server, its me and its reads; unreadTotal is the sum', async () => {
     const s = await setup();
+    // The two servers' seeds are alike: a name only B has shows B's records were read, nested fields included.
+    await updateSettings(new ZulipConnection({ baseUrl: s.b.url, credentials: othello }), { fullName: 'Othello on B' });
     const result = await s.gql<{
       accounts: { id: string; email: string; server: { url: string; name: string; featureLevel: number }; me: { user: { fullName: string } }; unreads: { total: number }; channels: { name: string }[] }[];
       unreadTotal: number;
@@ -99,7 +105,7 @@ describe('accounts on two servers', () => {
     expect(onB!.server.url).toBe(s.b.url);
     expect(onA!.id).toBe(accountGlobalId('on-a'));
     expect(onA!.me.user.fullName).toBe(hamlet.fullName);
-    expect(onB!.me.user.fullName).toBe(othello.fullName);
+    expect(onB!.me.user.fullName).toBe('Othello on B');
     expect(onA!.server.featureLevel).toBeGreaterThan(0);
     expect(onB!.channels.length).toBeGreaterThan(0);
     expect(result.data!.unreadTotal).toBe(onA!.unreads.total + onB!.unreads.total);
@@ -141,14 +147,15 @@ describe('accounts on two servers', () => {
 
   it('carries every account\'s messages in one stream, each with its account, within 1 s at p99', async () => {
     const s = await setup();
-    const stream = sseSubscribe<{ accountEvents: { account: { id: string }; event: { kind: string; message?: { content: string } } } }>(
+    const stream = sseSubscribe<{ accountEvents: { account: { id: string }; event: { kind: string; message?: { content: string; sender: { fullName: string } } } } }>(
       s.url,
-      'subscription { accountEvents(filter: { kinds: [MESSAGE] }) { account { id } event { ... on MessageEvent { kind message { content } } } } }',
+      'subscription { accountEvents(filter: { kinds: [MESSAGE] }) { account { id } event { ... on MessageEvent { kind message { content sender { fullName } } } } } }',
       {},
       { [SESSION_HEADER]: 's1' },
     );
     cleanups.push(async () => stream.close());
     await until(() => stream.status !== undefined, 5000, 'the stream to open');
+    await updateSettings(new ZulipConnection({ baseUrl: s.b.url, credentials: demoUser('iago') }), { fullName: 'Iago on B' });
     const senders = {
       a: new ZulipConnection({ baseUrl: s.a.url, credentials: demoUser('iago') }),
       b: new ZulipConnection({ baseUrl: s.b.url, credentials: demoUser('iago') }),
@@ -165,11 +172,29 @@ describe('accounts on two servers', () => {
         latencies.push(performance.now() - started);
         const result = stream.results.slice(before).find((r) => r.data?.accountEvents.event.message?.content.includes(content))!;
         expect(result.data!.accountEvents.account.id).toBe(accountGlobalId(side === 'a' ? 'on-a' : 'on-b'));
+        expect(result.data!.accountEvents.event.message!.sender.fullName).toBe(side === 'a' ? demoUser('iago').fullName : 'Iago on B');
       }
     }
     latencies.sort((x, y) => x - y);
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
     expect(p99).toBeLessThan(1000);
+  });
+
+  it('keeps `accounts { unreads }` and unreadTotal live: a message on either server re-runs the query', async () => {
+    const s = await setup();
+    type Badge = { accounts: { unreads: { total: number } }[]; unreadTotal: number };
+    const live = sseSubscribe<Badge>(s.url, 'query Badge @live { accounts { unreads { total } } unreadTotal }', {}, { [SESSION_HEADER]: 's1' });
+    cleanups.push(async () => live.close());
+    const [first] = await live.waitFor(1);
+    const totals = (result: { data?: Badge | null }) => [...result.data!.accounts.map((a) => a.unreads.total), result.data!.unreadTotal];
+    const [onA, onB, sum] = totals(first!);
+    expect(sum).toBe(onA! + onB!);
+    const iago = demoUser('iago');
+    // A direct message to the account on B, then one to the account on A: each re-runs the query.
+    await sendMessage(new ZulipConnection({ baseUrl: s.b.url, credentials: iago }), { type: 'private', to: [othello.email], content: 'To B' });
+    await until(() => live.results.some((r) => r.data && totals(r)[1] === onB! + 1), 3000, 'the live result after the message on B');
+    await sendMessage(new ZulipConnection({ baseUrl: s.a.url, credentials: iago }), { type: 'private', to: [hamlet.email], content: 'To A' });
+    await until(() => live.results.some((r) => r.data && totals(r)[0] === onA! + 1 && totals(r)[2] === sum! + 2), 3000, 'the live result after the message on A');
   });
 
   it('a dead server fails only its accounts\' fields, with a typed error; the other answers', async () => {
@@ -188,6 +213,26 @@ describe('accounts on two servers', () => {
 });
 
 describe('the server allow-list', () => {
+  it('is ZULIP_SERVERS (ZULIP_URL, if set, one of them and the default), or ZULIP_URL alone', () => {
+    const env = { NODE_ENV: 'production' };
+    const listed = loadConfig({ ...env, ZULIP_SERVERS: 'https://a.example, https://b.example/' });
+    expect([listed.zulipUrl, listed.zulipServers]).toEqual(['https://a.example', ['https://b.example']]);
+    const second = loadConfig({ ...env, ZULIP_SERVERS: 'https://a.example,https://b.example', ZULIP_URL: 'https://b.example' });
+    expect([second.zulipUrl, second.zulipServers]).toEqual(['https://b.example', ['https://a.example']]);
+    expect(loadConfig({ ...env, ZULIP_URL: 'https://a.example' }).zulipServers).toEqual([]);
+    expect(() => loadConfig({ ...env, ZULIP_SERVERS: 'https://a.example', ZULIP_URL: 'https://c.example' })).toThrow(/ZULIP_URL .* must be one of ZULIP_SERVERS/);
+    expect(() => loadConfig({ ...env, ZULIP_SERVERS: 'https://a.example/api/v1' })).toThrow(/ZULIP_SERVERS must be the server's address without the API path/);
+  });
+
+  it('reports each server in readiness; a dead other server degrades, the default decides', async () => {
+    const [a, b] = [await server(), await server()];
+    await b.close();
+    const readiness = new Readiness({ zulipUrl: a.url, otherServers: [b.url] });
+    const report = await readiness.check();
+    expect(report).toMatchObject({ ready: true, servers: { [a.url]: 'ok', [b.url]: 'unavailable' } });
+    expect(report.detail).toEqual([`${b.url}: chat server unreachable`]);
+  });
+
   it('names a server however it is spelled, and refuses any other', () => {
     const list = ['https://chat.example.com', 'http://127.0.0.1:9991/zulip'];
     expect(allowedServer(list, 'https://CHAT.example.com:443/')).toBe('https://chat.example.com');

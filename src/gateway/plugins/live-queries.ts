@@ -78,9 +78,13 @@ export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptio
         following,
         reinvalidate: (names) => live.invalidate(following.scope, names),
       });
+      // The other accounts of the caller's session (accounts.ts): each followed once its context
+      // is first made, so that its own events re-run what the query read as that account.
+      const accountFollowings = new Map<string, Following>();
       const done = () => {
         schedule.stop();
         following.release();
+        for (const held of accountFollowings.values()) held.release();
         release();
       };
       const run: Execute = (runArgs) =>
@@ -95,6 +99,15 @@ export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptio
             collector.addResourceIdentifier(following.scope + name);
           };
           ctx.liveReads(EVERYTHING);
+          // Account contexts afresh too (new loaders), each recording in its own account's scope.
+          delete ctx.accountScopes;
+          ctx.liveAccountReads = (connection) => {
+            let held = accountFollowings.get(connection.credentialKey);
+            if (!held) accountFollowings.set(connection.credentialKey, (held = live.follow(connection)));
+            const scope = held.scope;
+            collector.addResourceIdentifier(scope + EVERYTHING);
+            return (name) => collector.addResourceIdentifier(scope + name);
+          };
           return (executeFn as Execute)(runArgs);
         });
       const execute = live.store.makeExecute(run as never) as Execute;
