@@ -7,7 +7,7 @@
  *
  * Each bench writes its rows (bench/report.ts) to the file named by BENCH_REPORT; a bench that
  * fails, or writes nothing, is named in the table's notes instead of silently left out.
- * BENCH_ONLY=gateway,subscriptions,cluster picks benches. Every bench bounds itself in count and
+ * BENCH_ONLY=gateway,subscriptions,subscriptions-mix,cluster picks benches. Every bench bounds itself in count and
  * time; this script adds a wall-clock limit per run (BENCH_RUN_LIMIT_S, default 900).
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -23,6 +23,7 @@ import { meets, renderTable, replaceTable, type Measured } from './all-table.js'
 const BENCHES: Record<string, string> = {
   gateway: 'bench:gateway',
   subscriptions: 'bench:subscriptions',
+  'subscriptions-mix': 'bench:subscriptions:mix',
   cluster: 'bench:cluster',
 };
 

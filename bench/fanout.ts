@@ -12,6 +12,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export interface BenchUser {
   email: string;
   apiKey: string;
+  /** The user's id, where a bench needs it (bench/subscriptions.ts's DM narrows). */
+  userId?: number;
 }
 
 /** The IPC messages of bench/subscriptions.ts's children and of instance.ts (the ones used here). */
@@ -26,7 +28,7 @@ export type Message =
   | { type: 'progress' }
   | { type: 'progressed'; received: number; cpuUs: number }
   | { type: 'report' }
-  | { type: 'arrivals'; arrivals: [number, number[]][]; errors: string[] }
+  | { type: 'arrivals'; arrivals: [number, number[]][]; errors: string[]; samples?: Record<string, string> }
   | { type: 'stats'; clients?: number }
   | { type: 'stop' }
   | { type: 'close' };

@@ -18,7 +18,9 @@
  * warm live directory) in process against the REST client (src/zulip) making the same upstream
  * call, and the README's dashboard in process, beside it through a second gateway built with
  * `compiledExecution: false`; written to the file BENCH_REPORT names, if any (bench/report.ts).
- * `BENCH_MODE=targets` stops there.
+ * Then the query floor (gateway/floor.ts): the same three queries over loopback HTTP against a
+ * bare node:http + graphql-jit server (gateway/raw-server.ts), the client in the emulator process.
+ * `BENCH_MODE=targets` stops there; `BENCH_MODE=floor` measures the floor alone.
  * `BENCH_PROFILE=single|dashboard|readme|readmeInterpreted|settings|settingsDirect|user|userDirect|typename` runs only one CPU loop, for
  * profiling with `node --import tsx --cpu-prof bench/gateway-overhead.ts`.
  * `BENCH_MODE=transport` measures only the gateway process's CPU per query over loopback HTTP, the
@@ -42,6 +44,8 @@ import { writeReport, type ReportRow } from './report.js';
 import { DASHBOARD_QUERY, makeClients, SINGLE_QUERY, type Clients } from './gateway/clients.js';
 import { EmulatorProcess, runEmulatorChild, type FromChild } from './gateway/emulator.js';
 import { cpuRounds, cpuWithEmulator, interleavedCpu, load as loadWith, medianRatio, printTable, type CpuRounds, type LoadResult } from './gateway/measure.js';
+import { floor } from './gateway/floor.js';
+import { startRawServer } from './gateway/raw-server.js';
 
 const CHILD_FLAG = '--emulator-child';
 
@@ -87,6 +91,8 @@ async function main(): Promise<void> {
   const served = createGatewayServer(gateway, { drainMs: 0 });
   const gatewayUrl = (await served.listen(0, '127.0.0.1')).replace(/\/graphql$/, '');
   const clientAgent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
+  // The query floor: the same schema and upstream, served by bare node:http and graphql-jit (raw-server.ts).
+  const raw = await startRawServer(ready.url);
   const c = makeClients({ ...ready, zulipUrl: ready.url, gatewayUrl, gatewayFetch: (url, init) => gateway.fetch(url, init), interpretedFetch: (url, init) => interpreted.fetch(url, init), clientAgent });
 
   try {
@@ -132,13 +138,16 @@ async function main(): Promise<void> {
         `${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, NODE_ENV=${process.env.NODE_ENV}\n`,
     );
 
-    await targets(c, emulator);
-    if (process.env.BENCH_MODE === 'targets') return;
+    const measured = process.env.BENCH_MODE === 'floor' ? { rows: [], notes: [] } : await targets(c, emulator);
+    const floorRows = await floor(emulator, { gateway: `${gatewayUrl}/graphql`, raw: raw.url }, { settings: c.settingsDirect, user: c.userDirect }, ready, CPU_ROUNDS);
+    writeReport({ bench: 'gateway', rows: [...floorRows.rows, ...measured.rows], notes: [...floorRows.notes, ...measured.notes] });
+    if (process.env.BENCH_MODE === 'targets' || process.env.BENCH_MODE === 'floor') return;
     console.log('');
     await overhead(c, emulator, dashboardUpstream);
   } finally {
     emulator.exit();
     await served.close();
+    await raw.close();
     await gateway.dispose();
     await interpreted.dispose();
     await c.close();
@@ -158,7 +167,7 @@ async function main(): Promise<void> {
  * dashboard in process, with the bench's own dashboard and `{ __typename }` beside them.
  * Written to BENCH_REPORT (bench/report.ts) when set.
  */
-async function targets(c: Clients, emulator: EmulatorProcess): Promise<void> {
+async function targets(c: Clients, emulator: EmulatorProcess): Promise<{ rows: ReportRow[]; notes: string[] }> {
   const cpu = await interleavedCpu(
     {
       settings: { call: c.settingsInProcess, limits: LIMITS.cpuSingle },
@@ -209,7 +218,7 @@ async function targets(c: Clients, emulator: EmulatorProcess): Promise<void> {
     `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${availableParallelism()} CPUs, NODE_ENV=${process.env.NODE_ENV}`,
   ];
   for (const note of notes) console.log(note);
-  writeReport({ bench: 'gateway', rows, notes });
+  return { rows, notes };
 }
 
 /** The gateway against direct REST for a single-endpoint query and the bench dashboard: throughput, latency, CPU. */

@@ -1,5 +1,5 @@
 /**
- * Fails on breaking schema changes: compares the schema the code builds with a base SDL (by
+ * Fails on breaking schema changes: compares the schema the code builds (as served, print-schema.ts) with a base SDL (by
  * default the committed schema/schema.graphql; CI passes the base branch's copy with --base) using
  * @graphql-inspector/core. A breaking change passes only when schema/intended-breaking-changes.txt
  * lists it (`<CHANGE_TYPE> <path>  # why`). Dangerous changes are printed, not fatal.
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
 import { buildSchema as buildSdl, printSchema } from 'graphql';
-import { buildSchema } from '../src/gateway/schema/index.js';
+import { servedSchema } from './print-schema.js';
 
 export const INTENDED_FILE = fileURLToPath(new URL('../schema/intended-breaking-changes.txt', import.meta.url));
 const SCHEMA_FILE = fileURLToPath(new URL('../schema/schema.graphql', import.meta.url));
@@ -64,7 +64,7 @@ function option(name: string): string | undefined {
 
 async function main(): Promise<number> {
   const base = readFileSync(option('--base') ?? SCHEMA_FILE, 'utf8');
-  const next = option('--new') ? readFileSync(option('--new')!, 'utf8') : printSchema(buildSchema());
+  const next = option('--new') ? readFileSync(option('--new')!, 'utf8') : printSchema(servedSchema());
   const result = await checkSchema(base, next, parseIntended(readFileSync(INTENDED_FILE, 'utf8')));
   const line = (c: Change) => `  ${changeKey(c)}  (${c.message})`;
   if (result.dangerous.length) console.log(`Dangerous changes (allowed):\n${result.dangerous.map(line).join('\n')}`);

@@ -59,27 +59,41 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   for (const module of resourceModules) for (const route of module.routes) router.add(route);
   const servers = new Set<{ close(): Promise<void> }>();
   const inFlight = new Set<Request>();
-  /** Per user id: the current rate-limit window (settings.rateLimit). */
-  const windows = new Map<number, { start: number; used: number }>();
+  /** Per user id: when each of their calls in the last window was made, oldest first (settings.rateLimit). */
+  const callLogs = new Map<number, number[]>();
 
-  /** Counts one call of `user` and returns its rate-limit headers, or a 429 once over the limit. */
+  /**
+   * Counts one call of `user` and returns its rate-limit headers, or a 429 once over the limit, as
+   * Zulip's default (Redis) rate limiter does (zerver/lib/rate_limiter.py, middleware.py): a sliding
+   * log, where each call counts for `windowSeconds` after it was made; a refused call is not
+   * counted. X-RateLimit-Remaining is what the log leaves, X-RateLimit-Reset (Unix seconds,
+   * truncated) when the newest call leaves the window; a 429 says Remaining 0, Reset and Retry-After
+   * (seconds, a float) when the oldest call in the window leaves it.
+   */
   function rateLimited(user: User): { headers: Record<string, string>; refused?: Response } {
     const rule = settings.rateLimit;
     if (!rule) return { headers: {} };
     const now = clock.now() / 1000;
-    let window = windows.get(user.user_id);
-    if (!window || now >= window.start + rule.windowSeconds) windows.set(user.user_id, (window = { start: now, used: 0 }));
-    window.used++;
-    const reset = Math.ceil(window.start + rule.windowSeconds);
+    let log = callLogs.get(user.user_id);
+    if (!log) callLogs.set(user.user_id, (log = []));
+    while (log.length > 0 && log[0]! + rule.windowSeconds < now) log.shift();
+    if (log.length >= rule.limit) {
+      const free = log[log.length - rule.limit]! + rule.windowSeconds - now;
+      const headers = {
+        'x-ratelimit-limit': String(rule.limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.trunc(now + free)),
+      };
+      const body = { result: 'error', msg: `API usage exceeded rate limit`, code: 'RATE_LIMIT_HIT', 'retry-after': free };
+      return { headers, refused: json(body, 429, { ...headers, 'retry-after': String(free) }) };
+    }
+    log.push(now);
     const headers = {
       'x-ratelimit-limit': String(rule.limit),
-      'x-ratelimit-remaining': String(Math.max(0, rule.limit - window.used)),
-      'x-ratelimit-reset': String(reset),
+      'x-ratelimit-remaining': String(rule.limit - log.length),
+      'x-ratelimit-reset': String(Math.trunc(now + rule.windowSeconds)),
     };
-    if (window.used <= rule.limit) return { headers };
-    const retryAfter = Math.max(0, reset - now);
-    const body = { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': retryAfter };
-    return { headers, refused: json(body, 429, { ...headers, 'retry-after': String(retryAfter) }) };
+    return { headers };
   }
 
   async function handle(request: Request, signal: AbortSignal): Promise<Response> {

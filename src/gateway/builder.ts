@@ -22,7 +22,7 @@ import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js'
 import AccountScopePlugin from './account-scope.js';
 import ZulipFactsPlugin from './facts.js';
 import { Upload } from './upload.js';
-import { NO_CALL } from './upstream/cost.js';
+import { NO_CALL, nodeLookupCost } from './upstream/cost.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -65,8 +65,9 @@ export const builder = new SchemaBuilder<{
         'NOT_FOUND when it does not exist or the caller cannot see it, INVALID_GLOBAL_ID (before any upstream ' +
         'call) for an id this API did not issue.',
       args: { id: { description: 'A global id, as an object\u2019s `id` field gives it.' } },
-      // What it reads are the entities it resolves (their types record them); its cost is its type's lookup.
-      zulip: { live: [] },
+      // What it reads are the entities it resolves (their types record them); what loading the id
+      // costs upstream depends on its type (upstream/cost.ts `nodeLookupCost`).
+      zulip: { live: [], cost: nodeLookupCost },
       resolve: (_root, args, _ctx, info, resolveNode) => {
         requireNodeType(args.id, info);
         return resolveNode(args.id);
@@ -77,7 +78,7 @@ export const builder = new SchemaBuilder<{
         'Objects by global id, of any types, in order (batched per type as their own lookups are); an entry is ' +
         'null with its own error, as `node` would give it. Malformed ids fail the whole field before any upstream call.',
       args: { ids: { description: 'Global ids, as objects\u2019 `id` fields give them.' } },
-      zulip: { live: [] },
+      zulip: { live: [], cost: nodeLookupCost },
       resolve: (_root, args, _ctx, info, resolveNodes) => {
         for (const id of args.ids) requireNodeType(id, info);
         return resolveNodes(args.ids);

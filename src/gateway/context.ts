@@ -17,6 +17,7 @@ import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './facts.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
+import type { Reservation } from './upstream/bucket.js';
 import type { UpstreamServer } from './upstream/server.js';
 import type { UpstreamServers } from './upstream/servers.js';
 import type { RequestAccount, RequestSession } from './account-types.js';
@@ -30,8 +31,24 @@ export interface Context {
   anonymousConnection: ZulipConnection;
   /** Per-request batching over the bulk endpoints; see loaders/index.ts. */
   loaders: Loaders;
+  /**
+   * A GraphQL subscription's estimated upstream calls per event (its payload's fields: the root
+   * field's own calls are the credential's queue), set by plugins/upstream-budget.ts; each event
+   * waits for them in the credential's bucket (schema/events/stream.ts).
+   */
+  eventCost?: () => number;
   /** What this request cost upstream; reported in the response `extensions`. */
-  upstream: { baseUrl: string; requests: number; estimate?: number };
+  upstream: {
+    baseUrl: string;
+    requests: number;
+    estimate?: number;
+    /**
+     * The tokens of the credential's bucket this operation (or `@live` re-run, or subscription
+     * event) set aside before it ran (upstream/bucket.ts); each upstream call made with the
+     * credential spends one.
+     */
+    reservation?: Reservation;
+  };
   /** Parameters the chat server reported as unsupported (`ignored_parameters_unsupported`). */
   ignoredParameters: Set<string>;
   /** The caller's credentials, when there are usable ones. */
@@ -104,21 +121,33 @@ export function contextFromCredentials(
   credentials: Credentials | undefined,
   credentialsProblem?: string,
   observation?: object,
-  operation?: Pick<Context, 'upstream' | 'ignoredParameters' | 'deadline'>,
+  operation?: Pick<Context, 'ignoredParameters' | 'deadline'>,
 ): Context {
-  // An account's context (accounts.ts) counts its calls, and keeps the deadline, of the operation it serves.
-  const counters = operation?.upstream ?? { baseUrl: upstream.config.baseUrl, requests: 0 };
+  // An account's context (accounts.ts) keeps the deadline of the operation it serves; its calls
+  // are counted and spent on its own credential's bucket (its own counters, no reservation).
+  const counters: Context['upstream'] = { baseUrl: upstream.config.baseUrl, requests: 0 };
   const ignoredParameters = operation?.ignoredParameters ?? new Set<string>();
   const deadline: Context['deadline'] = operation?.deadline ?? { expiresAt: undefined };
   const observe = upstream.observe;
-  // Counted per attempt, so attempts that never got a response (timeouts) count too.
   const observeResponse = (info: ResponseInfo) => {
     for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);
-    if (info.rateLimit && credentials) upstream.budgets.observe(connection.credentialKey, info.rateLimit);
+    if (credentials) upstream.observeAnswer(connection.credentialKey, info);
   };
+  // Counted per attempt, so attempts that never got a response (timeouts) count too. An attempt
+  // with credentials spends the operation's reservation while it has one (plugins/upstream-budget.ts),
+  // else the credential's bucket directly (counted, never lost). The event queue's own calls do not
+  // come here: its session derives a connection without this hook, and waits for its tokens (events/queue.ts).
   const anonymousConnection = upstream.connection.derive({
     credentials: undefined,
-    onRequest: () => void counters.requests++,
+    onRequest: () => {
+      counters.requests++;
+      if (!credentials) return;
+      // Read from the counters object, which the context yoga builds keeps by reference (envelop
+      // copies this context's properties into its own object).
+      const reservation = counters.reservation;
+      if (reservation && !reservation.released) reservation.spend();
+      else upstream.buckets.for(connection.credentialKey).record();
+    },
     sharedDeadline: () => deadline.expiresAt,
     onResponse: observeResponse,
     onCall: observe && ((route, method) => observe(observation ?? context, route, method)),

@@ -6,7 +6,7 @@
  *
  * - `reaches`: the Zulip operations whose function the field offers (ids as at https://zulip.com/api/<id>):
  *   `npm run coverage:api` writes docs/api-coverage.md from them;
- * - `cost`: what it costs upstream (upstream-cost.ts), read by the budget estimate (upstream-estimate.ts);
+ * - `cost`: what it costs upstream (upstream/cost.ts), read by the budget estimate (upstream/estimate.ts);
  * - `gate`: the feature level it needs, as the operation whose own level it is (the operation table,
  *   src/zulip/generated/) or a named level: a server below it refuses the field with
  *   UNSUPPORTED_BY_SERVER before its resolver runs;
@@ -53,7 +53,7 @@ export interface FeatureGate {
 export interface FieldFacts<Args = Record<string, unknown>> {
   /** The Zulip operations whose function the field offers (its own calls, not the loaders it shares). */
   reaches?: readonly [ZulipOperationId, ...ZulipOperationId[]];
-  /** What it costs upstream; without it, upstream-cost.ts's default rule. */
+  /** What it costs upstream; without it, upstream/cost.ts's default rule. */
   cost?: UpstreamCost;
   /** The feature level the field needs: the operation whose level it is, or a named level. */
   gate?: ZulipOperationId | FeatureGate;

@@ -57,8 +57,12 @@ export interface CredentialRevocationsOptions {
   /** @default DEFAULT_CREDENTIAL_RECHECK_MS */
   recheckMs?: number;
   clock?: DirectoryClock;
-  /** Whether the credential's budget allows one more call now (a check waits otherwise). @default always */
-  canSpend?: (credentialKey: string) => boolean;
+  /**
+   * Counts a check's call in the credential's budget (upstream/bucket.ts): false, and the check
+   * waits, when the budget has none left, unless `anyway` (an event asked for it; it is counted).
+   * @default always
+   */
+  spendCall?: (credentialKey: string, anyway: boolean) => boolean;
 }
 
 /** A credential this instance follows (it has an event session for it). */
@@ -236,7 +240,7 @@ export class CredentialRevocations {
   /** One check upstream; `now`: whatever the budget says (an event asked for it). */
   async #check(followed: Followed, now = false): Promise<void> {
     if (followed.checking) return;
-    if (!now && this.options.canSpend && !this.options.canSpend(followed.connection.credentialKey)) return;
+    if (this.options.spendCall && !this.options.spendCall(followed.connection.credentialKey, now)) return;
     followed.checking = true;
     const started = this.#clock.now();
     try {

@@ -46,7 +46,9 @@ import { useSharedSubscriptions, type GraphQLSubscriptionSharing } from './plugi
 import { useTracing } from './plugins/tracing.js';
 import { useUploads } from './plugins/uploads.js';
 import { useUpstreamBudget } from './plugins/upstream-budget.js';
-import { DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Budget, type Headroom } from './upstream/budget.js';
+import type { Headroom } from './upstream/budget.js';
+import type { BucketClock } from './upstream/bucket.js';
+import { UpstreamEstimates } from './upstream/estimate.js';
 import { CredentialRevocations } from './revocation.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
@@ -199,6 +201,17 @@ export interface GatewayOptions {
    * @default DEFAULT_UPSTREAM_BUDGET_HEADROOM ('10%')
    */
   upstreamBudgetHeadroom?: Headroom;
+  /** The clock of the credentials' buckets (upstream/bucket.ts): tests drive the rate-limit window. @default the system clock */
+  budgetClock?: BucketClock;
+  /**
+   * Upstream calls the anonymous operations of one client address may make a minute; over it,
+   * UPSTREAM_BUDGET_EXCEEDED before any call. (Logins, each a password attempt, have their own
+   * LOGIN_ATTEMPTS_PER_MINUTE per address, whatever credentials came with them.)
+   * @default DEFAULT_ANONYMOUS_RATE_LIMIT (60)
+   */
+  anonymousRateLimit?: number;
+  /** Peers (proxies, load balancers) whose `X-Forwarded-For` names the client (client-address.ts). @default none */
+  trustedProxies?: readonly string[];
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -276,6 +289,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
       ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
       ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
+      ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
+      ...(options.budgetClock && { budgetClock: options.budgetClock }),
+      ...(options.anonymousRateLimit !== undefined && { anonymousRateLimit: options.anonymousRateLimit }),
+      ...(options.trustedProxies && { trustedProxies: options.trustedProxies }),
       ...(liveDirectory !== false && {
         directories: (connection, inputLimits) => {
           const directories = new LiveDirectories(hub, connection, {
@@ -300,10 +317,17 @@ export function createGateway(options: GatewayOptions): Gateway {
           directories,
           connection,
           ...(options.credentialRecheckMs !== undefined && { recheckMs: options.credentialRecheckMs }),
-          // A check waits while the credential's budget is down to the headroom kept for its other clients.
-          canSpend: (key): boolean => {
-            const budget: Budget = server.budgets.get(key);
-            return budget.remaining > headroomCalls(options.upstreamBudgetHeadroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM, budget.limit);
+          // A check spends a token of the credential's bucket, and waits while it holds none.
+          spendCall: (key, anyway): boolean => {
+            const bucket = server.buckets.for(key);
+            const token = bucket.reserve(1);
+            if (!('spend' in token)) {
+              if (anyway) bucket.record();
+              return anyway;
+            }
+            token.spend();
+            token.release();
+            return true;
           },
         });
         if (directories) directories.trusted = (key) => revocations.trusted(key);
@@ -316,6 +340,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const upstream = makeServer({ baseUrl: options.zulipUrl, ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }) });
   const servers = new UpstreamServers(upstream, options.zulipServers ?? [], makeServer);
   const directories = upstream.directories;
+  const estimates = new UpstreamEstimates();
+  // The queues' polls and registrations (the live directories' loads) spend the credential's bucket.
+  hub.gate = (connection) => (servers.get(connection.baseUrl) ?? upstream).buckets.for(connection.credentialKey);
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = usePersistedOperations(options.persistedOperations);
@@ -371,9 +398,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useInputBounds(),
       useUpstreamBudget({
         ...(options.maxUpstreamCalls !== undefined && { maxCalls: options.maxUpstreamCalls }),
-        ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
-        hub,
         directories,
+        estimates,
       }),
       useDeadline(options.upstreamDeadlineMs),
       useUpstreamReport(),
@@ -384,7 +410,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // fails entries one by one (plugins/compiled-execution.ts says why that matters).
       ...(options.subgraph || options.compiledExecution === false ? [] : [useCompiledExecution()]),
       // `@live` queries: they follow the hub's sessions and count toward the subscription limit.
-      useLiveQueries({ live, admit: sharing.admit, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
+      useLiveQueries({ live, admit: sharing.admit, estimates, directories, deadlineMs: options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS }),
       // Last, so that the subscribe function it wraps is the final one.
       sharing,
       // After every plugin that answers or rewrites a response: it compresses the final one.

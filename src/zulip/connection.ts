@@ -15,7 +15,7 @@ import type { Backoff } from './backoff.js';
 import { DEFAULT_RETRY, retryBackoff, retryDelayMs, type RetryOptions } from './connection/retry.js';
 import { createTransport, type FetchLike, type Method, type Transport, type UpstreamResponse } from './connection/transport.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
-import { NetworkError, ZulipError } from './errors.js';
+import { NetworkError, ZulipApiError, ZulipError } from './errors.js';
 import type { StreamedBody } from './multipart.js';
 import { encodeParams, type WireParams } from './params.js';
 
@@ -44,8 +44,10 @@ export interface ResponseInfo {
   ignoredParametersUnsupported?: string[];
   /** The X-RateLimit-* headers, when the answer had all three. */
   rateLimit?: RateLimitInfo;
-  /** With `rateLimit`, whose budget it is: the caller's `credentialKey` (absent for an anonymous call). */
+  /** Whose budget it is: the caller's `credentialKey` (absent for an anonymous call). */
   credentialKey?: string;
+  /** A 429's `Retry-After`, in seconds, when it said. */
+  retryAfter?: number;
 }
 
 /** What `onCall` reports once per call, after its last attempt (retries included). */
@@ -373,7 +375,8 @@ export class ZulipConnection {
     };
     const rateLimit = rateLimitOf(response.headers);
     if (rateLimit) info.rateLimit = rateLimit;
-    if (rateLimit && this.#credentials) info.credentialKey = this.credentialKey;
+    if (this.#credentials) info.credentialKey = this.credentialKey;
+    if (outcome instanceof ZulipApiError && outcome.retryAfter !== undefined) info.retryAfter = outcome.retryAfter;
     const ignored = outcome instanceof ZulipError ? undefined : outcome.ignored_parameters_unsupported;
     if (Array.isArray(ignored)) info.ignoredParametersUnsupported = ignored.map(String);
     onResponse(info);

@@ -24,7 +24,7 @@ import type { ZulipApiError } from '../../zulip/errors.js';
 import type { RegisterQueueResult } from '../../zulip/model/events.js';
 import { LeaseLostError, type EventStream, type QueuePosition } from './stream.js';
 import type { ResyncReason } from '../events/model.js';
-import { QueuePoller, discardQueue, type RegisterExtras } from '../events/queue.js';
+import { QueuePoller, discardQueue, type CallGate, type RegisterExtras } from '../events/queue.js';
 import { encodeEvents, encodeRegistrationMark, encodeResync } from './codec.js';
 
 export interface StreamHolderOptions {
@@ -43,6 +43,8 @@ export interface StreamHolderOptions {
   longpollTimeoutMs?: number;
   backoff?: BackoffOptions;
   unexpectedBackoff?: BackoffOptions;
+  /** The credential's bucket, which each registration and poll waits for (events/queue.ts). */
+  gate?: CallGate;
   /** A queue was registered (for the session's readiness). */
   onRegistered(result: RegisterQueueResult, reason: ResyncReason | undefined): void;
   /**
@@ -78,6 +80,7 @@ export class StreamHolder {
       ...(options.longpollTimeoutMs !== undefined && { longpollTimeoutMs: options.longpollTimeoutMs }),
       ...(options.backoff && { backoff: options.backoff }),
       ...(options.unexpectedBackoff && { unexpectedBackoff: options.unexpectedBackoff }),
+      ...(options.gate && { gate: options.gate }),
       handler: {
         events: async (events) => {
           const last = events[events.length - 1]!;

@@ -25,7 +25,7 @@ import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
-import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom } from '../upstream/budget.js';
+import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom } from '../upstream/budget.js';
 
 export { helpText, variablesMarkdown, VARIABLES } from './variables.js';
 export { LOG_LEVELS, NODE_ENVS, type LogLevel } from './defaults.js';
@@ -50,6 +50,8 @@ export type GatewayEnvOptions = Required<
     | 'compression'
     | 'maxUpstreamCalls'
     | 'upstreamBudgetHeadroom'
+    | 'anonymousRateLimit'
+    | 'trustedProxies'
   >
 > & {
   defaultCredentials?: Credentials;
@@ -283,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
         if (headroom === undefined) throw new ConfigProblem(`UPSTREAM_BUDGET_HEADROOM must be a number of calls (e.g. 20) or a percentage up to 100% (e.g. 10%), got ${JSON.stringify(text.slice(0, 80))}.`);
         return headroom;
       }, DEFAULT_UPSTREAM_BUDGET_HEADROOM),
+      anonymousRateLimit: int('ANONYMOUS_RATE_LIMIT', DEFAULT_ANONYMOUS_RATE_LIMIT, 1, 1_000_000),
+      trustedProxies: (get('TRUSTED_PROXIES') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''),
       compiledExecution: bool('COMPILED_EXECUTION', true),
       compression: bool('COMPRESSION', true) && { minBytes: int('COMPRESSION_MIN_BYTES', DEFAULT_COMPRESSION_MIN_BYTES, 0, 1_073_741_824) },
     },

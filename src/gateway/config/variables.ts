@@ -20,7 +20,7 @@ import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
-import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM } from '../upstream/budget.js';
+import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, LOGIN_ATTEMPTS_PER_MINUTE } from '../upstream/budget.js';
 import { DEFAULT_LOG_LEVEL, DEFAULT_PERSISTED_OPERATIONS, DEFAULT_SERVICE_NAME, NODE_ENVS } from './defaults.js';
 
 export interface Variable {
@@ -82,6 +82,8 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'LIVE_DIRECTORY_MAX_BYTES', default: String(DEFAULT_DIRECTORY_MAX_BYTES), meaning: 'Estimated memory cap of all directories; the least recently used are dropped above it.' },
   { name: 'MAX_UPSTREAM_CALLS', default: String(DEFAULT_MAX_UPSTREAM_CALLS), meaning: 'Upstream calls one query or mutation may be estimated to make (before it runs, from its fields, arguments and the live directory); over it, UPSTREAM_BUDGET_EXCEEDED before any call.' },
   { name: 'UPSTREAM_BUDGET_HEADROOM', default: String(DEFAULT_UPSTREAM_BUDGET_HEADROOM), meaning: 'What no operation may spend of its credential\'s remaining rate-limit budget (X-RateLimit-Remaining), so the user\'s other clients keep working: a number of calls, or a percentage of the advertised limit.' },
+  { name: 'ANONYMOUS_RATE_LIMIT', default: String(DEFAULT_ANONYMOUS_RATE_LIMIT), meaning: 'Upstream calls the anonymous operations of one client address may make a minute; over it, UPSTREAM_BUDGET_EXCEEDED with retryAfter before any call. Logins (each alias a password attempt) have their own ' + LOGIN_ATTEMPTS_PER_MINUTE + ' a minute per address, with or without credentials.' },
+  { name: 'TRUSTED_PROXIES', default: '(none)', meaning: 'Comma-separated addresses of the proxies in front of the gateway: only from them is X-Forwarded-For read for the client\'s address (the anonymous limit). Empty: the peer\'s own address counts.' },
   { name: 'MESSAGE_CACHE', default: 'on', meaning: 'Keep the message windows queries fetched (GET /messages) current from the same event queue, so a repeated query costs no upstream call (on/off). Needs LIVE_DIRECTORY.' },
   { name: 'MESSAGE_CACHE_MAX_BYTES', default: String(DEFAULT_MESSAGE_CACHE_MAX_BYTES), meaning: 'Estimated memory cap of all cached message windows; the least recently used are dropped above it.' },
   { name: 'LIVE_CACHE', default: '(none)', meaning: 'Old name of MESSAGE_CACHE, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE' },

@@ -261,10 +261,15 @@ export class LiveDirectories {
   }
 
   /** Counters and sizes for metrics (see DirectoryStats), plus sessions followed. */
-  stats(): DirectoryStats & { sessions: number; fences: number } {
+  stats(): DirectoryStats & { sessions: number; fences: number; waitingReads: number } {
     let fences = 0;
-    for (const entry of this.entries.values()) fences += entry.fences.size;
-    return { ...this.registry.stats(), sessions: this.entries.size, fences };
+    let waitingReads = 0;
+    for (const entry of this.entries.values()) {
+      fences += entry.fences.size;
+      waitingReads += entry.settledWaiters.size;
+    }
+    // waitingReads: reads (`settled`) waiting for a directory to load or for a write's fence to lift.
+    return { ...this.registry.stats(), sessions: this.entries.size, fences, waitingReads };
   }
 
   close(): void {

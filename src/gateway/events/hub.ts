@@ -24,7 +24,7 @@ import type { ZulipApiError } from '../../zulip/errors.js';
 import type { Cursor, ReplayBufferOptions } from './buffer.js';
 import type { FilterSpec } from './filters.js';
 import { SUPPORTED_EVENT_TYPES } from './model.js';
-import type { RegisterExtras } from './queue.js';
+import type { CallGate, RegisterExtras } from './queue.js';
 import type { ClusterState, EventCluster } from '../cluster/cluster.js';
 import { QueueEventSession, type EventSession, type QueueEventSessionOptions } from './session.js';
 import { Subscriber } from './subscriber.js';
@@ -112,6 +112,11 @@ interface HeldSession {
 
 export class EventHub {
   private readonly sessions = new Map<string, HeldSession>();
+  /**
+   * The bucket of the credential whose session is made (upstream/bucket.ts), set by the gateway
+   * that uses this hub: each registration and poll of the session's queue waits for a token of it.
+   */
+  gate: ((connection: ZulipConnection) => CallGate) | undefined = undefined;
   private readonly options: EventHubOptions;
   private closed = false;
   private readonly taps = new Set<SessionTap>();
@@ -265,7 +270,9 @@ export class EventHub {
   private queueSession(connection: ZulipConnection, refused: () => void): EventSession {
     const { replay, longpollTimeoutMs, backoff, unexpectedBackoff } = this.options;
     const options: QueueEventSessionOptions = {
-      connection,
+      // Without the first caller's per-request counter: the queue's calls are the credential's, not
+      // that request's, and its gate spends the credential's bucket for them (queue.ts).
+      connection: connection.derive({ onRequest: undefined }),
       eventTypes: this.options.eventTypes ?? SUPPORTED_EVENT_TYPES,
       onRefused: refused,
       ...(replay && { replay }),
@@ -274,6 +281,8 @@ export class EventHub {
       ...(unexpectedBackoff && { unexpectedBackoff }),
       ...(this.taps.size > 0 && { register: mergeRegisterExtras([...this.taps]) }),
     };
+    const gate = this.gate?.(connection);
+    if (gate) options.gate = gate;
     return this.options.cluster ? this.options.cluster.createSession(options) : new QueueEventSession(options);
   }
 

@@ -162,7 +162,9 @@ class Channel<T> {
       for (;;) {
         const result = await this.source.next();
         if (result.done) break;
-        for (const consumer of [...this.consumers]) consumer.push(result.value);
+        // The set itself, not a copy per result: a consumer that ends here is deleted during the
+        // walk, which a Set allows, and none joins during it (push never yields).
+        for (const consumer of this.consumers) consumer.push(result.value);
       }
     } catch (e) {
       error = e ?? new Error('subscription source failed');

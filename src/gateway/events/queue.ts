@@ -71,6 +71,16 @@ export interface QueuePollerOptions {
   resume?: { queueId: string; lastEventId: number };
   /** Merged into the registration: what in-process consumers (a live directory) need fetched and shaped. */
   register?: RegisterExtras;
+  /**
+   * The credential's bucket of upstream calls (upstream/bucket.ts): each registration and poll
+   * waits for a token of it, so they never take the user past the gateway's share. @default none
+   */
+  gate?: CallGate;
+}
+
+/** Grants tokens of a credential's bucket as they come back (upstream/bucket.ts `CredentialBucket`). */
+export interface CallGate {
+  acquire(calls: number): Promise<{ spend(): void; release(): void }>;
 }
 
 /** Extra state and payload options a queue's registration must include (unions with the defaults). */
@@ -246,7 +256,18 @@ export class QueuePoller {
     }
   }
 
+  /** Waits for a token of the credential's bucket and spends it: the call follows at once. */
+  private async spend(): Promise<void> {
+    const gate = this.options.gate;
+    if (!gate) return;
+    const token = await gate.acquire(1);
+    token.spend();
+    token.release();
+  }
+
   private async register(): Promise<void> {
+    await this.spend();
+    if (this.stopped) return;
     const extras = this.options.register;
     const result = await registerQueue(
       this.connection,
@@ -286,6 +307,8 @@ export class QueuePoller {
 
   /** One long-poll. */
   private async poll(): Promise<void> {
+    await this.spend();
+    if (this.stopped) return;
     const { events } = await getEvents(
       this.connection,
       { queueId: this.queueId!, lastEventId: this.lastEventId, ...(this.dontBlock && { dontBlock: true }) },

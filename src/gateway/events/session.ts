@@ -24,7 +24,7 @@ import { ReplayBuffer, encodeCursor, type Cursor, type ReplayBufferOptions } fro
 import { FanOut } from './fanout.js';
 import type { EventFilter, FilterSpec } from './filters.js';
 import { parseEvent, type GatewayEvent, type RawEvent, type ResyncReason } from './model.js';
-import { QueuePoller, type RegisterExtras } from './queue.js';
+import { QueuePoller, type CallGate, type RegisterExtras } from './queue.js';
 import type { SessionScope, Subscriber } from './subscriber.js';
 
 /** An in-process consumer of a credential's whole stream, before any subscriber's filter. */
@@ -83,6 +83,8 @@ export interface QueueEventSessionOptions {
   register?: RegisterExtras;
   /** Called once when the credential is refused, before its subscribers are ended. */
   onRefused?: () => void;
+  /** The credential's bucket, which each registration and poll waits for (queue.ts). */
+  gate?: CallGate;
 }
 
 interface Logged {
@@ -107,6 +109,7 @@ export class QueueEventSession implements EventSession {
       ...(options.backoff && { backoff: options.backoff }),
       ...(options.unexpectedBackoff && { unexpectedBackoff: options.unexpectedBackoff }),
       ...(options.register && { register: options.register }),
+      ...(options.gate && { gate: options.gate }),
       handler: {
         events: (events) => this.fanOut(events),
         registered: (result, reason) => this.registered(result, reason),

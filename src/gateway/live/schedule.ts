@@ -39,7 +39,18 @@ export interface LiveScheduleOptions {
   following: Pick<Following, 'ready' | 'watch'>;
   /** Invalidates the credential's resources again (unscoped names). */
   reinvalidate(names: string[]): void;
+  /**
+   * Waits until the execution may spend upstream calls (the credential's bucket: upstream/bucket.ts)
+   * and sets them aside; called after the throttle wait, so changes that arrive meanwhile fold into
+   * the run it admits. What it returns is released when the execution ends. @default none
+   */
+  admit?: () => Promise<Admitted | undefined>;
   clock?: ScheduleClock;
+}
+
+/** Calls set aside for one execution (upstream/bucket.ts `Reservation`). */
+export interface Admitted {
+  release(): void;
 }
 
 /** The result of an execution request that a newer one superseded: the store never sends it. */
@@ -60,7 +71,7 @@ export class LiveSchedule {
   }
 
   /** Asks for one execution; `execute` runs when its turn comes, unless superseded or stopped. */
-  run<T>(execute: (record: RecordRead) => Promise<T> | T): Promise<T | typeof SUPERSEDED> {
+  run<T>(execute: (record: RecordRead, admitted: Admitted | undefined) => Promise<T> | T): Promise<T | typeof SUPERSEDED> {
     const turn = ++this.asked;
     const result = this.tail.then(() => this.take(turn, execute));
     this.tail = result.then(
@@ -75,17 +86,24 @@ export class LiveSchedule {
     this.stopped = true;
   }
 
-  private async take<T>(turn: number, execute: (record: RecordRead) => Promise<T> | T): Promise<T | typeof SUPERSEDED> {
+  private async take<T>(turn: number, execute: (record: RecordRead, admitted: Admitted | undefined) => Promise<T> | T): Promise<T | typeof SUPERSEDED> {
     await this.options.following.ready;
     const wait = this.lastStart + this.options.throttleMs - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait);
     if (this.stopped || turn !== this.asked) return SUPERSEDED;
+    // Delayed, never dropped: a newer request asked meanwhile runs next, and waits in its turn.
+    const admitted = await this.options.admit?.();
+    if (this.stopped || turn !== this.asked) {
+      admitted?.release();
+      return SUPERSEDED;
+    }
     this.lastStart = this.clock.now();
     const reads = new Set<string>();
     const watch = this.options.following.watch();
     try {
-      return await execute((name) => reads.add(name));
+      return await execute((name) => reads.add(name), admitted);
     } finally {
+      admitted?.release();
       watch.stop();
       // A newer request already runs after this one and reads the change itself.
       const missed = turn === this.asked ? [...watch.names].filter((name) => reads.has(name)) : [];

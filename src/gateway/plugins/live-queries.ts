@@ -33,10 +33,17 @@ import { EVERYTHING } from '../live/resources.js';
 import { LiveSchedule } from '../live/schedule.js';
 import { createLoaders } from '../loaders/index.js';
 import { ended } from '../schema/events/payloads.js';
+import type { LiveDirectories } from '../directory/live.js';
+import type { Reservation } from '../upstream/bucket.js';
+import type { UpstreamEstimates } from '../upstream/estimate.js';
 import type { AdmitLongRunning } from './share-subscriptions.js';
 
 export interface LiveQueryPluginOptions {
   live: LiveQueries;
+  /** The estimates of upstream calls (upstream/estimate.ts): each re-run sets its own aside in the credential's bucket. */
+  estimates: UpstreamEstimates;
+  /** The live directories, when on (a warm one answers lookups for free). */
+  directories: LiveDirectories | undefined;
   /** Counts a live query toward the credential's limit (plugins/share-subscriptions.ts). */
   admit: AdmitLongRunning;
   /** The upstream deadline of each execution, as for any query (plugins/deadline.ts). */
@@ -53,7 +60,7 @@ function streams(ctx: Context): boolean {
   return accept.includes('text/event-stream') || accept.includes('multipart/mixed');
 }
 
-export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptions): Plugin<Context> {
+export function useLiveQueries({ live, admit, deadlineMs, estimates, directories }: LiveQueryPluginOptions): Plugin<Context> {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(NoLiveMixedWithDeferStreamRule);
@@ -73,10 +80,23 @@ export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptio
       const release = admit(ctx.connection.credentialKey);
       if (release instanceof GraphQLError) return setResultAndStopExecution({ errors: [release] });
       const following = live.follow(ctx.connection);
+      // The first run spends what plugins/upstream-budget.ts set aside; each re-run waits for its
+      // own estimate in the credential's bucket (delayed while it is short, never dropped).
+      let first = true;
+      const bucket = ctx.server.buckets.for(ctx.connection.credentialKey);
       const schedule = new LiveSchedule({
         throttleMs: live.throttleFor(asked.throttleValue),
         following,
         reinvalidate: (names) => live.invalidate(following.scope, names),
+        admit: async () => {
+          if (first) {
+            first = false;
+            return undefined;
+          }
+          const { schema, document, operationName, variableValues: variables } = args;
+          const directory = directories?.peek(ctx.connection)?.sizes();
+          return bucket.acquire(estimates.estimate({ schema, document, operationName, variables, directory }));
+        },
       });
       // The other accounts of the caller's session (accounts.ts): each followed once its context
       // is first made, so that its own events re-run what the query read as that account.
@@ -88,7 +108,8 @@ export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptio
         release();
       };
       const run: Execute = (runArgs) =>
-        schedule.run((record) => {
+        schedule.run(async (record, admitted) => {
+          if (admitted) ctx.upstream.reservation = admitted as Reservation;
           live.executed();
           ctx.loaders = createLoaders(ctx.connection, ctx.server);
           ctx.deadline.expiresAt = performance.now() + deadlineMs;
@@ -108,7 +129,11 @@ export function useLiveQueries({ live, admit, deadlineMs }: LiveQueryPluginOptio
             collector.addResourceIdentifier(scope + EVERYTHING);
             return (name) => collector.addResourceIdentifier(scope + name);
           };
-          return (executeFn as Execute)(runArgs);
+          try {
+            return await (executeFn as Execute)(runArgs);
+          } finally {
+            ctx.upstream.reservation?.release();
+          }
         });
       const execute = live.store.makeExecute(run as never) as Execute;
       setExecuteFn(((executeArgs: ExecutionArgs) => {

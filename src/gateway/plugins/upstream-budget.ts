@@ -1,14 +1,24 @@
 /**
- * Refuses a query or mutation before any upstream call, with UPSTREAM_BUDGET_EXCEEDED, when its
- * estimated upstream calls (upstream/estimate.ts, from each field's declared cost) are
+ * Spends the credential's bucket (upstream/bucket.ts) for each query and mutation: before it runs,
+ * its estimated upstream calls (upstream/estimate.ts, from each field's declared cost) are set
+ * aside in the bucket, its calls spend them, and what it did not spend is given back when it ends
+ * (after the last `@defer` part). It is refused before any upstream call, with
+ * UPSTREAM_BUDGET_EXCEEDED, when the estimate is
  *
  * - over the per-operation cap (`MAX_UPSTREAM_CALLS`): `estimate` and `cap`;
- * - or over what its credential's rate limit has left (gateway/upstream/budget.ts) less the
- *   headroom kept for the user's other clients and the calls this instance makes for the
- *   credential in the background (the next poll of its event queue, the live directory's load):
- *   `estimate`, `remaining`, `headroom`, `reserved` and `resetAt`.
+ * - or over what the credential's bucket holds now: `estimate`, `available`, `share` (the most one
+ *   window holds) and `retryAfter`, the seconds until it would fit (absent when it never will:
+ *   an estimate over the share).
  *
- * Subscriptions are not estimated: their calls are the credential's one queue, shared.
+ * Anonymous operations are charged to the client address's bucket (`ANONYMOUS_RATE_LIMIT` calls a
+ * minute), and login attempts, whatever credentials came with them, to its login bucket
+ * (LOGIN_ATTEMPTS_PER_MINUTE); the address is the peer's, or the one `X-Forwarded-For` names when
+ * the peer is a trusted proxy (client-address.ts). Either short refuses the operation the same way.
+ *
+ * An operation estimated at 0 calls (`{ __typename }`, or one the live directory answers) sets
+ * nothing aside and is always served. A subscription is priced per event (its payload; its queue's
+ * polls wait for their own tokens: events/queue.ts): each event waits for its estimate in the
+ * bucket before it resolves (schema/events/stream.ts).
  */
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -16,19 +26,18 @@ import type { Context } from '../context.js';
 import type { Directory } from '../directory/directory.js';
 import type { LiveDirectories } from '../directory/live.js';
 import { GatewayErrorCode } from '../errors.js';
-import type { EventHub } from '../events/hub.js';
-import { DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, headroomCalls, type Headroom } from '../upstream/budget.js';
-import { UpstreamEstimates, type WarmDirectory } from '../upstream/estimate.js';
+import type { Reservation } from '../upstream/bucket.js';
+import { DEFAULT_MAX_UPSTREAM_CALLS } from '../upstream/budget.js';
+import { estimateLoginAttempts, UpstreamEstimates, type WarmDirectory } from '../upstream/estimate.js';
+import { clientAddress } from '../client-address.js';
 
 export interface UpstreamBudgetOptions {
   /** Estimated upstream calls one operation may make. @default DEFAULT_MAX_UPSTREAM_CALLS (50) */
   maxCalls?: number;
-  /** Kept out of every operation's reach, for the user's other clients. @default DEFAULT_UPSTREAM_BUDGET_HEADROOM ('10%') */
-  headroom?: Headroom;
-  /** Whose queues this instance polls (their next poll is reserved). */
-  hub?: EventHub;
   /** The live directories, when on: warm ones answer lookups for free, cold ones are about to load. */
   directories?: LiveDirectories | undefined;
+  /** The estimates (shared with the `@live` re-runs and subscription events). @default new ones */
+  estimates?: UpstreamEstimates;
 }
 
 /**
@@ -37,55 +46,101 @@ export interface UpstreamBudgetOptions {
  */
 export const DIRECTORY_SETTLE_MS = 5_000;
 
-interface Judgement {
-  estimate: number;
-  refusal?: { message: string; extensions: Record<string, unknown> };
+type Judgement = { estimate: number; reservation?: Reservation; refusal?: GraphQLError };
+
+/** UPSTREAM_BUDGET_EXCEEDED for `estimate` calls that the credential's bucket cannot grant now. */
+export function budgetRefusal(estimate: number, shortfall: { available: number; retryAfterMs: number; share: number }, who = 'this credential', what = 'calls'): GraphQLError {
+  const extensions: Record<string, unknown> = { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, available: shortfall.available, share: shortfall.share };
+  if (!Number.isFinite(shortfall.retryAfterMs)) {
+    return new GraphQLError(
+      `This operation needs about ${estimate} ${what} to the chat server, more than ${who}'s share of ${shortfall.share} a minute: select fewer fields under lists, or page through them.`,
+      { extensions },
+    );
+  }
+  const retryAfter = Math.max(1, Math.ceil(shortfall.retryAfterMs / 1000));
+  extensions.retryAfter = retryAfter;
+  return new GraphQLError(
+    `This operation needs about ${estimate} ${what} to the chat server; ${who} has ${shortfall.available} left of its share of ${shortfall.share} a minute. Retry after ${retryAfter} s.`,
+    { extensions },
+  );
 }
 
 export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<Context> {
   const maxCalls = options.maxCalls ?? DEFAULT_MAX_UPSTREAM_CALLS;
-  const headroom = options.headroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM;
-  const { hub, directories } = options;
-  const estimates = new UpstreamEstimates();
+  const { directories } = options;
+  const estimates = options.estimates ?? new UpstreamEstimates();
 
-  const judge = (args: ExecutionArgs, ctx: Context, warm: Directory | undefined): Judgement => {
+  const judge = (args: ExecutionArgs, ctx: Context, warm: Directory | undefined, again = false): Judgement => {
     const directory: WarmDirectory | undefined = warm?.sizes();
     const { schema, document, operationName, variableValues: variables } = args;
     const estimate = estimates.estimate({ schema, document, operationName, variables, directory });
     if (estimate > maxCalls) {
       const message = `This operation needs about ${estimate} calls to the chat server, over the gateway's cap of ${maxCalls} per operation: select fewer fields under lists, or page through them.`;
-      return { estimate, refusal: { message, extensions: { cap: maxCalls } } };
+      return { estimate, refusal: new GraphQLError(message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, cap: maxCalls } }) };
+    }
+    // Anonymous calls count toward the client address's own limit (the chat server limits them by
+    // address, and would see only the gateway's), and so do logins, each a password attempt,
+    // whatever credentials came with them.
+    if (!again) {
+      const logins = estimateLoginAttempts({ schema, document, operationName, variables });
+      const anonymous = ctx.credentials ? 0 : estimate;
+      if (logins > 0 || anonymous > 0) {
+        const address = clientAddress((ctx as { req?: Parameters<typeof clientAddress>[0] }).req, ctx.server.trustedProxies) ?? 'in-process';
+        const attempts = ctx.server.logins.for(address);
+        const calls = ctx.server.addresses.for(address);
+        const short = attempts.available() < logins ? { bucket: attempts, n: logins, what: 'login attempts' } : calls.available() < anonymous ? { bucket: calls, n: anonymous, what: 'calls' } : undefined;
+        if (short) {
+          const shortfall = short.bucket.reserve(short.n);
+          if (!('spend' in shortfall)) return { estimate, refusal: budgetRefusal(short.n, shortfall, 'this client address', short.what) };
+          shortfall.release();
+        }
+        attempts.charge(logins);
+        calls.charge(anonymous);
+      }
     }
     if (!ctx.credentials) return { estimate };
-    const budget = ctx.server.budgets.get(ctx.connection.credentialKey);
-    const kept = headroomCalls(headroom, budget.limit);
-    // The credential's queue polls again soon; a cold directory is about to register one.
-    const reserved = (hub?.follows(ctx.connection) ? 1 : 0) + (directories && !warm ? 1 : 0);
-    if (estimate <= budget.remaining - kept - reserved) return { estimate };
-    const resets = new Date(budget.resetAt * 1000).toISOString();
-    const message =
-      `This operation needs about ${estimate} calls to the chat server; this credential has ${budget.remaining} left until ${resets}, ` +
-      `of which ${kept + reserved} are kept for its other clients and this gateway's own polls.`;
-    return { estimate, refusal: { message, extensions: { remaining: budget.remaining, headroom: kept, reserved, resetAt: budget.resetAt } } };
+    const granted = ctx.server.buckets.for(ctx.connection.credentialKey).reserve(estimate);
+    if ('spend' in granted) return { estimate, reservation: granted };
+    return { estimate, refusal: budgetRefusal(estimate, granted) };
   };
 
   return {
+    onSubscribe({ args }) {
+      const ctx = args.contextValue;
+      if (!ctx.credentials) return;
+      const { schema, document, operationName, variableValues: variables } = args;
+      // Per event, priced with the directory as it is then (warm, its lookups are free).
+      ctx.eventCost = () => estimates.estimate({ schema, document, operationName, variables, directory: directories?.peek(ctx.connection)?.sizes() });
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const settle = (judgement: Judgement) => {
-        const { estimate, refusal } = judgement;
-        ctx.upstream.estimate = estimate;
-        if (!refusal) return;
-        setResultAndStopExecution({
-          errors: [new GraphQLError(refusal.message, { extensions: { code: GatewayErrorCode.upstreamBudgetExceeded, estimate, ...refusal.extensions } })],
-        });
+        ctx.upstream.estimate = judgement.estimate;
+        if (judgement.refusal) return setResultAndStopExecution({ errors: [judgement.refusal] });
+        if (judgement.reservation) ctx.upstream.reservation = judgement.reservation;
+      };
+      const release = () => ctx.upstream.reservation?.release();
+      const done = { onExecuteDone: () => ({ onNext: () => undefined, onEnd: release }) };
+      const doneSingle = {
+        onExecuteDone({ result }: { result: unknown }) {
+          // A stream (`@defer`, `@live`) keeps its reservation until it ends.
+          if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) return done.onExecuteDone();
+          release();
+          return undefined;
+        },
       };
       const warm = ctx.credentials ? directories?.peek(ctx.connection) : undefined;
       const judgement = judge(args, ctx, warm);
-      if (!judgement.refusal || !directories || !ctx.credentials || warm) return settle(judgement);
+      if (!judgement.refusal || !directories || !ctx.credentials || warm || judgement.estimate > maxCalls) {
+        settle(judgement);
+        return doneSingle;
+      }
       // Lists are sized by their assumed bound until the directory counts them: wait for it (only
       // an operation about to be refused waits, so no other pays for it).
-      return directories.settled(ctx.connection, DIRECTORY_SETTLE_MS).then((settled) => settle(settled ? judge(args, ctx, settled) : judgement));
+      return directories.settled(ctx.connection, DIRECTORY_SETTLE_MS).then((settled) => {
+        settle(settled ? judge(args, ctx, settled, true) : judgement);
+        return doneSingle;
+      }) as never;
     },
   };
 }

@@ -14,6 +14,7 @@ import type { ApiKeyResult } from '../../zulip/model/authentication.js';
 import { fetchApiKey, jwtFetchApiKey, regenerateApiKey } from '../../zulip/routes/authentication.js';
 import { builder } from '../builder.js';
 import { badInput } from '../errors.js';
+import { LOGIN_COST } from '../upstream/cost.js';
 
 const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implement({
   description: 'An API key and the account it belongs to. Send it as `Authorization: Basic base64(email:apiKey)`.',
@@ -31,7 +32,7 @@ const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implem
 
 builder.mutationField('fetchApiKey', (t) =>
   t.field({
-    zulip: { reaches: ['fetch-api-key'], writes: [], anonymous: true },
+    zulip: { reaches: ['fetch-api-key'], cost: LOGIN_COST, writes: [], anonymous: true },
     type: ApiKeyPayloadRef,
     description:
       'Logs in with a username (usually the email) and password, and answers the API key. Needs no credentials. ' +
@@ -50,7 +51,7 @@ builder.mutationField('fetchApiKey', (t) =>
 
 builder.mutationField('jwtFetchApiKey', (t) =>
   t.field({
-    zulip: { reaches: ['jwt-fetch-api-key'], gate: 'jwt-fetch-api-key', writes: [], anonymous: true },
+    zulip: { reaches: ['jwt-fetch-api-key'], cost: LOGIN_COST, gate: 'jwt-fetch-api-key', writes: [], anonymous: true },
     type: ApiKeyPayloadRef,
     description:
       'Logs in with a JSON Web Token signed with the organization\u2019s key (its `email` claim names the account), and ' +

@@ -20,6 +20,7 @@ import type { Context } from '../context.js';
 import { notFoundError } from '../errors.js';
 import { nodeTypenamesOf, parseIntegerKey } from '../global-ids.js';
 import { memoKey, type MemoKey } from '../loaders/index.js';
+import { NODE_COST, type NodeCost } from '../upstream/cost.js';
 
 type Key = number | string;
 
@@ -33,6 +34,12 @@ export interface NodeOptions<T, K extends Key> {
    * @default 'integer'
    */
   keyKind?: K extends number ? 'integer' : 'string';
+  /**
+   * The upstream calls loading these keys (as their global ids hold them) makes, for the budget's
+   * estimate of `node`/`nodes` (upstream/cost.ts `NODE_COST`), given whether the credential's live
+   * directory is warm. @default one call per key
+   */
+  cost?: NodeCost;
 }
 
 type BuilderObjectRef = Extract<Parameters<typeof builder.nodeRef>[0], ObjectRef<never, unknown>>;
@@ -42,6 +49,7 @@ export function asNode<T extends object, K extends Key>(ref: { name: string; $in
   const typename = ref.name;
   const integer = (options.keyKind ?? 'integer') === 'integer';
   builder.nodeRef(ref as unknown as BuilderObjectRef, {
+    extensions: { [NODE_COST]: options.cost ?? (LISTED in options.load ? listNodeCost : undefined) },
     id: {
       resolve: (record: T) => options.key(record),
       parse: (raw: string) => (integer ? parseIntegerKey(typename, raw) : raw) as K,
@@ -61,6 +69,18 @@ export function asNode<T extends object, K extends Key>(ref: { name: string; $in
 }
 
 /**
+ * What a type loaded through its users, channels or groups loader costs: one batch, none while the
+ * live directory is warm.
+ */
+export const lookupNodeCost: NodeCost = (_keys, warm) => (warm ? 0 : 1);
+
+/** Marks a {@link fromList} load: its type costs one call, its list, whatever the number of ids. */
+const LISTED = Symbol('listed');
+
+/** What a {@link fromList} type costs: its list, once. */
+export const listNodeCost: NodeCost = () => 1;
+
+/**
  * A `load` for a type the server only lists (drafts, linkifiers...): the list is fetched once per
  * request, however many ids ask for it, then searched. `what` names the record in NOT_FOUND.
  */
@@ -70,10 +90,11 @@ export function fromList<T, K extends Key = number>(
   what: string,
 ): (key: K, ctx: Context) => Promise<T> {
   const memo: MemoKey<readonly T[]> = memoKey(`node list: ${what}`);
-  return async (key, ctx) => {
+  const load = async (key: K, ctx: Context) => {
     const records = await ctx.loaders.memo.get(memo, () => list(ctx));
     const record = records.find((r) => keyOf(r) === key);
     if (record === undefined) throw notFoundError(`No ${what} with ID ${String(key)} exists or is visible to you.`);
     return record;
   };
+  return Object.assign(load, { [LISTED]: true as const });
 }

@@ -34,7 +34,7 @@ import {
   type GroupSettingUpdateInputShape,
   type GroupSettingValueInputShape,
 } from './group-settings.js';
-import { asNode } from './node.js';
+import { asNode, lookupNodeCost } from './node.js';
 import { UserRef } from './users.js';
 import { userGroupLookupCost, userLookupCost } from '../upstream/cost.js';
 
@@ -140,7 +140,7 @@ async function freshGroup(ctx: Context, groupId: number): Promise<UserGroup> {
 
 // ---- queries -------------------------------------------------------------------------------------
 
-asNode(UserGroupRef, { key: (g) => g.id, load: (id, ctx) => ctx.loaders.userGroups.load(id) });
+asNode(UserGroupRef, { key: (g) => g.id, load: (id, ctx) => ctx.loaders.userGroups.load(id), cost: lookupNodeCost });
 
 builder.queryField('userGroups', (t) =>
   t.field({

@@ -24,7 +24,7 @@ import type { Context } from '../context.js';
 import { badInput, isNotFound } from '../errors.js';
 import { requireFeatureLevel } from '../upstream/feature-level.js';
 import { memoKey, notFound } from '../loaders/index.js';
-import { asNode } from './node.js';
+import { asNode, lookupNodeCost } from './node.js';
 import { userLookupCost } from '../upstream/cost.js';
 
 export const RoleEnum = builder.enumType('Role', {
@@ -167,7 +167,7 @@ export const MeRef = builder.objectRef<OwnUser>('Me').implement({
   }),
 });
 
-asNode(UserRef, { key: (u) => u.user_id, load: (id, ctx) => ctx.loaders.user(id) });
+asNode(UserRef, { key: (u) => u.user_id, load: (id, ctx) => ctx.loaders.user(id), cost: lookupNodeCost });
 
 // The caller only: another user's `Me` id is NOT_FOUND, as if it did not exist.
 asNode(MeRef, {

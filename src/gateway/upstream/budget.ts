@@ -29,6 +29,15 @@ export type Headroom = number | `${number}%`;
 
 export const DEFAULT_UPSTREAM_BUDGET_HEADROOM: Headroom = '10%';
 
+/** Anonymous calls one client address may make a minute (`ANONYMOUS_RATE_LIMIT`). */
+export const DEFAULT_ANONYMOUS_RATE_LIMIT = 60;
+
+/**
+ * Login attempts (each a password tried) one client address may make a minute, whatever
+ * credentials came with them; Zulip itself allows few failed ones per username.
+ */
+export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
 /** The headroom in calls for a credential whose limit is `limit` (a share rounds up). */
 export function headroomCalls(headroom: Headroom, limit: number): number {
   if (typeof headroom === 'number') return headroom;

@@ -15,7 +15,7 @@
  * directive `@listSize` (assumedSize, slicingArguments, sizedFields): https://ibm.github.io/graphql-specs/cost-spec.html
  * The extension is invisible in the SDL.
  */
-import type { GraphQLField } from 'graphql';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
 
 /** What the live directory counts, for list sizes while it is warm. */
 export type DirectoryCount = 'users' | 'channels' | 'subscriptions' | 'userGroups';
@@ -46,6 +46,68 @@ export interface UpstreamCost {
   directory?: boolean;
   /** The size of the list the field returns. */
   size?: ListSize;
+  /**
+   * Calls as a function of the field's arguments (counted once per item of every list above it),
+   * instead of `each`: `node`/`nodes`, whose calls depend on the types of the ids they are given.
+   */
+  byArguments?: (args: Record<string, unknown>, schema: GraphQLSchema, warm: boolean) => number;
+  /**
+   * A login attempt (an anonymous call made for the client, whatever credentials it sent): each
+   * resolution counts toward the client address's limit (plugins/upstream-budget.ts).
+   */
+  login?: boolean;
+}
+
+/** The object type extension under which `asNode` declares what loading its keys costs (schema/node.ts). */
+export const NODE_COST = 'nodeCost';
+
+/** Upstream calls loading `keys` of one node type makes (keys as global ids hold them). */
+export type NodeCost = (keys: readonly string[], warm: boolean) => number;
+
+/**
+ * `node(id:)` / `nodes(ids:)`: the global ids grouped by type, each type's keys priced by its
+ * `asNode` declaration (one call per key when it declares none). An id that is not a global id of
+ * a node costs nothing: it is refused before any call.
+ */
+export const nodeLookupCost: UpstreamCost = {
+  byArguments: (args, schema, warm) => {
+    const ids = Array.isArray(args.ids) ? args.ids : args.id !== undefined ? [args.id] : [];
+    const byType = new Map<string, string[]>();
+    for (const id of ids) {
+      const decoded = decodeNodeId(id);
+      if (!decoded) continue;
+      const keys = byType.get(decoded.typename) ?? [];
+      keys.push(decoded.key);
+      byType.set(decoded.typename, keys);
+    }
+    let calls = 0;
+    for (const [typename, keys] of byType) {
+      const type = schema.getType(typename);
+      if (!type) continue;
+      const cost = nodeCostOf(type.extensions);
+      calls += cost ? cost(keys, warm) : keys.length;
+    }
+    return calls;
+  },
+  size: { slicingArguments: ['ids'] },
+};
+
+/**
+ * The `asNode` declaration of a type: Pothos keeps a node type's own options (their `extensions`
+ * included) under `pothosOptions` rather than in the type's extensions.
+ */
+function nodeCostOf(extensions: Readonly<Record<string, unknown>>): NodeCost | undefined {
+  const options = extensions.pothosOptions as { extensions?: Record<string, unknown> } | undefined;
+  return (extensions[NODE_COST] ?? options?.extensions?.[NODE_COST]) as NodeCost | undefined;
+}
+
+/** `Type:key` of a global id as the relay plugin parsed it (`{ typename, id }`) or as sent (base64). */
+function decodeNodeId(id: unknown): { typename: string; key: string } | undefined {
+  if (id !== null && typeof id === 'object' && 'typename' in id && 'id' in id) return { typename: String(id.typename), key: String(id.id) };
+  if (typeof id !== 'string') return undefined;
+  const text = Buffer.from(id, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon > 0 ? { typename: text.slice(0, colon), key: text.slice(colon + 1) } : undefined;
 }
 
 /** Items assumed in a list that declares no size, for the calls made under each item. */
@@ -81,3 +143,6 @@ export const channelLookupCost: UpstreamCost = { once: { key: 'channels', calls:
 
 /** A user group through the request's loader: one `GET /user_groups` per operation, none while the directory is warm. */
 export const userGroupLookupCost: UpstreamCost = { once: { key: 'user groups', calls: 1 }, directory: true };
+
+/** A login (`fetchApiKey`): one anonymous call, a password attempt, counted per alias toward the client address's limit. */
+export const LOGIN_COST: UpstreamCost = { each: 1, login: true };

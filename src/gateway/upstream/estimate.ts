@@ -12,8 +12,8 @@
  * - a field the directory answers is free while the directory is warm;
  * - a list holds what its slicing argument says, else the directory's count, else its assumed size.
  *
- * Not counted: the server's feature level (fetched once per gateway, without credentials), and the
- * calls of a subscription's events. A field whose parent is null, or a list shorter than its bound,
+ * Not counted: the server's feature level (fetched once per gateway, without credentials), and a
+ * subscription's root fields (its queue): a subscription's estimate is what one event's payload costs. A field whose parent is null, or a list shorter than its bound,
  * makes fewer calls than estimated; a mutation is estimated with the directory cold (a write fences it).
  */
 import {
@@ -67,9 +67,16 @@ export function estimateUpstreamCalls(input: EstimateInput): number {
   return walkEstimate(input).calls;
 }
 
+/** The login attempts an operation makes (fields declaring `login`, each alias and item counted). */
+export function estimateLoginAttempts(input: EstimateInput): number {
+  return walkEstimate(input).logins;
+}
+
 /** An estimate, and what of its input it read besides the document. */
 interface Walked {
   calls: number;
+  /** Of them, login attempts (anonymous calls charged to the client's address). */
+  logins: number;
   /** A variable decided it (a list's bound, `@skip`/`@include`): it holds for these variables only. */
   readVariables: boolean;
   /** Whether the directory was warm changed a field's cost. */
@@ -129,14 +136,16 @@ function stateKey(reads: Reads, directory: WarmDirectory | undefined): string {
 
 function walkEstimate(input: EstimateInput): Walked {
   const { schema, document, variables } = input;
-  const walked: Walked = { calls: 0, readVariables: false, readWarmth: false, readCounts: false };
+  const walked: Walked = { calls: 0, logins: 0, readVariables: false, readWarmth: false, readCounts: false };
   const operation = pickOperation(document, input.operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return walked;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   // A write fences the credential's directory (plugins/directory-writes.ts): count it cold.
-  const directory = operation.operation === 'query' ? input.directory : undefined;
+  const directory = operation.operation === 'mutation' ? undefined : input.directory;
+  // A subscription's root fields are the credential's one queue: what one event costs is its payload.
+  const perEvent = operation.operation === 'subscription';
   const once = new Map<string, number>();
   let calls = 0;
 
@@ -159,9 +168,15 @@ function walkEstimate(input: EstimateInput): Walked {
     if (isAbstractType(parent) && !('getFields' in parent)) return; // a union selects only __typename
     const def = (parent as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields()[node.name.value];
     if (!def) return; // __typename, or a meta field
-    const cost = costOf(def, isRoot);
-    if (cost.directory === true && operation.operation === 'query') walked.readWarmth = true;
+    const cost = perEvent && isRoot ? {} : costOf(def, isRoot);
+    if (cost.directory === true && operation.operation !== 'mutation') walked.readWarmth = true;
     const warm = cost.directory === true && directory !== undefined;
+    if (cost.byArguments) {
+      if (node.arguments?.some((argument) => holdsVariable(argument.value))) walked.readVariables = true;
+      if (operation.operation !== 'mutation') walked.readWarmth = true;
+      calls += cost.byArguments(argumentsOf(def, node, variables), schema, directory !== undefined) * scope.items;
+    }
+    if (cost.login) walked.logins += scope.items;
     if (!warm) {
       calls += (cost.each ?? 0) * scope.items + (cost.perBatch ?? 0) * scope.groups;
       if (cost.once) once.set(cost.once.key, Math.max(once.get(cost.once.key) ?? 0, cost.once.calls));
@@ -172,7 +187,7 @@ function walkEstimate(input: EstimateInput): Walked {
     const ownSize = isList && !cost.size?.sizedFields ? (sizedByParent ?? size) : 1;
     const items = scope.items * ownSize;
     // Each resolution that calls upstream answers on its own: what it returns forms its own group.
-    const groups = !warm && (cost.each ?? 0) > 0 ? scope.items : scope.groups;
+    const groups = (!warm && (cost.each ?? 0) > 0) || cost.byArguments ? scope.items : scope.groups;
     const named = getNamedType(def.type);
     if (!node.selectionSet || !('getFields' in named || isAbstractType(named))) return;
     const sized = cost.size?.sizedFields ? { fields: cost.size.sizedFields, size } : undefined;

@@ -4,7 +4,7 @@
  * one keep-alive pool) that requests derive their credentials and counters from (context.ts), and
  * the public server facts every caller shares. Nothing here depends on a caller's credentials.
  */
-import { ZulipConnection, type FetchLike, type ObservedCall } from '../../zulip/connection.js';
+import { ZulipConnection, type FetchLike, type ObservedCall, type ResponseInfo } from '../../zulip/connection.js';
 import type { Credentials } from '../../zulip/credentials.js';
 import { AuthorizationCache } from '../credentials.js';
 import type { LiveDirectories } from '../directory/live.js';
@@ -12,7 +12,8 @@ import type { CredentialRevocations } from '../revocation.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from '../loaders/users.js';
 import { SharedValue } from '../loaders/memo.js';
-import { UpstreamBudgets } from './budget.js';
+import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_UPSTREAM_BUDGET_HEADROOM, LOGIN_ATTEMPTS_PER_MINUTE, UpstreamBudgets, type Headroom } from './budget.js';
+import { UpstreamBuckets, type BucketClock } from './bucket.js';
 
 /** How to reach the chat server; fixed for the lifetime of a gateway. */
 export interface UpstreamConfig {
@@ -62,6 +63,14 @@ export interface UpstreamServerOptions extends UpstreamConfig {
    * (loaders/users.ts). @default DEFAULT_USER_IDS_BATCH_THRESHOLD
    */
   userIdsBatchThreshold?: number;
+  /** Kept out of every credential's bucket for the user's other clients. @default DEFAULT_UPSTREAM_BUDGET_HEADROOM */
+  headroom?: Headroom;
+  /** The buckets' clock (tests drive the rate-limit window by hand). @default the system clock */
+  budgetClock?: BucketClock;
+  /** Upstream calls the anonymous operations of one client address may make a minute. @default DEFAULT_ANONYMOUS_RATE_LIMIT */
+  anonymousRateLimit?: number;
+  /** Peers whose `X-Forwarded-For` names the client (client-address.ts). @default none */
+  trustedProxies?: readonly string[];
 }
 
 export class UpstreamServer {
@@ -81,8 +90,16 @@ export class UpstreamServer {
   readonly observe: UpstreamObserver | undefined;
   /** Below feature level 384, user batches up to this size are fetched by ID (loaders/users.ts). */
   readonly userIdsBatchThreshold: number;
-  /** Each credential's rate-limit budget, from the answers' X-RateLimit-* headers. */
-  readonly budgets = new UpstreamBudgets();
+  /** Each credential's rate-limit budget as last advertised (X-RateLimit-* headers), for the response extensions. */
+  readonly budgets: UpstreamBudgets;
+  /** Each credential's bucket of upstream calls (upstream/bucket.ts): what every caller spends. */
+  readonly buckets: UpstreamBuckets;
+  /** Each client address's bucket of anonymous calls, by address. */
+  readonly addresses: UpstreamBuckets;
+  /** Each client address's bucket of login attempts, by address. */
+  readonly logins: UpstreamBuckets;
+  /** Peers whose `X-Forwarded-For` is honoured (client-address.ts). */
+  readonly trustedProxies: ReadonlySet<string>;
   /** Recent Authorization header values, each parsed once (credentials.ts). */
   readonly authorizations = new AuthorizationCache();
   /** The organization's upload limits in bytes (schema/uploads.ts), read from `POST /register` once. */
@@ -91,8 +108,13 @@ export class UpstreamServer {
   userIdsSupported: boolean | undefined = undefined;
 
   constructor(options: UpstreamServerOptions) {
-    const { directories, revocations, observe, userIdsBatchThreshold, ...config } = options;
+    const { directories, revocations, observe, userIdsBatchThreshold, headroom, budgetClock, anonymousRateLimit, trustedProxies, ...config } = options;
     this.config = config;
+    this.buckets = new UpstreamBuckets({ headroom: headroom ?? DEFAULT_UPSTREAM_BUDGET_HEADROOM, ...(budgetClock && { clock: budgetClock }) });
+    this.addresses = new UpstreamBuckets({ headroom: 0, limit: anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT, ...(budgetClock && { clock: budgetClock }) });
+    this.logins = new UpstreamBuckets({ headroom: 0, limit: LOGIN_ATTEMPTS_PER_MINUTE, ...(budgetClock && { clock: budgetClock }) });
+    this.trustedProxies = new Set(trustedProxies ?? []);
+    this.budgets = new UpstreamBudgets(() => this.buckets.clock.now());
     this.connection = new ZulipConnection({
       baseUrl: config.baseUrl,
       ...(config.fetch && { fetch: config.fetch }),
@@ -100,7 +122,7 @@ export class UpstreamServer {
       // The calls made outside a request (the event queues' polls, the live directories' loads)
       // spend the credential's budget too; a request's own connection observes it the same way.
       onResponse: (info) => {
-        if (info.rateLimit && info.credentialKey) this.budgets.observe(info.credentialKey, info.rateLimit);
+        if (info.credentialKey) this.observeAnswer(info.credentialKey, info);
       },
     });
     this.directories = directories?.(this.connection, this.inputLimits);
@@ -109,8 +131,26 @@ export class UpstreamServer {
     this.userIdsBatchThreshold = userIdsBatchThreshold ?? DEFAULT_USER_IDS_BATCH_THRESHOLD;
   }
 
+  /**
+   * An answer to a call made with the credential `credentialKey`: its rate-limit headers correct
+   * the credential's bucket, and a 429 empties it until its Retry-After.
+   */
+  observeAnswer(credentialKey: string, info: ResponseInfo): void {
+    if (info.rateLimit) {
+      this.budgets.observe(credentialKey, info.rateLimit);
+      this.buckets.for(credentialKey).observe(info.rateLimit);
+    }
+    if (info.status === 429) {
+      const reset = info.rateLimit && info.rateLimit.remaining <= 0 ? info.rateLimit.reset - this.buckets.clock.now() / 1000 : undefined;
+      this.buckets.for(credentialKey).drain(info.retryAfter ?? reset);
+    }
+  }
+
   /** Closes the keep-alive pool (gateway disposal). */
   close(): Promise<void> {
+    this.buckets.close();
+    this.addresses.close();
+    this.logins.close();
     return this.connection.close();
   }
 }

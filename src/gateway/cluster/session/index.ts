@@ -418,7 +418,7 @@ export class ClusterEventSession implements EventSession {
     const logged = state?.queueId !== undefined && state.lastEventId !== undefined ? { queueId: state.queueId, lastEventId: state.lastEventId } : undefined;
     // Redis lost the log (restart): this instance's own last position still names a live queue.
     const resume = logged ?? (state === undefined ? this.#ownPosition : undefined);
-    const { connection, eventTypes, register, longpollTimeoutMs, backoff, unexpectedBackoff } = this.options;
+    const { connection, eventTypes, register, longpollTimeoutMs, backoff, unexpectedBackoff, gate } = this.options;
     const holder = new StreamHolder({
       connection,
       eventTypes,
@@ -431,6 +431,7 @@ export class ClusterEventSession implements EventSession {
       ...(longpollTimeoutMs !== undefined && { longpollTimeoutMs }),
       ...(backoff && { backoff }),
       ...(unexpectedBackoff && { unexpectedBackoff }),
+      ...(gate && { gate }),
       onRegistered: (result) => this.#registered(result),
       onRegistrationLogged: (result, reason, at) => {
         if (this.#listeners.size > 0 && result.queue_id) {

@@ -16,7 +16,8 @@ import { badInput, isNotFound, notFoundError } from '../../errors.js';
 import { invalidGlobalId } from '../../global-ids.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
 import { GroupSettingValueRef } from '../group-settings.js';
-import { asNode } from '../node.js';
+import { memoKey } from '../../loaders/index.js';
+import { asNode, lookupNodeCost } from '../node.js';
 import { UserRef, userOrNull } from '../users.js';
 import { channelLookupCost, userLookupCost } from '../../upstream/cost.js';
 
@@ -187,7 +188,7 @@ ChannelRef.implement({
   }),
 });
 
-asNode(ChannelRef, { key: (c) => c.stream_id, load: (id, ctx) => ctx.loaders.channel(id) });
+asNode(ChannelRef, { key: (c) => c.stream_id, load: (id, ctx) => ctx.loaders.channel(id), cost: lookupNodeCost });
 
 /** A topic's key: its channel ID and name (Zulip gives topics no ID of their own). */
 function topicKey(topic: TopicEntry): string {
@@ -196,15 +197,22 @@ function topicKey(topic: TopicEntry): string {
 
 // Looked up in its channel's topic list, as `topics(channelId:)` lists it (the same refusal when
 // the caller may not read the channel); the empty topic's key has the name "".
+/** The topics of each channel a `node`/`nodes` request asked for, by channel and empty-name flag. */
+const nodeTopics = memoKey<Map<string, Promise<TopicEntry[]>>>('node topics');
+
 asNode(TopicRef, {
   key: topicKey,
   keyKind: 'string',
+  // One call per channel named, whatever the number of its topics asked for.
+  cost: (keys) => new Set(keys.map((key) => key.slice(0, Math.max(0, key.indexOf(':'))))).size,
   load: async (key, ctx) => {
     const separator = key.indexOf(':');
     const channelId = separator > 0 && /^\d{1,16}$/.test(key.slice(0, separator)) ? Number(key.slice(0, separator)) : Number.NaN;
     if (!Number.isSafeInteger(channelId)) throw invalidGlobalId(`Topic:${key}`, 'a Topic key is a channel ID and a name');
     const name = key.slice(separator + 1);
-    const topic = (await channelTopics(ctx, channelId, name === '')).find((t) => t.name === name);
+    // Topic ids of one channel share one `GET /users/me/{stream_id}/topics` per request.
+    const topics = await ctx.loaders.memo.getFor(nodeTopics, `${channelId} ${name === ''}`, () => channelTopics(ctx, channelId, name === ''));
+    const topic = topics.find((t) => t.name === name);
     if (!topic) throw notFoundError(`No topic ${JSON.stringify(name)} exists in channel ${channelId} or is visible to you.`);
     return topic;
   },

@@ -39,16 +39,36 @@ export type Pulled<T> = { value: T } | 'skip' | 'done';
  * timed state) and decides what each item becomes. A subscriber's `end` item becomes the stream's
  * last value, which the field's resolver turns into a GraphQL error.
  */
-export function stream<T>(subscriber: Subscriber, pull: () => Promise<Pulled<T | Ended>>): AsyncIterableIterator<T | Ended> {
+export function stream<T>(ctx: Context, subscriber: Subscriber, pull: () => Promise<Pulled<T | Ended>>): AsyncIterableIterator<T | Ended> {
   return new Repeater<T | Ended>(async (push, stop) => {
-    void stop.then(() => subscriber.return());
+    void stop.then(() => {
+      ctx.upstream.reservation?.release();
+      return subscriber.return();
+    });
     for (;;) {
+      // The previous payload resolved (the client asked for the next one): what it did not spend goes back.
+      ctx.upstream.reservation?.release();
       const pulled = await pull();
       if (pulled === 'done') break;
-      if (pulled !== 'skip') await push(pulled.value);
+      if (pulled === 'skip') continue;
+      await reserveForPayload(ctx);
+      await push(pulled.value);
     }
     stop();
   });
+}
+
+/**
+ * Sets aside the upstream calls resolving one event's payload may make (`Context.eventCost`, the
+ * subscription's estimate: plugins/upstream-budget.ts) in the credential's bucket, waiting while it
+ * is short: the event is delayed, never dropped (a client left too far behind ends with
+ * SLOW_CONSUMER). A payload served from the event, the live directory and the cache costs 0 and
+ * never waits.
+ */
+async function reserveForPayload(ctx: Context): Promise<void> {
+  const calls = ctx.eventCost?.() ?? 0;
+  if (calls === 0 || !ctx.credentials) return;
+  ctx.upstream.reservation = await ctx.server.buckets.for(ctx.connection.credentialKey).acquire(calls);
 }
 
 /** An `end` item as the stream's last value. */
@@ -72,7 +92,7 @@ async function passesLookup(ctx: Context, filter: EventFilter, event: GatewayEve
 /** The events of a subscriber as payloads, each with its cursor. */
 export function eventPayloads(ctx: Context, subscriber: Subscriber, spec: FilterSpec): AsyncIterableIterator<Payload | Ended> {
   const filter = compileFilter(spec);
-  return stream<Payload>(subscriber, async () => {
+  return stream<Payload>(ctx, subscriber, async () => {
     const result = await subscriber.next();
     if (result.done) return 'done';
     const item = result.value;

@@ -108,7 +108,7 @@ export function typingStates(ctx: Context, subscriber: Subscriber, expiryMs: num
     for (const [id, at] of expiries) if (at <= now) changed = expiries.delete(id) || changed;
     return changed;
   };
-  return stream<TypingStatePayload>(subscriber, async () => {
+  return stream<TypingStatePayload>(ctx, subscriber, async () => {
     const soonest = expiries.size > 0 ? Math.min(...expiries.values()) - Date.now() : undefined;
     const result = soonest === undefined ? await subscriber.next() : await subscriber.nextWithin(soonest);
     if (result === undefined) return prune() ? state(false) : 'skip';

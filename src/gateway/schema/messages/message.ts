@@ -305,4 +305,5 @@ MessageRef.implement({
 
 // The lookup `messagesByIds` uses (GET /messages?message_ids=, batched); NOT_FOUND when the caller
 // cannot read it.
-asNode(MessageRef, { key: (m) => m.id, load: (id, ctx) => ctx.loaders.messages.load(id) });
+// The messages loader fetches up to 1000 ids in one `GET /messages`.
+asNode(MessageRef, { key: (m) => m.id, load: (id, ctx) => ctx.loaders.messages.load(id), cost: (keys) => Math.ceil(keys.length / 1000) });
