@@ -40,6 +40,9 @@ const zones = [
   forbid('./src/gateway/live', './src/gateway/loaders', 'Live queries know nothing of loaders.'),
   forbid('./src/gateway/events', './src/gateway/live', 'The event hub knows nothing of live queries.'),
   forbid('./src/gateway/directory', './src/gateway/live', 'The live directory knows nothing of live queries.'),
+  forbid('./src/gateway/sync', './src/gateway/schema', 'The change logs sit below the schema.'),
+  forbid('./src/gateway/sync', './src/gateway/transport', 'The change logs sit below the transports.'),
+  forbid('./src/gateway/sync', './src/gateway/plugins', 'The change logs know nothing of yoga plugins.'),
   forbid('./src', './test', 'Source never imports tests.'),
   forbid('./src', './bench', 'Source never imports benchmarks.'),
 ];
@@ -54,7 +57,7 @@ const hubForbiddenPackages = ['graphql', 'graphql-yoga', 'graphql-ws', 'ws', '@p
 const yogaForbidden = [{ name: 'graphql-yoga', message: 'Only yoga.ts, plugins/ and transport/ load yoga; a yoga plugin goes in src/gateway/plugins/.' }];
 
 export default tseslint.config(
-  { ignores: ['test/fixtures/lint-cycle/**', 'test/fixtures/lint-type-cycle/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '.vitest-cache/**'] },
+  { ignores: ['test/fixtures/lint-cycle/**', 'test/clients/codegen/gql/**', 'test/clients/relay/__generated__/**', 'test/fixtures/lint-type-cycle/**', 'node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '.vitest-cache/**'] },
   {
     files: ['**/*.ts', '**/*.js'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },

@@ -7,7 +7,7 @@
  *
  * Each bench writes its rows (bench/report.ts) to the file named by BENCH_REPORT; a bench that
  * fails, or writes nothing, is named in the table's notes instead of silently left out.
- * BENCH_ONLY=gateway,subscriptions,subscriptions-mix,cluster picks benches. Every bench bounds itself in count and
+ * BENCH_ONLY=gateway,subscriptions,subscriptions-mix,cluster,sync picks benches. Every bench bounds itself in count and
  * time; this script adds a wall-clock limit per run (BENCH_RUN_LIMIT_S, default 900).
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,6 +25,7 @@ const BENCHES: Record<string, string> = {
   subscriptions: 'bench:subscriptions',
   'subscriptions-mix': 'bench:subscriptions:mix',
   cluster: 'bench:cluster',
+  sync: 'bench:sync',
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

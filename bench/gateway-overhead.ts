@@ -145,9 +145,10 @@ async function main(): Promise<void> {
     console.log('');
     await overhead(c, emulator, dashboardUpstream);
   } finally {
+    // The raw server first, while the emulator still answers the deletion of its event queues.
+    await raw.close();
     emulator.exit();
     await served.close();
-    await raw.close();
     await gateway.dispose();
     await interpreted.dispose();
     await c.close();

@@ -38,7 +38,7 @@
  *
  * Environment: BENCH_USERS (50; mix 2000), BENCH_SUBSCRIBERS (10000; at most 200 per user, the gateway's
  * default subscriptions per credential), BENCH_MESSAGES (40), BENCH_INTERVAL_MS (250),
- * BENCH_CLIENTS (child | same), BENCH_DEADLINE_S (180), and, to find where time and memory go
+ * BENCH_CLIENTS (child | same), BENCH_DEADLINE_S (360: both phases), and, to find where time and memory go
  * (their runs' figures do not count):
  * - BENCH_CPU_PROFILE (a file name): a V8 CPU profile of this process over the sending phase;
  * - BENCH_HEAP_PROFILE (a file name): a sampled allocation profile of the sending phase, garbage included;
@@ -66,7 +66,7 @@ const INTERVAL_MS = process.env.BENCH_RATE ? 1000 / Number(process.env.BENCH_RAT
 /** Measure the raw-broadcast floor after the gateway, in the same run (BENCH_FLOOR=off: the gateway alone). */
 const FLOOR = process.env.BENCH_FLOOR !== 'off';
 const CLIENTS_IN_CHILD = (process.env.BENCH_CLIENTS ?? 'child') !== 'same';
-const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 180);
+const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 360);
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 const HEAP_PROFILE = process.env.BENCH_HEAP_PROFILE;
 const HEAP_SNAPSHOT = process.env.BENCH_HEAP_SNAPSHOT;
@@ -340,6 +340,7 @@ async function runBench(): Promise<void> {
     clientsChild?.send({ type: 'stop' } satisfies Message);
     await served.close();
     await gateway.dispose();
+    console.log(`gateway phase done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     const floor = FLOOR && clientsChild ? await measureFloor([...accepted.keys()], result.samples ?? {}, upstream.users, expected) : undefined;
     if (floor) console.log(JSON.stringify({ floor }, null, 2));
 
@@ -416,6 +417,7 @@ async function runBench(): Promise<void> {
  * document). Latency is from the parent's order to broadcast to the arrival.
  */
 async function measureFloor(ids: number[], samples: Record<string, string>, users: BenchUser[], expected: number) {
+  const floorStarted = Date.now();
   const floorChild = spawn('floor');
   const clients = spawn('clients');
   const askFloor = <T extends FloorMessage['type']>(message: FloorMessage, reply: T) => ask(floorChild, message as never, reply as never) as unknown as Promise<Extract<FloorMessage, { type: T }>>;
@@ -426,7 +428,10 @@ async function measureFloor(ids: number[], samples: Record<string, string>, user
     const { url } = await askFloor({ type: 'floorStart', templates }, 'floorReady');
     await sleep(500);
     const { rss: baselineRss } = await askFloor({ type: 'floorMark' }, 'floorMarked');
+    const step = (what: string) => console.log(`floor: ${what} (${((Date.now() - floorStarted) / 1000).toFixed(1)} s)`);
+    step('listening');
     await ask(clients, { type: 'connect', wsUrl: url, users, count: SUBSCRIBERS }, 'connected');
+    step('connected');
     for (const connectStart = Date.now(); (await askFloor({ type: 'floorMark' }, 'floorMarked')).subscribed < SUBSCRIBERS && Date.now() - connectStart < 60_000; ) await sleep(50);
     const accepted = new Map<number, number>();
     for (const zulipId of ids) {
@@ -434,6 +439,7 @@ async function measureFloor(ids: number[], samples: Record<string, string>, user
       await askFloor({ type: 'broadcast', zulipId }, 'broadcasted');
       await sleep(INTERVAL_MS);
     }
+    step('sent');
     let progressed = await ask(clients, { type: 'progress' }, 'progressed');
     for (const waitStart = Date.now(); progressed.received < expected && Date.now() - waitStart < 20_000; progressed = await ask(clients, { type: 'progress' }, 'progressed')) await sleep(100);
     const { cpu, peakRss } = await askFloor({ type: 'floorReport' }, 'floorReported');

@@ -248,7 +248,8 @@ describe('deploy/kubernetes', () => {
 
 describe('the Dockerfile steps in empty directories', () => {
   const work = mkdtempSync(join(tmpdir(), 'chatgraph-deploy-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  // Removing two installed trees (relay-compiler's binaries among them) takes tens of seconds under load.
+  afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
   /** Runs a step as the Dockerfile's RUN would, failing the test with its output. */
   const run = (cwd: string, command: string, args: string[]) => {

@@ -1,7 +1,7 @@
 /**
  * The accounts one request acts for, and the context each of them gets (docs/accounts.md).
  *
- * A request with a server-side session (`Context.session`, built by the session layer) has that
+ * A request with a server-side session (`Context.session`, sessions/sessions.ts) has that
  * session's accounts, each on one of the allowed servers (upstream/servers.ts); a request with
  * `Authorization: Basic` (or the default credentials) has one account, on the default server; an
  * anonymous request has none. The root context acts as the first account.
@@ -19,7 +19,7 @@ import type { RequestAccount } from './account-types.js';
 import { contextFromCredentials, type AccountScopes, type Context } from './context.js';
 import { GatewayErrorCode } from './errors.js';
 
-export type { RequestAccount, RequestSession, SessionAccount } from './account-types.js';
+export type { RequestAccount } from './account-types.js';
 
 /** The id of the one account of a request with `Authorization: Basic`: its email on the default server. */
 export function basicAccountId(email: string): string {
@@ -40,7 +40,7 @@ export function requestAccounts(ctx: Context): readonly RequestAccount[] {
   if (session) {
     accounts = session.accounts.flatMap((a) => {
       const server = root.servers?.get(a.server);
-      return server ? [{ id: a.id, server, email: a.email, credentials: a.credential }] : [];
+      return server ? [{ id: a.id, server, email: a.email, credentials: a.credentials() }] : [];
     });
   } else {
     accounts = root.credentials ? [{ id: basicAccountId(root.credentials.email), server: root.server, email: root.credentials.email, credentials: root.credentials }] : [];
@@ -62,7 +62,9 @@ function scopesOf(ctx: Context): AccountScopes {
 /** The context an account's fields run with: the root's own for its first account, else its own, made once per operation. */
 export function accountContext(ctx: Context, account: RequestAccount): Context {
   const root = rootOf(ctx);
-  if (root.credentials === account.credentials && root.server === account.server) return root;
+  // Compared by value: a session gives its account's credentials afresh on each ask.
+  const own = root.credentials;
+  if (own && own.email === account.credentials.email && own.apiKey === account.credentials.apiKey && root.server === account.server) return root;
   const scopes = scopesOf(root);
   let context = scopes.contexts.get(account.id);
   if (!context) {

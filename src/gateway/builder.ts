@@ -21,6 +21,7 @@ import type { Context } from './context.js';
 import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
 import AccountScopePlugin from './account-scope.js';
 import ZulipFactsPlugin from './facts.js';
+import TypedErrorsPlugin from './typed-errors.js';
 import { Upload } from './upload.js';
 import { NO_CALL, nodeLookupCost } from './upstream/cost.js';
 
@@ -33,12 +34,26 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  // AccountScopePlugin first: the outermost wrapper, so every other one sees the account's context.
-  plugins: [AccountScopePlugin, ErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
+  // The order is the resolvers' nesting, outermost first. AccountScopePlugin is the outermost, so
+  // every other one sees the account's context; the errors plugin returns the typed errors that
+  // typed-errors.ts throws around the facts plugin's feature gate and the resolver.
+  plugins: [AccountScopePlugin, ErrorsPlugin, TypedErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
   defaultFieldNullability: false,
-  // Errors are thrown GraphQLErrors by default (see errors.ts); a mutation whose failure carries
-  // data the client must act on opts in with `errors: { types: [...] }` and its own error object.
-  errors: { defaultTypes: [] },
+  // Every mutation declares its expected failures (`errors: { types: [...] }`, typed-errors.ts) and
+  // returns `<Mutation>Result`: its payload itself (a scalar or list in `<Mutation>Payload`) or one
+  // of those error objects. Anything else is a thrown GraphQLError (errors.ts). docs/errors.md
+  errors: {
+    defaultTypes: [],
+    directResult: true,
+    defaultUnionOptions: {
+      name: ({ fieldName }) => `${capitalized(fieldName)}Result`,
+      description: 'What the mutation returns: its payload, or one of the expected errors it declares (each implements Error).',
+    },
+    defaultResultOptions: {
+      name: ({ fieldName }) => `${capitalized(fieldName)}Payload`,
+      description: 'What the mutation returned.',
+    },
+  },
   // Relay's global object identification (global-ids.ts, schema/node.ts). Only the Node interface,
   // `node` and `nodes` come from the plugin: the message connection and its PageInfo predate it.
   relay: {
@@ -86,6 +101,10 @@ export const builder = new SchemaBuilder<{
     },
   },
 });
+
+function capitalized(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
 
 builder.queryType({ description: 'Read operations on the chat server.' });
 builder.mutationType({ description: 'Write operations on the chat server.' });

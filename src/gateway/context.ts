@@ -16,11 +16,14 @@ import type { SentCredentials } from './credentials.js';
 import { GatewayErrorCode } from './errors.js';
 import type { EventHub } from './events/hub.js';
 import type { LiveReads } from './facts.js';
+import type { SyncLogs } from './sync/logs.js';
+import type { SentSession } from './sessions/cookie.js';
+import type { RequestSession, Sessions } from './sessions/sessions.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { Reservation } from './upstream/bucket.js';
 import type { UpstreamServer } from './upstream/server.js';
 import type { UpstreamServers } from './upstream/servers.js';
-import type { RequestAccount, RequestSession } from './account-types.js';
+import type { RequestAccount } from './account-types.js';
 
 export interface Context {
   /** The gateway's chat server: shared connection pool and server facts. */
@@ -55,6 +58,17 @@ export interface Context {
   credentials?: Credentials;
   /** Why the caller's credentials were refused, when they were (plugins/credentials.ts refuses the operation). */
   credentialsProblem?: string;
+  /** The code of that refusal. @default UNAUTHENTICATED */
+  credentialsProblemCode?: GatewayErrorCode;
+  /**
+   * The request's session (sessions/sessions.ts), when it came with a valid cookie or bearer token:
+   * its accounts, each giving its decrypted credential to the code that builds its connection. With
+   * one account, `credentials` are that account's, exactly as if sent in `Authorization: Basic`.
+   * Each account's fields act on its own server (accounts.ts).
+   */
+  session?: RequestSession;
+  /** What the session mutations (schema/sessions.ts) need of the request; absent when sessions are off. */
+  sessionRequest?: SessionRequest;
   /**
    * When this operation's upstream calls must all have ended (`performance.now()` time), shared by
    * every call; set as a query or mutation starts (plugins/deadline.ts), never for a subscription.
@@ -62,6 +76,13 @@ export interface Context {
   deadline: { expiresAt: number | undefined };
   /** The gateway's event hub, for subscriptions (added by `useEventHub` in yoga.ts). */
   events?: EventHub;
+  /** The change logs behind stamps and `changes(since:)` (added by `useSync` in yoga.ts). */
+  sync?: SyncLogs;
+  /**
+   * Set by plugins/live-queries.ts as each `@live` execution starts, and by a subscription as each
+   * event is delivered: the stamp its next result carries (plugins/sync.ts).
+   */
+  stampNow?: string;
   /**
    * Set only while a `@live` query executes (plugins/live-queries.ts): told each resource the
    * execution reads (live/resources.ts), so that the events changing them re-run it.
@@ -69,8 +90,6 @@ export interface Context {
   liveReads?: LiveReads;
   /** Every server the gateway may talk to (upstream/servers.ts); absent in contexts built outside a gateway. */
   servers?: UpstreamServers;
-  /** The caller's server-side session, when the request came with one (its accounts: accounts.ts). */
-  session?: RequestSession;
   /** Set on a context that acts as one account of the session (accounts.ts `accountContext`). */
   account?: RequestAccount;
   /**
@@ -90,6 +109,19 @@ export interface AccountScopes {
   contexts: Map<string, Context>;
   /** The context that applies below a response path (its keys joined by NUL). */
   byPath: Map<string, Context>;
+}
+
+/** What the session mutations need to know of the request that runs them. */
+export interface SessionRequest {
+  sessions: Sessions;
+  /** The session token the request sent (cookie or bearer), valid or not. */
+  sent: SentSession | undefined;
+  /** A browser sent it: it had a cookie or an `Origin` (no bearer token is ever given to one). */
+  browser: boolean;
+  /** Its Host is loopback: the cookie is then set without `Secure` (sessions/cookie.ts). */
+  loopback: boolean;
+  /** Adds a `Set-Cookie` to the response; absent where there is none (graphql-ws). */
+  setCookie: ((value: string) => void) | undefined;
 }
 
 /**
@@ -186,6 +218,6 @@ export function requireCredentials(ctx: Context): Credentials {
   throw new GraphQLError(
     ctx.credentialsProblem ??
       'This field needs credentials: send "Authorization: Basic base64(email:apiKey)" with a Zulip API key.',
-    { extensions: { code: GatewayErrorCode.unauthenticated } },
+    { extensions: { code: ctx.credentialsProblemCode ?? GatewayErrorCode.unauthenticated } },
   );
 }

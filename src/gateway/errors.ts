@@ -62,8 +62,6 @@ export const GatewayErrorCode = {
   accountRequired: 'ACCOUNT_REQUIRED',
   /** An `accountId` (or an `Account` global id) that is not an account of the caller's session. */
   accountNotFound: 'ACCOUNT_NOT_FOUND',
-  /** A chat server that is not on the gateway's allow-list (`ZULIP_SERVERS`), refused before any connection. */
-  serverNotAllowed: 'SERVER_NOT_ALLOWED',
   /**
    * A global id (`node`, `nodes`, a federation representation) that is malformed, or names a type
    * without identity, refused before any upstream call.
@@ -142,6 +140,40 @@ export const GatewayErrorCode = {
    * counted from when the operation waited for the file, not from the operation's start.
    */
   uploadIdleTimeout: 'UPLOAD_IDLE_TIMEOUT',
+  // Sessions (docs/sessions.md).
+  /**
+   * A session cookie or bearer token the gateway does not hold: forged, from another deployment,
+   * expired (idle or absolute) or signed out. Sign in again.
+   */
+  sessionInvalid: 'SESSION_INVALID',
+  /** signOut, addAccount or removeAccount without a session cookie or bearer token. */
+  sessionRequired: 'SESSION_REQUIRED',
+  /**
+   * The session's account was removed because the chat server refused its credential (a 401, a
+   * regenerated key, a deactivated user): `accountId`, `server`. Sign that account in again.
+   */
+  accountRevoked: 'ACCOUNT_REVOKED',
+  /** An `accountId` this session does not hold (another session's, or removed). */
+  accountNotInSession: 'ACCOUNT_NOT_IN_SESSION',
+  /**
+   * signIn or addAccount to a chat server not on the gateway's allow-list (`ZULIP_SERVERS`), refused
+   * before any connection (`argument: server`).
+   */
+  serverNotAllowed: 'SERVER_NOT_ALLOWED',
+  /** signIn or addAccount with credentials the chat server refused (`upstreamCode`); nothing was stored. */
+  signInFailed: 'SIGN_IN_FAILED',
+  /**
+   * A bearer token asked for by a browser (the request had a cookie or an `Origin`), or a sign-in
+   * that could set no cookie (graphql-ws) without asking for one.
+   */
+  bearerRefused: 'BEARER_REFUSED',
+  /**
+   * A browser request (a WebSocket or SSE upgrade, or one authenticated by the session cookie) from
+   * an `Origin` that is neither this gateway's own nor in CORS_ORIGINS (HTTP 403).
+   */
+  originRefused: 'ORIGIN_REFUSED',
+  /** A subscription whose session was signed out, or whose account was removed from it, ends with this. */
+  sessionEnded: 'SESSION_ENDED',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

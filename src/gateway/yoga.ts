@@ -6,8 +6,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials, FetchLike } from '../zulip/connection.js';
-import type { RequestSession } from './accounts.js';
-import { contextFor, contextFromCredentials, createContext, type Context } from './context.js';
+import { contextFor, contextFromCredentials, createContext, type Context, type SessionRequest } from './context.js';
 import type { SentCredentials } from './credentials.js';
 import { LiveDirectories, type LiveDirectoryOptions } from './directory/live.js';
 import type { MessageCacheOptions } from './directory/messages/cache.js';
@@ -50,10 +49,18 @@ import type { Headroom } from './upstream/budget.js';
 import type { BucketClock } from './upstream/bucket.js';
 import { UpstreamEstimates } from './upstream/estimate.js';
 import { CredentialRevocations } from './revocation.js';
+import { useSync } from './plugins/sync.js';
+import { SyncLogs, type SyncOptions } from './sync/logs.js';
 import { useUpstreamReport } from './plugins/upstream-report.js';
+import { SessionCookies, useSessions } from './plugins/sessions.js';
+import { DEFAULT_KEY_PREFIX } from './cluster/keys.js';
+import { GatewayErrorCode } from './errors.js';
+import { isLoopbackHost, originAllowed, sentSessionOf, type SentSession } from './sessions/cookie.js';
+import { RedisSessionStore } from './sessions/redis-store.js';
+import { DEFAULT_SESSION_MAX_MS, Sessions, type SessionsOptions } from './sessions/sessions.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
-import { UpstreamServers } from './upstream/servers.js';
+import { serverAddress, UpstreamServers } from './upstream/servers.js';
 
 export { CSRF_HEADER } from './plugins/csrf.js';
 export { MAX_REQUEST_BODY_BYTES } from './plugins/body-limit.js';
@@ -70,11 +77,6 @@ export interface GatewayOptions {
    * `zulipUrl`, the allow-list no connection goes outside of (upstream/servers.ts). @default []
    */
   zulipServers?: readonly string[];
-  /**
-   * The server-side session a request carries, if any (the session layer's lookup): its accounts
-   * are the request's (accounts.ts). @default none: every request acts as its Basic credentials
-   */
-  sessionOf?: (request: { headers: Pick<Headers, 'get'> }) => RequestSession | undefined;
   /** Transport for upstream calls (tests inject the emulator here). @default globalThis.fetch */
   fetch?: FetchLike;
   /** Identity for requests without an Authorization header. @default none: such requests are anonymous */
@@ -201,6 +203,12 @@ export interface GatewayOptions {
    * @default DEFAULT_UPSTREAM_BUDGET_HEADROOM ('10%')
    */
   upstreamBudgetHeadroom?: Headroom;
+  /**
+   * Server-side sessions (docs/sessions.md): lifetimes (SESSION_IDLE, SESSION_MAX), the clock, and
+   * the secret the store's keys and encryption derive from (GATEWAY_SECRET; cluster mode's secret
+   * when not given). In cluster mode sessions are kept in Redis. @default lifetimes 7 and 30 days
+   */
+  sessions?: Omit<SessionsOptions, 'store'>;
   /** The clock of the credentials' buckets (upstream/bucket.ts): tests drive the rate-limit window. @default the system clock */
   budgetClock?: BucketClock;
   /**
@@ -212,6 +220,13 @@ export interface GatewayOptions {
   anonymousRateLimit?: number;
   /** Peers (proxies, load balancers) whose `X-Forwarded-For` names the client (client-address.ts). @default none */
   trustedProxies?: readonly string[];
+  /**
+   * Stamps on every answer and `changes(since:)` (docs/mobile-sync.md): per credential, a change
+   * log fed by its event queue (in Redis in cluster mode), retained `retentionMs` after the
+   * credential last used a stamp. false: no stamps, and `changes` is refused.
+   * @default {} (DEFAULT_SYNC_RETENTION_MS, DEFAULT_SYNC_MAX_BYTES)
+   */
+  sync?: SyncOptions | false;
 }
 
 export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
@@ -225,6 +240,10 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly hub: EventHub;
   /** The allowed chat servers (`ZULIP_SERVERS`), one `UpstreamServer` each (upstream/servers.ts). */
   readonly servers: UpstreamServers;
+  /** The change logs behind stamps and `changes(since:)`; undefined when `sync: false`. */
+  readonly sync: SyncLogs | undefined;
+  /** The sessions (sessions/sessions.ts): in memory, or in Redis in cluster mode. */
+  readonly sessions: Sessions;
   /** What transports outside yoga's HTTP pipeline (graphql-ws) need to behave the same. */
   readonly transport: {
     metrics: GatewayMetrics | undefined;
@@ -233,32 +252,94 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
     resolveParams: ((params: GraphQLParams) => GraphQLParams) | undefined;
     /** The request body limit, which bounds each WebSocket message too. */
     maxRequestBodyBytes: number;
+    /** Whether a browser upgrade from `origin` to `host` may be served (CORS_ORIGINS; sessions/cookie.ts). */
+    originAllowed: (origin: string, host: string | undefined, withCookie: boolean) => boolean;
   };
 };
 
 /**
- * HTTP requests carry credentials in their Authorization header; graphql-ws operations run through
- * `gateway.getEnveloped({ ...wsContext, ... })` (yoga's recipe, transport/ws.ts), whose context has
- * the socket's credentials, read once from its `connection_init` payload, as `sentCredentials`, and
- * no fetch Request.
+ * HTTP requests carry credentials in their Authorization header, or a session in its cookie or a
+ * bearer token; graphql-ws operations run through `gateway.getEnveloped({ ...wsContext, ... })`
+ * (yoga's recipe, transport/ws.ts), whose context has the socket's credentials, read once from its
+ * `connection_init` payload, as `sentCredentials` (and its session as `sentSession`), and no fetch
+ * Request. A request with a session resolves it first (the store may be Redis): its context is
+ * that of the session's account.
  */
 function gatewayContext(
-  initial: { request?: { headers: Pick<Headers, 'get'> }; sentCredentials?: SentCredentials },
+  initial: {
+    request?: { headers: Pick<Headers, 'get'> };
+    sentCredentials?: SentCredentials;
+    sentSession?: SentSession;
+    req?: { headers: Record<string, string | string[] | undefined> };
+  },
   servers: UpstreamServers,
-  sessionOf: GatewayOptions['sessionOf'],
-): Context {
+  sessions: Sessions,
+  cookies: SessionCookies,
+): Context | Promise<Context> {
   // `initial` is the GraphQL context object itself (envelop extends it in place): upstream calls
   // read the request id and the operation's trace context from it when they are made.
+  let sessionRequest: SessionRequest;
+  if ('sentCredentials' in initial) {
+    const headers = initial.req?.headers ?? {};
+    sessionRequest = {
+      sessions,
+      sent: initial.sentSession,
+      browser: headers.origin !== undefined || headers.cookie !== undefined,
+      loopback: isLoopbackHost(typeof headers.host === 'string' ? headers.host : undefined),
+      setCookie: undefined,
+    };
+  } else {
+    const request = initial.request!;
+    const headers = request.headers;
+    sessionRequest = {
+      sessions,
+      sent: sentSessionOf({ authorization: headers.get('authorization'), cookie: headers.get('cookie') }),
+      browser: headers.get('origin') !== null || headers.get('cookie') !== null,
+      loopback: isLoopbackHost(headers.get('host')),
+      setCookie: (value) => cookies.add(request, value),
+    };
+  }
+  if (sessionRequest.sent) return sessionContext(servers, sessionRequest, sessionRequest.sent, initial);
   const upstream = servers.default;
-  const session = initial.request && sessionOf?.(initial.request);
+  const context =
+    'sentCredentials' in initial
+      ? contextFor(upstream, initial.sentCredentials, initial)
+      : createContext({ request: initial.request!, upstream, observation: initial });
+  context.sessionRequest = sessionRequest;
+  context.servers = servers;
+  return context;
+}
+
+/**
+ * The context of a request on a session: its first account's credentials on that account's own
+ * server (the other accounts' fields get theirs: accounts.ts), or why there are none.
+ */
+async function sessionContext(servers: UpstreamServers, sessionRequest: SessionRequest, sent: SentSession, observation: object): Promise<Context> {
+  const upstream = servers.default;
+  const session = await sessionRequest.sessions.resolve(sent.token).catch((error: unknown) => error as Error);
   let context: Context;
-  if (session) {
-    // The root acts as the session's first account (accounts.ts); none left: anonymous.
-    const first = session.accounts.find((a) => servers.get(a.server));
-    context = first ? contextFromCredentials(servers.get(first.server)!, first.credential, undefined, initial) : contextFromCredentials(upstream, undefined, undefined, initial);
+  if (session instanceof Error) {
+    context = contextFromCredentials(upstream, undefined, 'Redis (cluster mode) is unreachable; the session could not be read. Retry shortly.', observation);
+    context.credentialsProblemCode = GatewayErrorCode.redisUnavailable;
+  } else if (!session) {
+    context = contextFromCredentials(upstream, undefined, 'The session is not valid (unknown, expired or signed out): sign in again.', observation);
+    context.credentialsProblemCode = GatewayErrorCode.sessionInvalid;
+  } else {
+    // An account whose server has left ZULIP_SERVERS is skipped: no connection goes outside the list.
+    const account = session.accounts.find((a) => servers.get(a.server));
+    if (account) {
+      context = contextFromCredentials(servers.get(account.server)!, account.credentials(), undefined, observation);
+    } else if (session.accounts.length > 0) {
+      context = contextFromCredentials(upstream, undefined, 'None of the session\'s accounts is on a chat server this gateway serves (ZULIP_SERVERS): sign in again.', observation);
+      context.credentialsProblemCode = GatewayErrorCode.serverNotAllowed;
+    } else {
+      const revoked = session.revoked.at(-1);
+      context = contextFromCredentials(upstream, undefined, 'The chat server no longer accepts the session\'s account (a regenerated API key or a deactivated user): sign in again.', observation);
+      context.credentialsProblemCode = revoked ? GatewayErrorCode.accountRevoked : GatewayErrorCode.sessionInvalid;
+    }
     context.session = session;
-  } else if ('sentCredentials' in initial) context = contextFor(upstream, initial.sentCredentials, initial);
-  else context = createContext({ request: initial.request!, upstream, observation: initial });
+  }
+  context.sessionRequest = sessionRequest;
   context.servers = servers;
   return context;
 }
@@ -281,6 +362,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { logger, metrics, tracing, liveDirectory, messageCache = true } = options;
   // One UpstreamServer per allowed server (upstream/servers.ts), all built alike: the default one
   // now, the others when an account on them is first used.
+  const sessions = createSessions(options, hub);
   const makeServer = ({ baseUrl, defaultCredentials }: { baseUrl: string; defaultCredentials?: Credentials }): UpstreamServer => {
     const server: UpstreamServer = new UpstreamServer({
       baseUrl,
@@ -335,14 +417,21 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
     });
+    // A credential the chat server refused leaves every session holding it (revocation.ts).
+    server.revocations?.onRefused((refusedAt, credentials) => void sessions.revokeCredential(serverAddress(refusedAt) ?? refusedAt, credentials).catch(() => undefined));
     return server;
   };
   const upstream = makeServer({ baseUrl: options.zulipUrl, ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }) });
   const servers = new UpstreamServers(upstream, options.zulipServers ?? [], makeServer);
   const directories = upstream.directories;
+  const cookies = new SessionCookies();
+  const corsOrigins = options.corsOrigins ?? [];
   const estimates = new UpstreamEstimates();
   // The queues' polls and registrations (the live directories' loads) spend the credential's bucket.
   hub.gate = (connection) => (servers.get(connection.baseUrl) ?? upstream).buckets.for(connection.credentialKey);
+  const sync = options.sync === false ? undefined : new SyncLogs(hub, upstream.connection, directories, options.sync);
+  // A refused credential's change log goes with everything else held for it (revocation.ts).
+  if (sync) upstream.revocations?.onPurged((connection) => sync.purge(connection));
   const live = new LiveQueries(hub, { ...(options.liveQueryThrottleMs !== undefined && { throttleMs: options.liveQueryThrottleMs }) });
   if (metrics) collectGatewayStats(metrics, { hub, directories });
   const persisted = usePersistedOperations(options.persistedOperations);
@@ -350,7 +439,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
-    context: (initial) => gatewayContext(initial, servers, options.sessionOf),
+    context: (initial) => gatewayContext(initial, servers, sessions, cookies),
     graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
     renderGraphiQL: packagedGraphiQLRenderer(),
     logging: logger ? yogaLogger(logger) : (options.logging ?? true),
@@ -385,6 +474,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useMethodRefusal(),
       useBodyLimit(maxRequestBodyBytes),
       useCsrfPrevention(),
+      useSessions({ sessions, cookies, corsOrigins }),
       useCodedRefusals(),
       // GraphQL multipart requests (file uploads), streamed instead of read whole: after yoga's own parsers.
       useUploads(maxRequestBodyBytes),
@@ -404,8 +494,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       useDeadline(options.upstreamDeadlineMs),
       useUpstreamReport(),
       useEventHub(hub),
+      // After the hub in the list, so disposed before it: retained sessions are released first.
+      ...(sync ? [useSync(sync)] : []),
       // After the hub in the list, so disposed before it: directories release their queues first.
-      ...(directories ? [useDirectoryWrites(directories), { onDispose: () => directories.close() }] : []),
+      ...(directories ? [useDirectoryWrites(directories, hub.cluster, options.upstreamDeadlineMs ?? DEFAULT_UPSTREAM_DEADLINE_MS), { onDispose: () => directories.close() }] : []),
       // Queries and mutations compiled once per document; not the subgraph's, whose `_entities`
       // fails entries one by one (plugins/compiled-execution.ts says why that matters).
       ...(options.subgraph || options.compiledExecution === false ? [] : [useCompiledExecution()]),
@@ -423,6 +515,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     directories,
     hub,
     servers,
-    transport: { metrics, logger, resolveParams: persisted?.resolve, maxRequestBodyBytes },
+    sync,
+    sessions,
+    transport: {
+      metrics,
+      logger,
+      resolveParams: persisted?.resolve,
+      maxRequestBodyBytes,
+      originAllowed: (origin: string, host: string | undefined, withCookie: boolean) => originAllowed(origin, host, corsOrigins, withCookie),
+    },
   });
+}
+
+/** The sessions: in Redis when the hub is in cluster mode (any instance serves any session), else in memory. */
+function createSessions(options: GatewayOptions, hub: EventHub): Sessions {
+  const secret = options.sessions?.secret ?? options.cluster?.secret;
+  const cluster = hub.cluster;
+  if (!cluster) return new Sessions({ ...options.sessions, ...(secret !== undefined && { secret }) });
+  if (secret === undefined) throw new Error('Sessions in cluster mode need the cluster\'s GATEWAY_SECRET (sessions.secret).');
+  const store = new RedisSessionStore(cluster.redis, options.cluster?.keyPrefix ?? DEFAULT_KEY_PREFIX, options.sessions?.maxMs ?? DEFAULT_SESSION_MAX_MS);
+  return new Sessions({ ...options.sessions, secret, store });
 }

@@ -1,11 +1,14 @@
-import { Client, fetchExchange, subscriptionExchange } from '@urql/core';
+import { Client, fetchExchange, subscriptionExchange, type Exchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import type { IntrospectionQuery } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws'; // Node before 22 has no global WebSocket; browsers need neither
 
-/** `schema`: chatgraph's introspection, so that fragments on unions (typed errors) match exactly. */
-export function chatgraphUrql(url: string, authorization: string, schema: IntrospectionQuery) {
+/**
+ * `schema`: chatgraph's introspection, so that fragments on unions (typed errors) match exactly.
+ * `more`: exchanges to run between the cache and the network (the codegen recipe's persisted documents).
+ */
+export function chatgraphUrql(url: string, authorization: string, schema: IntrospectionQuery, more: Exchange[] = []) {
   const ws = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization } });
   return new Client({
     url,
@@ -15,6 +18,7 @@ export function chatgraphUrql(url: string, authorization: string, schema: Intros
     exchanges: [
       // No keys: every object with an identity has a global `id`.
       cacheExchange({ schema }),
+      ...more,
       fetchExchange,
       subscriptionExchange({
         forwardSubscription: (request) => ({

@@ -10,7 +10,7 @@ import { createEmulator } from '../../src/emulator/app.js';
 import { DEMO_USERS, demoUser } from '../../src/emulator/seed.js';
 import { ZulipConnection } from '../../src/zulip/connection.js';
 import { MalformedResponseError, NetworkError, ServerError, ZulipApiError } from '../../src/zulip/errors.js';
-import { caughtError } from '../helpers/emulator.js';
+import { caughtError, documentedFetch } from '../helpers/emulator.js';
 import { validateResponse } from '../helpers/openapi.js';
 import { until } from '../helpers/ws-client.js';
 import { json, raw } from '../../src/zulip/params.js';
@@ -23,7 +23,8 @@ function collectGarbage(): void {
 }
 
 const emulator = createEmulator();
-const fetch = (input: string | URL | Request, init?: RequestInit) => emulator.fetch(new Request(input, init));
+// Every answer is checked against its documented shape at the emulator's level (test/helpers/emulator.ts).
+const fetch = documentedFetch(emulator);
 const noRetry = { maxRetries: 0, minDelayMs: 1, maxDelayMs: 1 };
 
 function connectionAs(login: string | null, apiKey?: string) {

@@ -120,7 +120,6 @@ describe('GET /streams', () => {
     const t = setup();
     const e = await caughtApiError(getStreams(t.as('hamlet'), { includeAllActive: true }));
     expect([e.code, e.message, e.httpStatus]).toEqual(['BAD_REQUEST', 'User not authorized for this query', 400]);
-    expect(validateResponse({ method: 'GET', path: '/streams' }, 400, { result: 'error', msg: e.message, code: e.code }).errors).toBe('');
     expect(names((await getStreams(t.as('iago'), { includeAllActive: true })).streams)).toContain('moderation requests');
   });
 

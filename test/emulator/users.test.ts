@@ -451,7 +451,6 @@ describe('POST /register', () => {
       is_owner: false,
       is_moderator: true,
       is_guest: false,
-      avatar_version: 1,
     });
     expect(state.avatar_url).toMatch(/^https:/);
     expect(state).not.toHaveProperty('realm_bots');

@@ -1,12 +1,12 @@
 /**
  * Many accounts on many servers (docs/accounts.md), end to end: two emulators on two loopback
- * ports are two servers on the gateway's allow-list; one session holds an account on each. The
- * session layer is stood in for by `sessionOf` (the gateway option it plugs into).
+ * ports are two servers on the gateway's allow-list; one session (the gateway's own sessions,
+ * sent as a bearer token) holds an account on each.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/app.js';
 import { demoUser } from '../../src/emulator/seed.js';
-import type { RequestSession } from '../../src/gateway/accounts.js';
+import type { NewAccount } from '../../src/gateway/sessions/sessions.js';
 import { createGatewayServer, type GatewayServer } from '../../src/gateway/transport/http.js';
 import { loadConfig } from '../../src/gateway/config/index.js';
 import { Readiness } from '../../src/gateway/observability/readiness.js';
@@ -19,13 +19,15 @@ import { basicAuth } from '../helpers/harness.js';
 import { sseSubscribe } from '../helpers/sse.js';
 import { until } from '../helpers/wait.js';
 
-const SESSION_HEADER = 'x-test-session';
-
 interface Setup {
   url: string;
   a: { emulator: Emulator; url: string; close(): Promise<void> };
   b: { emulator: Emulator; url: string; close(): Promise<void> };
   gateway: Gateway;
+  /** The session's account ids: its account on A, its account on B. */
+  ids: { onA: string; onB: string };
+  /** The headers that send the session (its bearer token). */
+  session: Record<string, string>;
   /** Every upstream call's URL. */
   upstream: string[];
   gql<T = Record<string, unknown>>(query: string, headers?: Record<string, string>): Promise<{ data?: T; errors?: { message: string; path?: (string | number)[]; extensions: { code: string } }[] }>;
@@ -46,15 +48,10 @@ async function server() {
 const hamlet = demoUser('hamlet');
 const othello = demoUser('othello');
 
-async function setup(others: RequestSession[] = []): Promise<Setup> {
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function setup(): Promise<Setup> {
   const [a, b] = [await server(), await server()];
-  const session: RequestSession = {
-    id: 's1',
-    accounts: [
-      { id: 'on-a', server: a.url, email: hamlet.email, credential: { email: hamlet.email, apiKey: hamlet.apiKey } },
-      { id: 'on-b', server: `${b.url}/`, email: othello.email, credential: { email: othello.email, apiKey: othello.apiKey } },
-    ],
-  };
   const upstream: string[] = [];
   const gateway = createGateway({
     logging: false,
@@ -65,8 +62,11 @@ async function setup(others: RequestSession[] = []): Promise<Setup> {
       upstream.push(input instanceof Request ? input.url : String(input));
       return fetch(input, init);
     },
-    sessionOf: (request) => [session, ...others].find((o) => o.id === request.headers.get(SESSION_HEADER)),
   });
+  const { token, session } = await gateway.sessions.create([
+    { server: a.url, email: hamlet.email, apiKey: hamlet.apiKey },
+    { server: `${b.url}/`, email: othello.email, apiKey: othello.apiKey },
+  ]);
   const served: GatewayServer = createGatewayServer(gateway, { drainMs: 0 });
   const url = await served.listen(0, '127.0.0.1');
   cleanups.push(() => served.close());
@@ -75,8 +75,10 @@ async function setup(others: RequestSession[] = []): Promise<Setup> {
     a,
     b,
     gateway,
+    ids: { onA: session.accounts[0]!.id, onB: session.accounts[1]!.id },
+    session: bearer(token),
     upstream,
-    async gql(query, headers = { [SESSION_HEADER]: 's1' }) {
+    async gql(query, headers = bearer(token)) {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
@@ -103,7 +105,7 @@ describe('accounts on two servers', () => {
     const [onA, onB] = result.data!.accounts;
     expect(onA!.server.url).toBe(s.a.url);
     expect(onB!.server.url).toBe(s.b.url);
-    expect(onA!.id).toBe(accountGlobalId('on-a'));
+    expect(onA!.id).toBe(accountGlobalId(s.ids.onA));
     expect(onA!.me.user.fullName).toBe(hamlet.fullName);
     expect(onB!.me.user.fullName).toBe('Othello on B');
     expect(onA!.server.featureLevel).toBeGreaterThan(0);
@@ -138,7 +140,7 @@ describe('accounts on two servers', () => {
     const foreign = await send(accountGlobalId('someone-else'));
     expect(foreign.errors?.[0]?.extensions.code).toBe('ACCOUNT_NOT_FOUND');
     expect(s.upstream).toHaveLength(0);
-    const sent = await send(accountGlobalId('on-b'));
+    const sent = await send(accountGlobalId(s.ids.onB));
     expect(sent.errors).toBeUndefined();
     const id = sent.data!.sendMessage.messageId;
     expect(s.b.emulator.store.messages.get(id)?.content).toContain('On B');
@@ -151,7 +153,7 @@ describe('accounts on two servers', () => {
       s.url,
       'subscription { accountEvents(filter: { kinds: [MESSAGE] }) { account { id } event { ... on MessageEvent { kind message { content sender { fullName } } } } } }',
       {},
-      { [SESSION_HEADER]: 's1' },
+      s.session,
     );
     cleanups.push(async () => stream.close());
     await until(() => stream.status !== undefined, 5000, 'the stream to open');
@@ -171,7 +173,7 @@ describe('accounts on two servers', () => {
         await until(() => stream.results.slice(before).some((r) => r.data?.accountEvents.event.message?.content.includes(content)), 2000, content);
         latencies.push(performance.now() - started);
         const result = stream.results.slice(before).find((r) => r.data?.accountEvents.event.message?.content.includes(content))!;
-        expect(result.data!.accountEvents.account.id).toBe(accountGlobalId(side === 'a' ? 'on-a' : 'on-b'));
+        expect(result.data!.accountEvents.account.id).toBe(accountGlobalId(side === 'a' ? s.ids.onA : s.ids.onB));
         expect(result.data!.accountEvents.event.message!.sender.fullName).toBe(side === 'a' ? demoUser('iago').fullName : 'Iago on B');
       }
     }
@@ -183,7 +185,7 @@ describe('accounts on two servers', () => {
   it('keeps `accounts { unreads }` and unreadTotal live: a message on either server re-runs the query', async () => {
     const s = await setup();
     type Badge = { accounts: { unreads: { total: number } }[]; unreadTotal: number };
-    const live = sseSubscribe<Badge>(s.url, 'query Badge @live { accounts { unreads { total } } unreadTotal }', {}, { [SESSION_HEADER]: 's1' });
+    const live = sseSubscribe<Badge>(s.url, 'query Badge @live { accounts { unreads { total } } unreadTotal }', {}, s.session);
     cleanups.push(async () => live.close());
     const [first] = await live.waitFor(1);
     const totals = (result: { data?: Badge | null }) => [...result.data!.accounts.map((a) => a.unreads.total), result.data!.unreadTotal];
@@ -243,16 +245,40 @@ describe('the server allow-list', () => {
     expect(serverAddress('https://chat.example.com/?x=1')).toBeUndefined();
   });
 
+  it('signs in on A and adds an account on B through the session mutations, each checked on its own server; refuses a server off the list before any connection', async () => {
+    const s = await setup();
+    const signedIn = await s.gql<{ signIn: { bearerToken: string } }>(
+      `mutation { signIn(email: "${hamlet.email}", apiKey: "${hamlet.apiKey}", bearer: true) { bearerToken } }`,
+      {},
+    );
+    expect(signedIn.errors).toBeUndefined();
+    const session = bearer(signedIn.data!.signIn.bearerToken);
+    s.upstream.length = 0;
+    const offList = await s.gql(`mutation { addAccount(server: "http://127.0.0.2:9", email: "${othello.email}", apiKey: "${othello.apiKey}") { account { id } } }`, session);
+    expect(offList.errors?.[0]?.extensions.code).toBe('SERVER_NOT_ALLOWED');
+    expect(s.upstream).toHaveLength(0);
+    const added = await s.gql(`mutation { addAccount(server: "${s.b.url}/", email: "${othello.email}", apiKey: "${othello.apiKey}") { account { id } } }`, session);
+    expect(added.errors).toBeUndefined();
+    // The key was checked on B, not on the default server.
+    expect(s.upstream.map((url) => new URL(url).origin)).toEqual([s.b.url]);
+    const result = await s.gql<{ accounts: { email: string; server: { url: string } }[] }>('{ accounts { email server { url } } }', session);
+    expect(result.data?.accounts).toEqual([
+      { email: hamlet.email, server: { url: s.a.url } },
+      { email: othello.email, server: { url: s.b.url } },
+    ]);
+  });
+
   it('makes no connection to a server off the list', async () => {
     const offList = 'http://127.0.0.2:9';
-    const s = await setup([
-      { id: 'stale', accounts: [{ id: 'off', server: offList, email: hamlet.email, credential: { email: hamlet.email, apiKey: hamlet.apiKey } }] },
-    ]);
+    const s = await setup();
+    // A session from when the list still had that server (the store keeps what signIn checked then).
+    const stale: NewAccount = { server: offList, email: hamlet.email, apiKey: hamlet.apiKey };
+    const { token } = await s.gateway.sessions.create([stale]);
     expect(s.gateway.servers.get(offList)).toBeUndefined();
     expect(s.gateway.servers.get(`${s.b.url}/`)?.config.baseUrl).toBe(s.b.url);
     // Its only account is off the list: the session acts as nobody.
-    const result = await s.gql('{ accounts { id } unreadTotal }', { [SESSION_HEADER]: 'stale' });
-    expect(result.errors?.[0]?.extensions.code).toBe('UNAUTHENTICATED');
+    const result = await s.gql('{ accounts { id } unreadTotal }', bearer(token));
+    expect(result.errors?.[0]?.extensions.code).toBe('SERVER_NOT_ALLOWED');
     expect(s.upstream.filter((url) => url.startsWith(offList))).toHaveLength(0);
   });
 });

@@ -27,7 +27,8 @@ const PAGE = 50;
  * per request. With the directory off every run is cold, and `unreads` registers a queue of its own.
  */
 const COLD = TEST_LIVE_DIRECTORY
-  ? ['GET messages', 'GET streams', 'GET users', 'GET users/me', 'GET users/me/subscriptions']
+  ? // `stamp` waits for the directory to load (its queue's registration): `me`, senders and channels come from it.
+    ['GET messages', 'GET users/me/subscriptions']
   : ['DELETE events', 'GET messages', 'GET streams', 'GET users', 'GET users/me', 'GET users/me', 'GET users/me/subscriptions', 'POST register'];
 const WARM = !TEST_LIVE_DIRECTORY ? COLD : TEST_MESSAGE_CACHE ? ['GET users/me/subscriptions'] : ['GET messages', 'GET users/me/subscriptions'];
 
@@ -103,13 +104,17 @@ function merged(run: Run): ColdStartData {
   expect(run.parts.length).toBeGreaterThanOrEqual(2);
   expect(initial!.errors).toBeUndefined();
   expect(initial!.hasNext).toBe(true);
-  expect(Object.keys(initial!.data!).sort()).toEqual(['me', 'subscriptions', 'unreads']);
+  expect(Object.keys(initial!.data!).sort()).toEqual(['me', 'stamp', 'subscriptions', 'unreads']);
+  // The stamp, in the answer and in its extensions: where the caller's event stream was as it was read.
+  if (TEST_LIVE_DIRECTORY) expect(initial!.data!.stamp).toEqual(expect.any(String));
+  expect((initial as { extensions?: { stamp?: unknown } }).extensions?.stamp).toBe(initial!.data!.stamp ?? undefined);
   const increments = rest.flatMap((p) => p.incremental ?? []);
   expect(increments.flatMap((i) => i.errors ?? [])).toEqual([]);
   expect(increments.map((i) => i.label)).toEqual(['recent']);
   expect(increments[0]!.path).toEqual([]);
   expect(run.parts.at(-1)!.hasNext).toBe(false);
-  return { ...initial!.data, ...increments[0]!.data } as unknown as ColdStartData;
+  const { stamp: _stamp, ...data } = initial!.data!;
+  return { ...data, ...increments[0]!.data } as unknown as ColdStartData;
 }
 
 /** What the chat server itself says the answer is. */
@@ -170,7 +175,7 @@ describe('the README mobile cold start', () => {
     expect(COLD_START).toMatch(/@defer\b/);
   });
 
-  it(`costs ${COLD.length} upstream calls cold and ${WARM.length} warm, and the deferred page arrives after the first part`, async () => {
+  it(`carries a stamp and costs ${COLD.length} upstream calls cold and ${WARM.length} warm, and the deferred page arrives after the first part`, async () => {
     const h = setupHarness();
     await h.ready;
     // A direct message among the channel messages, so that the conversations have both kinds.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { responseExamples, validateResponse, type Operation } from './openapi.js';
+import { createEmulator } from '../../src/emulator/app.js';
+import { documentedLevel, responseExamples, validateResponse, type Operation } from './openapi.js';
 
 /** A body built from the documented schema of an operation: known to be right. */
 function example(operation: Operation, status = 200): Record<string, unknown> {
@@ -150,7 +151,7 @@ describe('lookup', () => {
 });
 
 describe('the facts fixture', () => {
-  test('holds schema facts only: no descriptions, examples or extension keywords', () => {
+  test('holds schema facts only: no descriptions, examples or extension keywords but the level marks', () => {
     const facts = JSON.parse(readFileSync(new URL('../fixtures/zulip-openapi-facts.json', import.meta.url), 'utf8')) as unknown;
     const keywords = new Set<string>();
     // Keys of a `properties` map are field names (a channel has a `description` field); skip that level.
@@ -165,6 +166,60 @@ describe('the facts fixture', () => {
     walk((facts as { components: unknown }).components, false);
     for (const item of Object.values((facts as { paths: Record<string, unknown> }).paths)) walk(item, false);
     for (const prose of ['description', 'example', 'examples', 'summary', 'title']) expect(keywords).not.toContain(prose);
-    expect([...keywords].filter((k) => k.startsWith('x-'))).toEqual([]);
+    expect([...keywords].filter((k) => k.startsWith('x-')).sort()).toEqual(['x-since', 'x-until']);
+  });
+
+  test('describes the feature level the emulator claims by default', async () => {
+    const emulator = createEmulator();
+    expect(documentedLevel()).toBe(emulator.settings.featureLevel);
+    await emulator.close();
+  });
+});
+
+describe('validating at a feature level', () => {
+  const NAVIGATION_VIEWS = { method: 'GET', path: '/navigation_views' };
+  const body = { result: 'success', msg: '', navigation_views: [] };
+
+  test('an operation newer than the level is not documented there', () => {
+    expect(validateResponse(NAVIGATION_VIEWS, 200, body).errors).toContain('no operation GET /navigation_views in the OpenAPI file at feature level 372');
+    expect(validateResponse(NAVIGATION_VIEWS, 200, body, { level: 390 }).errors).toBe('');
+  });
+
+  test('a property newer than the level is refused below it and required from it on', () => {
+    // `max_reminder_note_length` is new at 415 (https://zulip.com/api/register-queue).
+    const register = { method: 'POST', path: '/register' };
+    const [state] = responseExamples(register, 200, 415) as Record<string, unknown>[];
+    expect(state!.max_reminder_note_length).toBeDefined();
+    expect(validateResponse(register, 200, state, { level: 415 }).errors).toBe('');
+    expect(validateResponse(register, 200, state).errors).toContain("must NOT have additional properties 'max_reminder_note_length'");
+    const { max_reminder_note_length: _, ...older } = state!;
+    expect(validateResponse(register, 200, older).errors).not.toContain('max_reminder_note_length');
+  });
+
+  test('a field renamed after the level keeps its older name below the rename', () => {
+    // `realm_giphy_rating` became `realm_gif_rating_policy` at 453.
+    const register = { method: 'POST', path: '/register' };
+    const [state] = responseExamples(register, 200) as Record<string, unknown>[];
+    expect(state).toHaveProperty('realm_giphy_rating');
+    expect(state).not.toHaveProperty('realm_gif_rating_policy');
+    const [newer] = responseExamples(register, 200, 453) as Record<string, unknown>[];
+    expect(newer).toHaveProperty('realm_gif_rating_policy');
+    expect(newer).not.toHaveProperty('realm_giphy_rating');
+    expect(validateResponse(register, 200, newer, { level: 453 }).errors).toBe('');
+    expect(validateResponse(register, 200, newer).errors).toContain("additional properties 'realm_gif_rating_policy'");
+  });
+
+  test('a type changed after the level has its older type below the change', () => {
+    // An export's `export_type` was 1 or 2 before 449, a name from it on.
+    const exports = { method: 'GET', path: '/export/realm' };
+    const with_ = (export_type: unknown) => ({
+      result: 'success',
+      msg: '',
+      exports: [{ id: 1, acting_user_id: 1, export_time: 1, deleted_timestamp: null, failed_timestamp: null, export_url: null, pending: true, export_type }],
+    });
+    expect(validateResponse(exports, 200, with_(1)).errors).toBe('');
+    expect(validateResponse(exports, 200, with_('public')).errors).not.toBe('');
+    expect(validateResponse(exports, 200, with_('public'), { level: 449 }).errors).toBe('');
+    expect(validateResponse(exports, 200, with_(1), { level: 449 }).errors).not.toBe('');
   });
 });

@@ -38,7 +38,8 @@ function jwtFetchApiKey({ params, store, settings }: RouteContext) {
   if (typeof claims.email !== 'string') throw badRequest('No email specified in JSON web token claims');
   const user = store.userByEmail(claims.email);
   if (!user || user.is_bot || !user.is_active) throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
-  return { api_key: user.api_key, email: user.email, user_id: user.user_id };
+  // Zulip answers the key and the email, no user ID (`user` only with include_profile).
+  return { api_key: user.api_key, email: user.email };
 }
 
 /** The claims of an HS256 token whose signature `key` verifies; null otherwise. */

@@ -107,7 +107,6 @@ function realmState(ctx: StateContext): Record<string, unknown> {
     realm_enable_spectator_access: r.enable_spectator_access,
     realm_message_retention_days: r.message_retention_days ?? -1,
     realm_moderation_request_channel_id: r.moderation_request_channel_id ?? -1,
-    realm_wildcard_mention_large_stream_threshold: r.wildcard_mention_large_stream_threshold,
     server_web_public_streams_enabled: r.web_public_streams_enabled,
     event_queue_longpoll_timeout_seconds: settings.eventQueueLongpollTimeoutSeconds,
     max_message_length: settings.maxMessageLength,

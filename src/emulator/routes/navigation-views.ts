@@ -126,8 +126,8 @@ export const routes: Route[] = [
   { operation: ops.removeNavigationView, handler: remove },
 ];
 
-/** The `navigation_views` fetch type of `POST /register`. */
+/** The `navigation_views` fetch type of `POST /register`, new with the operations (feature level 390). */
 export function initialState(ctx: StateContext): Record<string, unknown> {
-  if (!ctx.wants('navigation_views')) return {};
+  if (!ctx.wants('navigation_views') || ctx.settings.featureLevel < ops.getNavigationViews.featureLevel) return {};
   return { navigation_views: listOf(ctx.store, ctx.user.user_id) };
 }

@@ -200,14 +200,12 @@ function getRealmPresence(ctx: RouteContext): Record<string, unknown> {
 function getUserPresence(ctx: RouteContext): Record<string, unknown> {
   const { store } = ctx;
   const key = ctx.path.user_id_or_email ?? '';
-  const slim = ctx.params.bool('slim_presence', false);
   const target = /^\d+$/.test(key) ? store.users.get(Number(key)) : store.userByEmail(key);
   if (!target || !target.is_active) throw badRequest('No such user');
   if (target.bot_type !== null) throw badRequest('Presence is not supported for bot users.');
   if (!canAccessUser(store, ctx.user, target)) throw badRequest('Insufficient permission');
   const record = store.presence.get(target.user_id);
   if (!record || !presenceEnabled(target)) throw badRequest(`No presence data for ${key}`);
-  if (slim) return { presence: modernEntry(record) };
   const { website } = legacyEntry(record);
   const entry = { status: website.status, timestamp: website.timestamp };
   const offline = ctx.nowSeconds() - entry.timestamp > OFFLINE_THRESHOLD_SECS;

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Credentials } from '../../zulip/credentials.js';
-import { createKeyDeriver, type KeyDeriver } from './keys.js';
+import { createKeyDeriver, type CredentialKeys, type KeyDeriver } from './keys.js';
 import { leaseTimes, type LeaseTimes } from './lease.js';
 import { ClusterRedis, DEFAULT_FAILOVER_MS, type RedisState } from './redis.js';
 import { StreamTailer, type StreamTailerOptions } from './tail.js';
@@ -59,6 +59,22 @@ export type ClusterRevocation = { credential: string } | { server: string; userI
 
 /** The channel revocations are published on (one per key prefix). */
 const REVOCATIONS_CHANNEL = 'revocations';
+
+/** Appends the lifting event's id to each field still holding the write's token (ARGV[1]). */
+const LIFT_WRITES = `
+for i = 3, #ARGV do
+  local value = redis.call('HGET', KEYS[1], ARGV[i])
+  if value and select(3, string.find(value, '^%S+ %S+ (%S+)$')) == ARGV[1] then
+    redis.call('HSET', KEYS[1], ARGV[i], value .. ' ' .. ARGV[2])
+  end
+end
+return 0`;
+
+/** The event types a write causes that fence the live directory and the message cache (plugins/directory-writes.ts). */
+export interface WriteFenceTypes {
+  directory: readonly string[];
+  messages: readonly string[];
+}
 
 export class EventCluster {
   readonly redis: ClusterRedis;
@@ -108,21 +124,76 @@ export class EventCluster {
     return session;
   }
 
+  /** The Redis keys of a credential (keys.ts): HMAC names, never the credential. */
+  keysOf(baseUrl: string, credentials: Credentials): CredentialKeys {
+    return this.#keys(baseUrl, credentials);
+  }
+
   /** The id of a credential in Redis (keys.ts): the same on every instance, never the credential. */
   credentialId(baseUrl: string, credentials: Credentials): string {
     return this.#keys(baseUrl, credentials).id;
   }
 
   /**
-   * A credential was refused: its registration snapshot, log and queue state leave Redis (no
+   * A credential was refused: its registration snapshot, log, change log and queue state leave Redis (no
    * instance may load what it was sent, nor resume its queue as if it were accepted), and every
    * other instance is told.
    */
   async revokeCredential(baseUrl: string, credentials: Credentials): Promise<void> {
     const keys = this.#keys(baseUrl, credentials);
     // One hash slot (keys.ts): one DEL.
-    await this.redis.run((c) => c.del(keys.snapshot, keys.state, keys.stream));
+    await this.redis.run((c) => c.del(keys.snapshot, keys.state, keys.stream, keys.changes, keys.writes));
     await this.#publish({ credential: keys.id });
+  }
+
+  /**
+   * A write as this credential fences the live directories and message caches of every instance
+   * (plugins/directory-writes.ts) for at most `ms`: each event type it causes is kept in the
+   * credential's `writes` hash (`until instance token`), which a read on any other instance asks
+   * before it answers from its directory ({@link writeFences}). Redis keeps the hash no longer
+   * than its newest expiry. Returns the write's token, for {@link liftWrites}.
+   */
+  async fenceWrites(baseUrl: string, credentials: Credentials, fences: WriteFenceTypes, ms: number): Promise<string> {
+    const key = this.#keys(baseUrl, credentials).writes;
+    const token = randomBytes(6).toString('base64url');
+    const value = `${Date.now() + ms} ${this.#instanceId} ${token}`;
+    const fields = [...fences.directory.map((type) => `d:${type}`), ...fences.messages.map((type) => `m:${type}`)];
+    if (fields.length === 0) return token;
+    // Every write of a gateway fences for the same time: the newest expiry is the latest.
+    await this.redis.run((c) => c.multi().hset(key, Object.fromEntries(fields.map((field) => [field, value]))).pexpire(key, ms).exec());
+    return token;
+  }
+
+  /**
+   * The write `token` was seen applied here: its event `eventId` reached this instance's directory.
+   * Each of its fields (unless a newer write took it) says so, and an instance whose directory has
+   * applied that event no longer fences for it.
+   */
+  async liftWrites(baseUrl: string, credentials: Credentials, fences: WriteFenceTypes, token: string, eventId: number): Promise<void> {
+    const key = this.#keys(baseUrl, credentials).writes;
+    const fields = [...fences.directory.map((type) => `d:${type}`), ...fences.messages.map((type) => `m:${type}`)];
+    if (fields.length === 0) return;
+    await this.redis.run((c) => c.eval(LIFT_WRITES, 1, key, token, String(eventId), ...fields));
+  }
+
+  /**
+   * The event types of the credential's writes that still fence reads here, or none: other
+   * instances' writes only (this instance's own fence its directory already), and not those whose
+   * event this instance's directory has applied (`appliedEventId`: its last event id).
+   */
+  async writeFences(baseUrl: string, credentials: Credentials, appliedEventId: number): Promise<WriteFenceTypes | undefined> {
+    const key = this.#keys(baseUrl, credentials).writes;
+    const fields = await this.redis.run((c) => c.hgetall(key));
+    const now = Date.now();
+    const fences = { directory: [] as string[], messages: [] as string[] };
+    for (const [field, value] of Object.entries(fields)) {
+      const [until, instance, , lifted] = value.split(' ');
+      if (Number(until) <= now || instance === this.#instanceId) continue;
+      if (lifted !== undefined && Number(lifted) <= appliedEventId) continue;
+      if (field.startsWith('d:')) fences.directory.push(field.slice(2));
+      else if (field.startsWith('m:')) fences.messages.push(field.slice(2));
+    }
+    return fences.directory.length + fences.messages.length > 0 ? fences : undefined;
   }
 
   /** Tells every other instance that a user's credentials are refused, or to be checked again. */

@@ -25,6 +25,10 @@ export interface CredentialKeys {
   state: string;
   /** The latest registration the holder logged, for the other instances' listeners (snapshot.ts). */
   snapshot: string;
+  /** Hash: the credential's compacted change log behind `changes(since:)` (sync/redis.ts). */
+  changes: string;
+  /** Hash: the event types of the credential's writes in progress, each with its expiry (cluster.ts `fenceWrites`). */
+  writes: string;
 }
 
 /** The log key of the credential whose lease key is `lease` (a handover seals the log, lease.ts). */
@@ -72,6 +76,8 @@ export function createKeyDeriver(options: KeyDeriverOptions): KeyDeriver {
       stream: `${prefix}stream:{${id}}`,
       state: `${prefix}state:{${id}}`,
       snapshot: `${prefix}snapshot:{${id}}`,
+      changes: `${prefix}changes:{${id}}`,
+      writes: `${prefix}writes:{${id}}`,
     };
   };
 }

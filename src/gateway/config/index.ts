@@ -17,6 +17,7 @@ import { DEFAULT_DIRECTORY_IDLE_MS, DEFAULT_DIRECTORY_MAX_BYTES } from '../direc
 import { DEFAULT_SLOW_CONSUMER_LIMIT } from '../events/hub.js';
 import { DEFAULT_LIVE_QUERY_THROTTLE_MS } from '../live/queries.js';
 import { DEFAULT_CREDENTIAL_RECHECK_MS } from '../revocation.js';
+import { DEFAULT_SESSION_IDLE_MS, DEFAULT_SESSION_MAX_MS } from '../sessions/sessions.js';
 import { DEFAULT_METRICS_PATH } from '../observability/endpoints.js';
 import { DEFAULT_READINESS_CACHE_MS } from '../observability/readiness.js';
 import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.js';
@@ -25,6 +26,7 @@ import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
+import { DEFAULT_SYNC_MAX_BYTES, DEFAULT_SYNC_RETENTION_MS } from '../sync/logs.js';
 import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, parseHeadroom } from '../upstream/budget.js';
 
 export { helpText, variablesMarkdown, VARIABLES } from './variables.js';
@@ -52,6 +54,7 @@ export type GatewayEnvOptions = Required<
     | 'upstreamBudgetHeadroom'
     | 'anonymousRateLimit'
     | 'trustedProxies'
+    | 'sync'
   >
 > & {
   defaultCredentials?: Credentials;
@@ -63,6 +66,8 @@ export type GatewayEnvOptions = Required<
   messageCache: false | { maxBytes: number };
   /** Unset: the gateway's default (loaders/users.ts DEFAULT_USER_IDS_BATCH_THRESHOLD). */
   userIdsBatchThreshold?: number;
+  /** Session lifetimes (SESSION_IDLE, SESSION_MAX) and GATEWAY_SECRET, which keys and encrypts the session store. */
+  sessions: { idleMs: number; maxMs: number; secret?: string };
 };
 
 export interface GatewayConfig {
@@ -229,6 +234,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     return v;
   }, DEFAULT_KEY_PREFIX);
   const failoverMs = int('CLUSTER_FAILOVER_MS', DEFAULT_FAILOVER_MS, 100, 600_000);
+  const duration = (name: string, fallback: number): number =>
+    check(() => {
+      const text = get(name);
+      if (text === undefined) return fallback;
+      const ms = parseDuration(text);
+      if (ms === undefined || ms < 60_000 || ms > 366 * DAY_MS) throw new ConfigProblem(`${name} must be a duration between 1m and 366d (e.g. 7d, 12h, 30m, or seconds), got ${JSON.stringify(text.slice(0, 80))}.`);
+      return ms;
+    }, fallback);
+  const sessionIdleMs = duration('SESSION_IDLE', DEFAULT_SESSION_IDLE_MS);
+  const sessionMaxMs = duration('SESSION_MAX', DEFAULT_SESSION_MAX_MS);
+  if (sessionIdleMs > sessionMaxMs) problems.push('SESSION_IDLE must not exceed SESSION_MAX.');
 
   const metricsPort = int('METRICS_PORT', -1, 0, 65535);
   const port = int('PORT', DEFAULT_PORT, 0, 65535);
@@ -288,7 +304,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       anonymousRateLimit: int('ANONYMOUS_RATE_LIMIT', DEFAULT_ANONYMOUS_RATE_LIMIT, 1, 1_000_000),
       trustedProxies: (get('TRUSTED_PROXIES') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''),
       compiledExecution: bool('COMPILED_EXECUTION', true),
+      sync: {
+        retentionMs: int('SYNC_RETENTION_MS', DEFAULT_SYNC_RETENTION_MS, 60_000, 30 * DAY_MS),
+        maxBytes: int('SYNC_MAX_BYTES', DEFAULT_SYNC_MAX_BYTES, 65_536, 2 ** 40),
+      },
       compression: bool('COMPRESSION', true) && { minBytes: int('COMPRESSION_MIN_BYTES', DEFAULT_COMPRESSION_MIN_BYTES, 0, 1_073_741_824) },
+      sessions: { idleMs: sessionIdleMs, maxMs: sessionMaxMs, ...(gatewaySecret !== undefined && { secret: gatewaySecret }) },
     },
     server: {
       drainMs: int('DRAIN_MS', DEFAULT_DRAIN_MS, 0, DAY_MS),
@@ -352,4 +373,12 @@ export function configOrExit(env: NodeJS.ProcessEnv, argv: readonly string[], io
     else io.err(`chatgraph: ${error.message}\nRun with --help for the list of variables.\n`);
     return io.exit(2);
   }
+}
+
+/** `7d`, `12h`, `30m`, `90s` or a number of seconds, in milliseconds; undefined when it is none of these. */
+function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,9})([smhd]?)$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
 }

@@ -11,6 +11,7 @@ import { DEFAULT_DIRECTORY_IDLE_MS, DEFAULT_DIRECTORY_MAX_BYTES } from '../direc
 import { DEFAULT_SLOW_CONSUMER_LIMIT } from '../events/hub.js';
 import { DEFAULT_LIVE_QUERY_THROTTLE_MS } from '../live/queries.js';
 import { DEFAULT_CREDENTIAL_RECHECK_MS } from '../revocation.js';
+import { DEFAULT_SESSION_IDLE_MS, DEFAULT_SESSION_MAX_MS } from '../sessions/sessions.js';
 import { DEFAULT_USER_IDS_BATCH_THRESHOLD } from '../loaders/users.js';
 import { DEFAULT_METRICS_PATH } from '../observability/endpoints.js';
 import { DEFAULT_READINESS_CACHE_MS } from '../observability/readiness.js';
@@ -19,6 +20,7 @@ import { DEFAULT_UPSTREAM_DEADLINE_MS } from '../plugins/deadline.js';
 import { DEFAULT_APQ_MAX_ENTRIES } from '../plugins/persisted-operations.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_CREDENTIAL } from '../plugins/share-subscriptions.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from '../plugins/compression.js';
+import { DEFAULT_SYNC_MAX_BYTES, DEFAULT_SYNC_RETENTION_MS } from '../sync/logs.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_HOST, DEFAULT_PORT, SERVER_LIMITS } from '../transport/http.js';
 import { DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_MAX_UPSTREAM_CALLS, DEFAULT_UPSTREAM_BUDGET_HEADROOM, LOGIN_ATTEMPTS_PER_MINUTE } from '../upstream/budget.js';
 import { DEFAULT_LOG_LEVEL, DEFAULT_PERSISTED_OPERATIONS, DEFAULT_SERVICE_NAME, NODE_ENVS } from './defaults.js';
@@ -74,7 +76,9 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'PERSISTED_OPERATIONS_FILE', default: '(none)', meaning: 'Trusted-documents manifest: graphql-codegen persisted-documents.json or a Relay persisted-queries JSON.' },
   { name: 'APQ_MAX_ENTRIES', default: String(DEFAULT_APQ_MAX_ENTRIES), meaning: 'Most automatic persisted queries kept (least recently used dropped).' },
   { name: 'REDIS_URL', default: '(none)', meaning: 'redis:// or rediss:// URL: cluster mode (several gateway instances share event queues and subscriptions).', secret: true },
-  { name: 'GATEWAY_SECRET', default: '(none)', meaning: 'At least 32 characters, the same on every instance; keys shared state without revealing credentials. Required with REDIS_URL.', secret: true },
+  { name: 'GATEWAY_SECRET', default: '(none)', meaning: 'At least 32 characters, the same on every instance; keys shared state without revealing credentials, and encrypts the sessions\' credentials (unset with one instance: a random key, sessions end with the process). Required with REDIS_URL.', secret: true },
+  { name: 'SESSION_IDLE', default: `${DEFAULT_SESSION_IDLE_MS / 86_400_000}d`, meaning: 'A session (signIn, docs/sessions.md) ends after this long without use: a duration such as 7d, 12h, 30m, or seconds.' },
+  { name: 'SESSION_MAX', default: `${DEFAULT_SESSION_MAX_MS / 86_400_000}d`, meaning: 'A session ends this long after sign-in, however used (at least SESSION_IDLE).' },
   { name: 'REDIS_KEY_PREFIX', default: DEFAULT_KEY_PREFIX, meaning: 'Prefix of every Redis key (cluster mode), to share one Redis between deployments.' },
   { name: 'CLUSTER_FAILOVER_MS', default: String(DEFAULT_FAILOVER_MS), meaning: 'Cluster mode: how soon another instance takes over the event queue of an instance that died (100 to 600000).' },
   { name: 'LIVE_DIRECTORY', default: 'on', meaning: 'Keep users, channels and groups current from the event queue instead of fetching them per request (on/off).' },
@@ -88,6 +92,8 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'MESSAGE_CACHE_MAX_BYTES', default: String(DEFAULT_MESSAGE_CACHE_MAX_BYTES), meaning: 'Estimated memory cap of all cached message windows; the least recently used are dropped above it.' },
   { name: 'LIVE_CACHE', default: '(none)', meaning: 'Old name of MESSAGE_CACHE, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE' },
   { name: 'LIVE_CACHE_MAX_BYTES', default: '(none)', meaning: 'Old name of MESSAGE_CACHE_MAX_BYTES, read for one release (a warning is logged).', replacedBy: 'MESSAGE_CACHE_MAX_BYTES' },
+  { name: 'SYNC_RETENTION_MS', default: String(DEFAULT_SYNC_RETENTION_MS), meaning: 'How long a credential that used a stamp keeps its event queue, live directory and change log, so that `changes(since:)` answers with no upstream call (docs/mobile-sync.md); past it, `resyncRequired`.' },
+  { name: 'SYNC_MAX_BYTES', default: String(DEFAULT_SYNC_MAX_BYTES), meaning: 'Estimated memory cap of all change logs; the least recently used are dropped above it (their stamps then need a resync).' },
   { name: 'COMPILED_EXECUTION', default: 'on', meaning: 'Run queries and mutations as code compiled once per document (graphql-jit) instead of graphql\'s interpreter; documents it cannot run as graphql-js would (subscriptions, @defer, @stream, @live, several operations) are interpreted anyway (on/off).' },
   { name: 'COMPRESSION', default: 'on', meaning: 'Compress answers with brotli or gzip, as the client\'s Accept-Encoding asks: whole answers from COMPRESSION_MIN_BYTES, SSE and multipart streams always, flushed per event (on/off).' },
   { name: 'COMPRESSION_MIN_BYTES', default: String(DEFAULT_COMPRESSION_MIN_BYTES), meaning: 'Shortest whole answer that is compressed; shorter ones are sent as they are.' },

@@ -56,6 +56,8 @@ interface Fence {
   types: ReadonlySet<string>;
   mark: number;
   timer: unknown;
+  /** Told the id of the event that lifted the fence (cluster mode tells the other instances). */
+  onLifted?: (eventId: number) => void;
 }
 
 /** One credential's session as the directories follow it. */
@@ -82,7 +84,8 @@ export class LiveDirectories {
   readonly messages: MessageCache | undefined;
   private readonly entries = new Map<string, Entry>();
   private readonly removeTap: () => void;
-  private readonly writeFenceMs: number;
+  /** How long a write fences reads when its event does not come (`done` to lifted). */
+  readonly writeFenceMs: number;
   private readonly clock: DirectoryClock | undefined;
   private closed = false;
 
@@ -185,11 +188,11 @@ export class LiveDirectories {
    * `types` newer than what the directory holds now is applied (or `writeFenceMs` after `done`),
    * reads bypass the directory. `done(false)` (the write failed) lifts the fence at once.
    */
-  fence(connection: ZulipConnection, types: readonly string[]): { done(ok: boolean): void } {
+  fence(connection: ZulipConnection, types: readonly string[], onLifted?: (eventId: number) => void): { done(ok: boolean): void } {
     const entry = connection.credentials && !this.closed ? this.entries.get(sessionKey(connection)) : undefined;
     if (!entry) return { done: () => undefined };
     const directory = this.registry.get(sessionKey(connection));
-    const fence: Fence = { types: new Set(types), mark: directory?.lastEventId ?? -1, timer: undefined };
+    const fence: Fence = { types: new Set(types), mark: directory?.lastEventId ?? -1, timer: undefined, ...(onLifted && { onLifted }) };
     entry.fences.add(fence);
     const clock = this.clock ?? systemDirectoryClock;
     const lift = () => {
@@ -415,6 +418,9 @@ function wakeSettled(entry: Entry): void {
 
 function liftFences(entry: Entry, events: readonly RawEvent[]): void {
   for (const fence of [...entry.fences]) {
-    if (events.some((e) => e.id > fence.mark && fence.types.has(e.type))) entry.fences.delete(fence);
+    const lifting = events.find((e) => e.id > fence.mark && fence.types.has(e.type));
+    if (!lifting) continue;
+    entry.fences.delete(fence);
+    fence.onLifted?.(lifting.id);
   }
 }

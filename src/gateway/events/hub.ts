@@ -170,6 +170,15 @@ export class EventHub {
   }
 
   /**
+   * Where the credential's stream is now (the stamp of an answer computed now), when this instance
+   * has a registered session for it; undefined otherwise.
+   */
+  position(connection: ZulipConnection): Cursor | undefined {
+    const held = this.sessions.get(sessionKey(connection));
+    return held && !held.session.stopped ? held.session.position() : undefined;
+  }
+
+  /**
    * Checks a credential by making sure its queue is registered (the call a subscription needs
    * anyway); the queue then stays for the grace period, ready for the subscriptions that follow.
    */

@@ -182,6 +182,11 @@ export class QueuePoller {
     return this.abort.signal.aborted;
   }
 
+  /** Whether a first queue was registered (the stream follows the server from then on). */
+  get registered(): boolean {
+    return this.registeredOnce;
+  }
+
   /** Starts the loop (once). */
   start(): this {
     this.loop ??= this.run();

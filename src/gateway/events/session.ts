@@ -39,6 +39,11 @@ export interface SessionListener {
    * registration no longer follows the events and must not be trusted until the next `registered`.
    */
   lost?(): void;
+  /**
+   * The stream reached `position`: every event told to `events` so far is at or before it, and a
+   * stamp taken now (see {@link EventSession.position}) names it. Called after each batch's fan-out.
+   */
+  position?(position: Cursor): void;
 }
 
 /** What the hub needs from one credential's stream. */
@@ -51,6 +56,13 @@ export interface EventSession {
   readonly typingExpiryMs: number;
   /** Subscribers attached now. */
   readonly subscriberCount: number;
+  /** Cluster mode: whether this instance polls the credential's queue now (the one that writes what is shared). */
+  readonly holding?: boolean;
+  /**
+   * The position of the newest entry of the stream, as a cursor (a stamp): what a query answered
+   * now reflects. Undefined until the first registration (before it, the stream follows nothing).
+   */
+  position(): Cursor | undefined;
   /** Resolves once the source is ready (queue registered); rejects with the upstream error or on timeout. */
   whenReady(withinMs: number): Promise<void>;
   /**
@@ -139,6 +151,10 @@ export class QueueEventSession implements EventSession {
     return this.queue.whenReady(withinMs);
   }
 
+  position(): Cursor | undefined {
+    return this.queue.registered ? { generation: this.generation, seq: this.buffer.lastSeq } : undefined;
+  }
+
   attach(subscriber: Subscriber, spec: FilterSpec, after?: Cursor): void {
     const filter = this.groups.add(subscriber, spec);
     if (after) this.replay(subscriber, filter, after);
@@ -170,12 +186,20 @@ export class QueueEventSession implements EventSession {
   private registered(result: RegisterQueueResult, reason: ResyncReason | undefined): void {
     for (const listener of this.listeners) listener.registered?.(result, reason);
     if (reason) this.publish({ kind: 'RESYNC', reason, featureLevel: this.queue.featureLevel }, {});
+    this.reached();
   }
 
   private fanOut(events: RawEvent[]): void {
     for (const listener of this.listeners) listener.events?.(events);
     const batch = {};
     for (const raw of events) for (const event of parseEvent(raw)) this.publish(event, batch);
+    this.reached();
+  }
+
+  /** Tells the listeners where the stream now is (see {@link SessionListener.position}). */
+  private reached(): void {
+    const position = this.position();
+    if (position) for (const listener of this.listeners) listener.position?.(position);
   }
 
   /** Logs one event and offers it to every filter group. */

@@ -8,7 +8,8 @@
  *   on it to directory/apply/);
  * - `unreads`: what it does to the caller's unread counts (directory/unreads.ts);
  * - `messageCache`: what it does to the cached message windows (directory/messages/events.ts);
- * - `registered`: whether every credential's queue registers for it.
+ * - `registered`: whether every credential's queue registers for it;
+ * - `sync`: what the credential's change log keeps of it (sync/log.ts), `other` when absent.
  *
  * Everything else is derived from this table: the parser's kinds and ops, the registered types, the
  * directory's and the unreads' types, the message cache's inert types, and the live invalidation
@@ -146,6 +147,19 @@ export type MessageCacheEffect =
   /** The queue is gone with the server's restart: every window is dropped. */
   | 'reset';
 
+/**
+ * What the change log behind `changes(since:)` keeps of an event (sync/log.ts), each compacted to a
+ * final state by what it is about:
+ * - `created`, `edited`, `deleted`: a message's final state (or its absence);
+ * - `flags`, `reaction`: a flag or reaction of a message, by final value;
+ * - `user`, `channel`, `subscription`, `userGroup`: the object's id (its final state is read when asked);
+ * - `setting`: one of the caller's settings, by name;
+ * - `none`: nothing a reopening client needs (momentary: typing; the queue's own: heartbeat, restart);
+ * - `other` (the default, and every type the table does not know): the event itself, the last one
+ *   about the same thing.
+ */
+export type SyncEffect = 'created' | 'edited' | 'deleted' | 'flags' | 'reaction' | 'user' | 'channel' | 'subscription' | 'userGroup' | 'setting' | 'none' | 'other';
+
 /** The kinds one event yields, each with the live resources it changes. */
 export type Kinds = Readonly<Partial<Record<EventKind, LiveEffect>>>;
 
@@ -162,6 +176,8 @@ export interface EventTypeEntry {
   readonly directory?: DirectoryEffect;
   readonly unreads?: UnreadsEffect;
   readonly messageCache: MessageCacheEffect;
+  /** @default 'other' */
+  readonly sync?: SyncEffect;
 }
 
 const everything = (kind: EventKind): Kinds => ({ [kind]: 'everything' });
@@ -176,28 +192,31 @@ const addUpdateRemove = (kind: EventKind) => sameForOps(['add', 'update', 'remov
  * events of servers without `user_settings_object` (removed in Zulip 12.0, feature level 439).
  */
 export const EVENT_TYPES: Readonly<Record<string, EventTypeEntry>> = {
-  message: { registered: true, kinds: { MESSAGE: 'newMessage' }, unreads: 'message', messageCache: 'insert' },
+  message: { registered: true, kinds: { MESSAGE: 'newMessage' }, unreads: 'message', messageCache: 'insert', sync: 'created' },
   update_message: {
     registered: true,
     kinds: { MESSAGE_UPDATED: 'editedMessage', MESSAGE_MOVED: 'movedMessages' },
     unreads: 'update',
     messageCache: 'edit',
+    sync: 'edited',
   },
-  delete_message: { registered: true, kinds: { MESSAGE_DELETED: 'deletedMessages' }, unreads: 'delete', messageCache: 'remove' },
+  delete_message: { registered: true, kinds: { MESSAGE_DELETED: 'deletedMessages' }, unreads: 'delete', messageCache: 'remove', sync: 'deleted' },
   submessage: { registered: true, kinds: { SUBMESSAGE: 'messageEntity' }, messageCache: 'submessage' },
   reaction: {
     registered: true,
     ops: { add: { REACTION_ADDED: 'messageEntity' }, remove: { REACTION_REMOVED: 'messageEntity' } },
     messageCache: 'reactions',
+    sync: 'reaction',
   },
   update_message_flags: {
     registered: true,
     ops: { add: { FLAGS_ADDED: 'flags' }, remove: { FLAGS_REMOVED: 'flags' } },
     unreads: 'flags',
     messageCache: 'flags',
+    sync: 'flags',
   },
-  typing: { registered: true, ops: { start: { TYPING_STARTED: 'nothing' }, stop: { TYPING_STOPPED: 'nothing' } }, messageCache: 'none' },
-  typing_edit_message: { registered: true, ops: sameForOps(['start', 'stop'], { TYPING_EDIT_MESSAGE: 'nothing' }), messageCache: 'none' },
+  typing: { registered: true, ops: { start: { TYPING_STARTED: 'nothing' }, stop: { TYPING_STOPPED: 'nothing' } }, messageCache: 'none', sync: 'none' },
+  typing_edit_message: { registered: true, ops: sameForOps(['start', 'stop'], { TYPING_EDIT_MESSAGE: 'nothing' }), messageCache: 'none', sync: 'none' },
   presence: { registered: true, kinds: { PRESENCE: 'presence' }, messageCache: 'none' },
   user_status: { registered: true, kinds: everything('USER_STATUS'), messageCache: 'none' },
   subscription: {
@@ -205,20 +224,22 @@ export const EVENT_TYPES: Readonly<Record<string, EventTypeEntry>> = {
     ops: sameForOps(['add', 'remove', 'update', 'peer_add', 'peer_remove'], { SUBSCRIPTION: 'subscription' }),
     directory: 'subscriptions',
     messageCache: 'leave',
+    sync: 'subscription',
   },
-  stream: { registered: true, ops: sameForOps(['create', 'delete', 'update'], { CHANNEL: 'channel' }), directory: 'channels', messageCache: 'channelNames' },
+  stream: { registered: true, ops: sameForOps(['create', 'delete', 'update'], { CHANNEL: 'channel' }), directory: 'channels', messageCache: 'channelNames', sync: 'channel' },
   default_streams: { registered: true, kinds: everything('DEFAULT_CHANNELS'), messageCache: 'none' },
-  realm_user: { registered: true, ops: sameForOps(['add', 'update', 'remove'], { USER: 'user' }), directory: 'users', messageCache: 'senders' },
+  realm_user: { registered: true, ops: sameForOps(['add', 'update', 'remove'], { USER: 'user' }), directory: 'users', messageCache: 'senders', sync: 'user' },
   user_group: {
     registered: true,
     ops: sameForOps(['add', 'update', 'remove', 'add_members', 'remove_members', 'add_subgroups', 'remove_subgroups'], { USER_GROUP: 'userGroup' }),
     directory: 'userGroups',
     messageCache: 'none',
+    sync: 'userGroup',
   },
   drafts: { registered: true, ops: addUpdateRemove('DRAFTS'), messageCache: 'none' },
   scheduled_messages: { registered: true, ops: addUpdateRemove('SCHEDULED_MESSAGES'), messageCache: 'none' },
   user_topic: { registered: true, kinds: { USER_TOPIC: 'userTopic' }, unreads: 'topicPolicy', messageCache: 'none' },
-  user_settings: { registered: true, ops: { update: everything('SETTINGS') }, messageCache: 'none' },
+  user_settings: { registered: true, ops: { update: everything('SETTINGS') }, messageCache: 'none', sync: 'setting' },
   update_display_settings: { registered: true, kinds: everything('SETTINGS'), messageCache: 'none' },
   update_global_notifications: { registered: true, kinds: everything('SETTINGS'), messageCache: 'none' },
   alert_words: { registered: true, kinds: everything('ALERT_WORDS'), messageCache: 'none' },
@@ -231,9 +252,9 @@ export const EVENT_TYPES: Readonly<Record<string, EventTypeEntry>> = {
   realm_domains: { registered: true, ops: sameForOps(['add', 'change', 'remove'], everything('REALM_DOMAINS')), messageCache: 'none' },
   realm_emoji: { registered: true, ops: { update: everything('REALM_EMOJI') }, messageCache: 'none' },
   realm_user_settings_defaults: { registered: true, ops: { update: everything('REALM_USER_SETTINGS_DEFAULTS') }, messageCache: 'none' },
-  restart: { registered: true, kinds: everything('SERVER_RESTART'), directory: 'reload', messageCache: 'reset' },
+  restart: { registered: true, kinds: everything('SERVER_RESTART'), directory: 'reload', messageCache: 'reset', sync: 'none' },
   // Not registered for subscribers (web_reload_client is for the web app; heartbeat always comes).
-  heartbeat: { registered: false, kinds: {}, messageCache: 'none' },
+  heartbeat: { registered: false, kinds: {}, messageCache: 'none', sync: 'none' },
   default_stream_groups: { registered: false, messageCache: 'none' },
   realm_linkifiers: { registered: false, messageCache: 'linkifiers' },
   realm_playgrounds: { registered: false, messageCache: 'none' },
@@ -241,7 +262,7 @@ export const EVENT_TYPES: Readonly<Record<string, EventTypeEntry>> = {
   navigation_view: { registered: false, messageCache: 'none' },
   has_zoom_token: { registered: false, messageCache: 'none' },
   invites_changed: { registered: false, messageCache: 'none' },
-  web_reload_client: { registered: false, messageCache: 'none' },
+  web_reload_client: { registered: false, messageCache: 'none', sync: 'none' },
 };
 
 /** The table's entry for a raw type; undefined for a type it does not know. */

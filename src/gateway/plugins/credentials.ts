@@ -17,8 +17,8 @@ import type { Context } from '../context.js';
 import { GatewayErrorCode } from '../errors.js';
 import { factsOf } from '../facts.js';
 
-function refusal(problem: string) {
-  return { errors: [new GraphQLError(problem, { extensions: { code: GatewayErrorCode.unauthenticated } })] };
+function refusal(problem: string, code: GatewayErrorCode = GatewayErrorCode.unauthenticated) {
+  return { errors: [new GraphQLError(problem, { extensions: { code } })] };
 }
 
 /**
@@ -73,7 +73,7 @@ export function useCredentialCheck(): Plugin<Context> {
       const ctx = args.contextValue as Context;
       const problem = ctx.credentialsProblem;
       if (problem !== undefined) {
-        if (!isLoginOnly(args.schema, args.document, args.operationName)) setResultAndStopExecution(refusal(problem));
+        if (!isLoginOnly(args.schema, args.document, args.operationName)) setResultAndStopExecution(refusal(problem, ctx.credentialsProblemCode));
         return;
       }
       if (ctx.credentials) return;
@@ -83,7 +83,7 @@ export function useCredentialCheck(): Plugin<Context> {
     onSubscribe({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as Context;
       const problem = ctx.credentialsProblem;
-      if (problem !== undefined) return setResultAndStopExecution(refusal(problem));
+      if (problem !== undefined) return setResultAndStopExecution(refusal(problem, ctx.credentialsProblemCode));
       if (ctx.credentials) return;
       const refused = anonymousRefusal(args.schema, args.document, args.operationName);
       if (refused) setResultAndStopExecution(refused);

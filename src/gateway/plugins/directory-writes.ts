@@ -10,10 +10,20 @@
  * write causes (`zulip: { writes }`, facts.ts). The directory is fenced by those it applies
  * ({@link DIRECTORY_EVENT_TYPES}), the message cache (directory/messages/cache.ts) by those that
  * change the messages it holds ({@link changesCachedMessages}).
+ *
+ * In cluster mode each instance has its own directory, kept current by the same Redis log, so a
+ * write on one instance must fence the others too: before the write runs, its event types go into
+ * the credential's `writes` hash in Redis (cluster.ts `fenceWrites`), for at most the operation's
+ * deadline and `writeFenceMs`; once the writer's directory applied the write's event, the hash
+ * says which (`liftWrites`). A query on any other instance that its directory would answer first
+ * asks that hash (one Redis call), and fences its own directory and message cache by the writes
+ * whose event it has not applied yet, as the writer's own are fenced. Without Redis at that
+ * moment, a write is not held up and fences only its own instance.
  */
 import { Kind, type DefinitionNode, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { ZulipConnection } from '../../zulip/connection.js';
+import type { EventCluster } from '../cluster/cluster.js';
 import type { LiveDirectories } from '../directory/live.js';
 import { changesCachedMessages } from '../directory/messages/events.js';
 import { DIRECTORY_EVENT_TYPES } from '../directory/register.js';
@@ -59,8 +69,15 @@ export function writeEventTypes(operation: OperationDefinitionNode | undefined, 
   return [...types];
 }
 
-/** The envelop plugin: fences the caller's directory (and message cache) around each mutation that changes them. */
-export function useDirectoryWrites(live: LiveDirectories): Plugin<{ connection?: ZulipConnection }> {
+/** What of cluster mode the fences use (cluster/cluster.ts). */
+export type ClusterWrites = Pick<EventCluster, 'fenceWrites' | 'liftWrites' | 'writeFences'>;
+
+/**
+ * The envelop plugin: fences the caller's directory (and message cache) around each mutation that
+ * changes them; with `cluster`, every instance's (`deadlineMs`: the operation deadline, how long
+ * a write may run).
+ */
+export function useDirectoryWrites(live: LiveDirectories, cluster?: ClusterWrites, deadlineMs = 0): Plugin<{ connection?: ZulipConnection }> {
   // Computed once per schema this plugin serves (the gateway's and, with SUBGRAPH, the subgraph's).
   const fencesBySchema = new WeakMap<GraphQLSchema, WriteFences>();
   const fencesOf = (schema: GraphQLSchema): WriteFences => {
@@ -75,18 +92,49 @@ export function useDirectoryWrites(live: LiveDirectories): Plugin<{ connection?:
         (d: DefinitionNode): d is OperationDefinitionNode =>
           d.kind === Kind.OPERATION_DEFINITION && (args.operationName == null || d.name?.value === args.operationName),
       );
-      if (!connection || operation?.operation !== 'mutation') return;
+      if (!connection) return;
+      const credentials = connection.credentials;
+      const directory = operation?.operation === 'query' && cluster && credentials ? live.forRequest(connection) : undefined;
+      if (directory && cluster && credentials) {
+        // Another instance's write may be under way: its fence is in Redis, not in this directory.
+        const fenced = cluster.writeFences(connection.baseUrl, credentials, directory.lastEventId).then(
+          (other) => {
+            if (other?.directory.length) live.fence(connection, other.directory).done(true);
+            if (other?.messages.length) live.fenceMessages(connection, other.messages).done(true);
+          },
+          () => undefined, // Redis unreachable: this instance's own fences still hold
+        );
+        return fenced as never;
+      }
+      if (operation?.operation !== 'mutation') return;
       const fences = fencesOf(args.schema);
       const types = writeEventTypes(operation, fences.directory, args.document);
       const messageTypes = live.messages ? writeEventTypes(operation, fences.messages, args.document) : [];
       if (types.length === 0 && messageTypes.length === 0) return;
-      const held = [...(types.length > 0 ? [live.fence(connection, types)] : []), ...(messageTypes.length > 0 ? [live.fenceMessages(connection, messageTypes)] : [])];
-      return {
-        onExecuteDone({ result }) {
-          const failed = !(Symbol.asyncIterator in result) && result.errors !== undefined && result.data == null;
+      const shared = { directory: types, messages: messageTypes };
+      // In cluster mode, once this instance applied the write's event the others are told its id.
+      let token: string | undefined;
+      const lifted =
+        cluster && credentials
+          ? (eventId: number) => {
+              if (token !== undefined) void cluster.liftWrites(connection.baseUrl, credentials, shared, token, eventId).catch(() => undefined);
+            }
+          : undefined;
+      const held = [...(types.length > 0 ? [live.fence(connection, types, lifted)] : []), ...(messageTypes.length > 0 ? [live.fenceMessages(connection, messageTypes)] : [])];
+      const hooks = {
+        onExecuteDone({ result }: { result: unknown }) {
+          const failed = !(Symbol.asyncIterator in (result as object)) && (result as { errors?: unknown }).errors !== undefined && (result as { data?: unknown }).data == null;
           for (const fence of held) fence.done(!failed);
         },
       };
+      if (!cluster || !credentials) return hooks;
+      return cluster.fenceWrites(connection.baseUrl, credentials, shared, deadlineMs + live.writeFenceMs).then(
+        (written) => {
+          token = written;
+          return hooks;
+        },
+        () => hooks,
+      ) as never;
     },
   };
 }

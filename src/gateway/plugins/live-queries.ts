@@ -111,6 +111,8 @@ export function useLiveQueries({ live, admit, deadlineMs, estimates, directories
         schedule.run(async (record, admitted) => {
           if (admitted) ctx.upstream.reservation = admitted as Reservation;
           live.executed();
+          // The stamp of this execution's result: where the stream is as it starts reading (plugins/sync.ts).
+          ctx.stampNow = ctx.sync?.positionNow(ctx.connection);
           ctx.loaders = createLoaders(ctx.connection, ctx.server);
           ctx.deadline.expiresAt = performance.now() + deadlineMs;
           // The store's collector of this run (its context; resolvers get ours).

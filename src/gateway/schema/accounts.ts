@@ -36,8 +36,11 @@ import { unreadsCost } from './unreads.js';
 /** Accounts a session is assumed to hold, for the upstream estimate of what each one reads. */
 const ASSUMED_ACCOUNTS = 5;
 
-/** The root fields an `Account` does not repeat: the accounts themselves, and lookups by global id. */
-const NOT_SHARED = new Set(['accounts', 'unreadTotal', 'node', 'nodes', '_entities', '_service']);
+/**
+ * The root fields an `Account` does not repeat: the accounts themselves, the request's session, the
+ * change log (`changes`, `stamp`: kept for the default server only, sync/logs.ts) and lookups by global id.
+ */
+const NOT_SHARED = new Set(['accounts', 'unreadTotal', 'session', 'changes', 'stamp', 'node', 'nodes', '_entities', '_service']);
 
 export const AccountRef = builder.objectRef<RequestAccount>('Account');
 

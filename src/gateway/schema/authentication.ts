@@ -24,7 +24,7 @@ const ApiKeyPayloadRef = builder.objectRef<ApiKeyResult>('ApiKeyPayload').implem
     userId: t.field({
       type: 'Long',
       nullable: true,
-      description: 'The account\u2019s user ID; null from servers before feature level 171.',
+      description: 'The account\u2019s user ID; null from servers before feature level 171, and from jwtFetchApiKey (Zulip answers it without one).',
       resolve: (key) => key.user_id ?? null,
     }),
   }),

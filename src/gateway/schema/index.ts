@@ -5,6 +5,8 @@
 import { GraphQLSchema, specifiedDirectives } from 'graphql';
 import { builder } from '../builder.js';
 import { LiveDirective } from '../live/directive.js';
+// The expected errors of mutations (typed-errors.ts), before the mutations that return them.
+import './errors.js';
 import './server-settings.js';
 import './users.js';
 import './user-groups.js';
@@ -25,6 +27,7 @@ import './settings.js';
 import './unreads.js';
 import './events/index.js';
 import './authentication.js';
+import './sessions.js';
 import './emoji.js';
 import './navigation-views.js';
 import './default-channels.js';
@@ -49,6 +52,8 @@ import './channels/create.js';
 import './reminders.js';
 import './mobile.js';
 // Invitations and data exports.
+// Delta sync for mobile: changes(since:) and stamp.
+import './changes.js';
 import './invites.js';
 import './exports.js';
 // Organization-wide user-setting defaults; joining and leaving several channels at once.

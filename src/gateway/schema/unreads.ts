@@ -86,7 +86,7 @@ const ConversationUnreadsRef = builder.objectRef<ConversationUnreads>('Conversat
   }),
 });
 
-const UnreadsRef = builder.objectRef<UnreadsView>('Unreads').implement({
+export const UnreadsRef = builder.objectRef<UnreadsView>('Unreads').implement({
   description:
     "The caller's unread messages, as Zulip counts them (https://zulip.com/api/register-queue, `unread_msgs`). " +
     'Kept current by the caller\'s event queue: once loaded, reading them costs no upstream call.',

@@ -43,6 +43,7 @@ import type { Context } from '../context.js';
 import { isAsyncIterable } from '../events/multicast.js';
 import type { ResultSinkRoot } from '../plugins/share-subscriptions.js';
 import { credentialsFromConnectionParams, type SentCredentials } from '../credentials.js';
+import { bearerOf, sentSessionOf, sessionCookieOf, type SentSession } from '../sessions/cookie.js';
 import type { Gateway } from '../yoga.js';
 import { NextFrames, NextMessages } from './next-frames.js';
 
@@ -119,11 +120,22 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     path: options.path ?? '/graphql',
     perMessageDeflate: options.perMessageDeflate === true && { threshold: 1024, serverMaxWindowBits: 12, zlibDeflateOptions: { memLevel: 4 } },
     maxPayload: gateway.transport.maxRequestBodyBytes,
+    // A browser's upgrade carries its cookies whatever page opened it: one from a foreign origin
+    // (neither this gateway's host nor CORS_ORIGINS) is refused before the socket opens.
+    verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, status?: number, message?: string) => void) => {
+      const origin = req.headers.origin;
+      if (origin === undefined) return done(true);
+      const withCookie = sessionCookieOf(req.headers.cookie) !== undefined;
+      if (gateway.transport.originAllowed(origin, req.headers.host, withCookie)) return done(true);
+      done(false, 403, 'ORIGIN_REFUSED: this origin is neither the gateway\'s nor one of CORS_ORIGINS');
+    },
   });
 
   // The credentials each socket sent, read once from its payload (credentials.ts); graphql-ws keeps
   // the raw payload as connectionParams, which operations' contexts do not carry.
   const credentialsOf = new WeakMap<object, SentCredentials | undefined>();
+  // The session each socket sent instead: a bearer token in its payload, or the upgrade's cookie or bearer.
+  const sessionOf = new WeakMap<object, SentSession>();
 
   /** The gateway context for a socket's operations (and for the credential check). */
   const contextOf = (ctx: WsContext<Params, Extra>, params?: unknown) =>
@@ -131,6 +143,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       ...ctx,
       connectionParams: undefined,
       sentCredentials: credentialsOf.get(ctx),
+      sentSession: sessionOf.get(ctx),
       req: ctx.extra.request,
       socket: ctx.extra.socket,
       params,
@@ -151,7 +164,9 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
         const header = ctx.extra.request.headers.authorization;
-        const sent = credentialsFromConnectionParams(ctx.connectionParams, typeof header === 'string' ? header : undefined);
+        const session = sentSessionOfSocket(ctx.connectionParams, ctx.extra.request);
+        if (session) sessionOf.set(ctx, session);
+        const sent = session ? undefined : credentialsFromConnectionParams(ctx.connectionParams, typeof header === 'string' ? header : undefined);
         if (sent && 'problem' in sent && sent.payload) return refuse(socket, CLOSE_FORBIDDEN, `${sent.problem}.`);
         credentialsOf.set(ctx, sent);
         const context = (await contextOf(ctx).contextFactory()) as unknown as Context;
@@ -224,4 +239,20 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       await handle.dispose();
     },
   };
+}
+
+/**
+ * The session a socket sent: `{ authorization: "Bearer …" }` in its `connection_init` payload, else
+ * (a payload without credentials) the upgrade request's bearer token or session cookie.
+ */
+function sentSessionOfSocket(payload: unknown, request: IncomingMessage): SentSession | undefined {
+  const params = payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>) : {};
+  const authorization = params.authorization ?? params.Authorization;
+  if (typeof authorization === 'string') {
+    const token = bearerOf(authorization);
+    return token === undefined ? undefined : { token, via: 'bearer' };
+  }
+  if (['email', 'apiKey', 'api_key'].some((field) => Object.hasOwn(params, field))) return undefined;
+  const header = request.headers.authorization;
+  return sentSessionOf({ authorization: typeof header === 'string' ? header : undefined, cookie: request.headers.cookie });
 }

@@ -52,7 +52,7 @@ export interface GetUserPresenceOptions {
   userIdOrEmail: number | string;
   /**
    * Modern format. Zulip's get_presence_backend reads no parameter (it reports this one in
-   * `ignored_parameters_unsupported`); only the emulator honours it. @default false
+   * `ignored_parameters_unsupported`, as the emulator does). @default false
    */
   slimPresence?: boolean;
 }

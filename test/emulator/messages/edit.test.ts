@@ -46,7 +46,6 @@ describe('PATCH /messages/{message_id}: content', () => {
       stream_name: 'design',
       orig_content: 'first draft',
       orig_rendered_content: '<p>first draft</p>',
-      prev_rendered_content_version: 1,
       content: m.content,
       rendered_content: m.rendered_content,
       is_me_message: false,

@@ -22,6 +22,8 @@ describe('credential keys', () => {
       stream: `team-a:stream:{${keys.id}}`,
       state: `team-a:state:{${keys.id}}`,
       snapshot: `team-a:snapshot:{${keys.id}}`,
+      changes: `team-a:changes:{${keys.id}}`,
+      writes: `team-a:writes:{${keys.id}}`,
     });
     expect(createKeyDeriver({ secret: SECRET })(SERVER, hamlet).lease).toBe(`chatgraph:lease:{${keys.id}}`);
     expect(streamKeyOfLease(keys.lease)).toBe(keys.stream); // the log a lease handover seals

@@ -10,7 +10,8 @@ const h = createHarness();
 afterAll(() => h.close());
 
 const unusable: [string, string][] = [
-  ['another scheme', 'Bearer abc.def'],
+  // (Bearer is a session token: test/gateway/schema/sessions.test.ts.)
+  ['another scheme', 'Digest abc.def'],
   ['garbage', 'garbage'],
   ['an empty value', ''],
   ['no base64', 'Basic !!!not-base64!!!'],
@@ -33,7 +34,7 @@ describe('unusable Authorization headers', () => {
 
   it('refuses a subscription over SSE the same way', async () => {
     h.resetUpstreamRequests();
-    const stream = await h.sse('subscription { events { __typename } }', {}, { headers: { authorization: 'Bearer abc' } });
+    const stream = await h.sse('subscription { events { __typename } }', {}, { headers: { authorization: 'Digest abc' } });
     const [result] = await stream.waitFor(1);
     stream.close();
     expect(result!.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');

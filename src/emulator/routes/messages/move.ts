@@ -122,7 +122,6 @@ export function notifyUpdate(
     Object.assign(event, {
       orig_content: orig.content,
       orig_rendered_content: orig.rendered,
-      prev_rendered_content_version: 1,
       content: message.content,
       rendered_content: message.rendered_content,
       is_me_message: message.is_me_message,

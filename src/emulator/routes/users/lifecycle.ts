@@ -46,7 +46,7 @@ export function createUser(ctx: RouteContext) {
   for (const streamId of store.defaultChannelIds) subscribe(store, streamId, user.user_id);
   for (const viewerId of usersWhoCanAccess(store, user)) {
     const viewer = store.users.get(viewerId)!;
-    const person = serializeUser(store, viewer, user, { baseUrl: ctx.baseUrl, clientGravatar: false, includeProfileData: true });
+    const person = serializeUser(store, viewer, user, { baseUrl: ctx.baseUrl, featureLevel: ctx.settings.featureLevel, clientGravatar: false, includeProfileData: true });
     ctx.events.notify([viewerId], { type: 'realm_user', op: 'add', person });
   }
   return { user_id: user.user_id };

@@ -61,6 +61,7 @@ export function accessUser(
 export function readUserQuery(ctx: RouteContext): SerializeOptions {
   return {
     baseUrl: ctx.baseUrl,
+    featureLevel: ctx.settings.featureLevel,
     clientGravatar: ctx.params.bool('client_gravatar', true),
     includeProfileData: ctx.params.bool('include_custom_profile_fields', false),
   };
@@ -95,6 +96,7 @@ export function getOwnUser(ctx: RouteContext) {
   const { store, user } = ctx;
   const { bot_type: _type, bot_owner_id: _owner, profile_data, ...rest } = serializeUser(store, user, user, {
     baseUrl: ctx.baseUrl,
+    featureLevel: ctx.settings.featureLevel,
     clientGravatar: false,
     includeProfileData: true,
   });

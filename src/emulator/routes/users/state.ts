@@ -2,7 +2,7 @@
 import type { StateContext } from '../../context.js';
 import { Role, type User } from '../../store.js';
 import { FIELD_TYPE_NAMES, customProfileFields } from './profile-fields.js';
-import { accessibleUserIds, avatarUrl, type SerializeOptions, serializeUser, unknownUser } from './wire.js';
+import { accessibleUserIds, avatarUrl, BILLING_ADMIN_REMOVED, type SerializeOptions, serializeUser, unknownUser } from './wire.js';
 
 // ---- register state ----------------------------------------------------------------------------
 
@@ -26,14 +26,15 @@ export function serializeBot(ctx: StateContext, bot: User) {
 
 export function realmUserState(ctx: StateContext): Record<string, unknown> {
   const { store, user } = ctx;
-  const options: SerializeOptions = { baseUrl: ctx.baseUrl, clientGravatar: ctx.options.clientGravatar, includeProfileData: true };
+  const { featureLevel } = ctx.settings;
+  const options: SerializeOptions = { baseUrl: ctx.baseUrl, featureLevel, clientGravatar: ctx.options.clientGravatar, includeProfileData: true };
   const accessible = accessibleUserIds(store, user);
   const incomplete = ctx.options.capabilities.user_list_incomplete === true;
   const sorted = [...store.users.values()].sort((a, b) => a.user_id - b.user_id);
   const shown = (u: User) => accessible === null || accessible.has(u.user_id);
   const realmUsers = sorted
     .filter((u) => u.is_active && (shown(u) || !incomplete))
-    .map((u) => (shown(u) ? serializeUser(store, user, u, options) : unknownUser(store, u.user_id, ctx.baseUrl)));
+    .map((u) => (shown(u) ? serializeUser(store, user, u, options) : unknownUser(store, u.user_id, ctx.baseUrl, featureLevel)));
   const nonActive = sorted.filter((u) => !u.is_active && shown(u)).map((u) => serializeUser(store, user, u, options));
   const own = serializeUser(store, user, user, { ...options, clientGravatar: false });
   const webPublic = store.userHasGroupSetting(user.user_id, store.realm.settings.can_create_web_public_channel_group);
@@ -49,12 +50,11 @@ export function realmUserState(ctx: StateContext): Record<string, unknown> {
     avatar_source: user.avatar_source,
     avatar_url: own.avatar_url,
     avatar_url_medium: avatarUrl(store, user, { baseUrl: ctx.baseUrl, clientGravatar: false, viewer: user, medium: true }),
-    avatar_version: user.avatar_version,
     is_admin: store.isAdmin(user),
     is_owner: user.role === Role.OWNER,
     is_moderator: user.role === Role.MODERATOR,
     is_guest: store.isGuest(user),
-    is_billing_admin: user.is_billing_admin,
+    ...(featureLevel < BILLING_ADMIN_REMOVED && { is_billing_admin: user.is_billing_admin }),
     can_create_streams: member,
     can_create_public_streams: member,
     can_create_private_streams: member,

@@ -79,8 +79,16 @@ export function avatarUrl(store: Store, target: User, options: AvatarOptions): s
   return `${options.baseUrl}/user_avatars/${store.realm.id}/${hash}${options.medium ? '-medium' : ''}.png?version=${target.avatar_version}`;
 }
 
+/**
+ * The level at which user objects stopped carrying `is_billing_admin` (Zulip 10.0, feature level
+ * 363: the organization's `can_manage_billing_group` replaced it; https://zulip.com/api/get-users).
+ */
+export const BILLING_ADMIN_REMOVED = 363;
+
 export interface SerializeOptions {
   baseUrl: string;
+  /** The level the emulator claims: the user object's shape follows it. */
+  featureLevel: number;
   /** @default true, as the endpoints default it */
   clientGravatar?: boolean;
   /** Add `profile_data` (non-bots only). @default false */
@@ -100,7 +108,7 @@ export function serializeUser(store: Store, viewer: User, target: User, options:
     is_owner: target.role === Role.OWNER,
     is_admin: target.role <= Role.ADMINISTRATOR,
     is_guest: target.role === Role.GUEST,
-    is_billing_admin: target.is_billing_admin,
+    ...(options.featureLevel < BILLING_ADMIN_REMOVED && { is_billing_admin: target.is_billing_admin }),
     is_bot: target.is_bot,
     bot_type: target.is_bot ? (target.bot_type as WireUser['bot_type']) : null,
     role: target.role as WireUser['role'],
@@ -114,7 +122,7 @@ export function serializeUser(store: Store, viewer: User, target: User, options:
 }
 
 /** What a guest without access to a user is shown in place of that user (register without user_list_incomplete). */
-export function unknownUser(store: Store, userId: number, baseUrl: string): WireUser {
+export function unknownUser(store: Store, userId: number, baseUrl: string, featureLevel: number): WireUser {
   return {
     user_id: userId,
     email: store.placeholderEmail(userId),
@@ -125,7 +133,7 @@ export function unknownUser(store: Store, userId: number, baseUrl: string): Wire
     is_owner: false,
     is_admin: false,
     is_guest: false,
-    is_billing_admin: false,
+    ...(featureLevel < BILLING_ADMIN_REMOVED && { is_billing_admin: false }),
     is_bot: false,
     bot_type: null,
     role: Role.MEMBER,

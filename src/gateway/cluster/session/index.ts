@@ -164,6 +164,11 @@ export class ClusterEventSession implements EventSession {
     return this.#ready.within(withinMs, () => this.#lastError ?? new RedisUnavailableError('The event log in Redis was not ready in time.'));
   }
 
+  position(): Cursor | undefined {
+    if (!this.#ready.done || this.#position.generation === undefined) return undefined;
+    return { generation: this.#position.generation, seq: this.#position.seq };
+  }
+
   attach(subscriber: Subscriber, spec: FilterSpec, after?: Cursor): void {
     const filter = this.#groups.add(subscriber, spec);
     if (!after) return;
@@ -319,6 +324,13 @@ export class ClusterEventSession implements EventSession {
     }
     flush();
     this.#registrationReached();
+    this.#reached();
+  }
+
+  /** Tells the listeners where the stream now is (see SessionListener.position). */
+  #reached(): void {
+    const position = this.position();
+    if (position) for (const listener of this.#listeners) listener.position?.(position);
   }
 
   /**
@@ -477,7 +489,10 @@ export class ClusterEventSession implements EventSession {
   }
 
   #markReady(): void {
-    if (!this.#stopped) this.#ready.resolve();
+    if (this.#stopped || this.#ready.done) return;
+    this.#ready.resolve();
+    // Where the stream stands as it becomes ready: the change logs (sync/logs.ts) start there.
+    this.#reached();
   }
 
   /** See EventSession.refuse: this instance leaves without deleting the queue (revocation.ts purges the credential's keys). */

@@ -23,7 +23,10 @@ import { ended, type Ended, type Payload } from './payloads.js';
 export async function open(ctx: Context, spec: FilterSpec, after?: Cursor): Promise<Subscriber> {
   requireCredentials(ctx);
   if (!ctx.events) throw new Error('the event hub is not installed (useEventHub in yoga.ts)');
-  return ctx.events.subscribe(ctx.connection, { filter: spec, ...(after && { after }) });
+  const subscriber = await ctx.events.subscribe(ctx.connection, { filter: spec, ...(after && { after }) });
+  // Resuming from a stamp is using it: the credential's change log is retained (sync/logs.ts).
+  if (after) ctx.sync?.retain(ctx.connection);
+  return subscriber;
 }
 
 /** The next execution resolves with the loaders of this delivery's batch. */
@@ -100,6 +103,7 @@ export function eventPayloads(ctx: Context, subscriber: Subscriber, spec: Filter
     const { delivery } = item;
     useBatchLoaders(ctx, delivery);
     if (delivery.verdict === 'lookup' && !(await passesLookup(ctx, filter, delivery.event))) return 'skip';
+    ctx.stampNow = delivery.cursor;
     return { value: { cursor: delivery.cursor, event: delivery.event } };
   });
 }

@@ -118,6 +118,7 @@ export function typingStates(ctx: Context, subscriber: Subscriber, expiryMs: num
     const { delivery } = item;
     useBatchLoaders(ctx, delivery);
     cursor = delivery.cursor;
+    ctx.stampNow = cursor;
     const event = delivery.event;
     if (event.kind === 'RESYNC') {
       expiries.clear();

@@ -14,13 +14,13 @@ import {
 } from '../../../zulip/routes/messages.js';
 import { builder } from '../../builder.js';
 import { badInput } from '../../errors.js';
+import { MoveMessagesTimeLimitExceededError } from '../../typed-errors.js';
 import { getFeatureLevel, requireFeatureLevel } from '../../upstream/feature-level.js';
 import { anchorFrom, MessageAnchorInput } from './cursor.js';
 import { EditableMessageFlagEnum, FlagOperationEnum, PropagateModeEnum } from './enums.js';
 import { NarrowInput, narrowFor } from './narrow.js';
 import {
   EditMessagePayloadRef,
-  MoveMessagesTimeLimitExceeded,
   SendMessagePayloadRef,
   UpdateMessageFlagsForNarrowPayloadRef,
   UpdateMessageFlagsPayloadRef,
@@ -71,14 +71,7 @@ builder.mutationFields((t) => ({
   editMessage: t.field({
     zulip: { reaches: ['update-message'], writes: ['update_message'] },
     type: EditMessagePayloadRef,
-    errors: {
-      types: [MoveMessagesTimeLimitExceeded],
-      directResult: true,
-      union: {
-        name: 'EditMessageResult',
-        description: 'The edited message, or the move time limit the client can work around.',
-      },
-    },
+    errors: { types: [MoveMessagesTimeLimitExceededError] },
     description:
       'Edits a message\u2019s content, or moves it (and, by `propagateMode`, the rest of its topic) to another topic ' +
       'or channel. Content and channel cannot change together; topic and channel apply to channel messages only. ' +
@@ -100,20 +93,16 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_root, args, ctx) => {
-      try {
-        const result = await updateMessage(ctx.connection, {
-          messageId: args.messageId,
-          content: args.content ?? undefined,
-          topic: args.topic ?? undefined,
-          streamId: args.channelId ?? undefined,
-          propagateMode: (args.propagateMode ?? undefined) as PropagateMode | undefined,
-          sendNotificationToOldThread: args.sendNotificationToOldThread ?? undefined,
-          sendNotificationToNewThread: args.sendNotificationToNewThread ?? undefined,
-        });
-        return { messageId: args.messageId, detachedUploads: result.detached_uploads ?? [], baseUrl: ctx.connection.baseUrl };
-      } catch (error) {
-        throw MoveMessagesTimeLimitExceeded.from(error);
-      }
+      const result = await updateMessage(ctx.connection, {
+        messageId: args.messageId,
+        content: args.content ?? undefined,
+        topic: args.topic ?? undefined,
+        streamId: args.channelId ?? undefined,
+        propagateMode: (args.propagateMode ?? undefined) as PropagateMode | undefined,
+        sendNotificationToOldThread: args.sendNotificationToOldThread ?? undefined,
+        sendNotificationToNewThread: args.sendNotificationToNewThread ?? undefined,
+      });
+      return { messageId: args.messageId, detachedUploads: result.detached_uploads ?? [], baseUrl: ctx.connection.baseUrl };
     },
   }),
   updateMessageFlags: t.field({

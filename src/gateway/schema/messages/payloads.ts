@@ -1,15 +1,8 @@
 /**
  * What the message mutations return: payloads that fetch the message afterwards only when
- * selected (through the request's message loader, feature level 300), and the typed
- * MOVE_MESSAGES_TIME_LIMIT_EXCEEDED result of `editMessage`.
+ * selected (through the request's message loader, feature level 300).
  */
-import type {
-  DetachedUpload,
-  MoveMessagesTimeLimitExceededData,
-  UpdateMessageFlagsForNarrowResult,
-} from '../../../zulip/model/messages.js';
-import { ZulipErrorCode } from '../../../zulip/error-codes.js';
-import { ZulipApiError } from '../../../zulip/errors.js';
+import type { DetachedUpload, UpdateMessageFlagsForNarrowResult } from '../../../zulip/model/messages.js';
 import { builder } from '../../builder.js';
 import { ChannelRef } from '../channels/index.js';
 import { channelLookupCost } from '../../upstream/cost.js';
@@ -93,53 +86,6 @@ export const EditMessagePayloadRef = builder.objectRef<EditedMessage>('EditMessa
       description: 'Files whose only references the edit removed (empty from servers that do not report them).',
       resolve: (p) => p.detachedUploads.map((u) => ({ ...u, baseUrl: p.baseUrl })),
     }),
-  }),
-});
-
-/**
- * MOVE_MESSAGES_TIME_LIMIT_EXCEEDED as a result, not an error: the client can retry with
- * CHANGE_LATER from `firstMessageIdAllowedToMove`. https://zulip.com/api/update-message
- */
-export class MoveMessagesTimeLimitExceeded extends Error {
-  static readonly code = ZulipErrorCode.moveMessagesTimeLimitExceeded;
-  readonly firstMessageIdAllowedToMove: number | null;
-  readonly totalMessagesAllowedToMove: number;
-  readonly totalMessagesInTopic: number;
-
-  constructor(message: string, data: Partial<MoveMessagesTimeLimitExceededData>) {
-    super(message);
-    this.name = 'MoveMessagesTimeLimitExceeded';
-    this.firstMessageIdAllowedToMove = data.first_message_id_allowed_to_move ?? null;
-    this.totalMessagesAllowedToMove = data.total_messages_allowed_to_move ?? 0;
-    this.totalMessagesInTopic = data.total_messages_in_topic ?? 0;
-  }
-
-  /** The typed form of an upstream error, or the error itself when it is another one. */
-  static from(error: unknown): unknown {
-    if (!(error instanceof ZulipApiError) || error.code !== MoveMessagesTimeLimitExceeded.code) return error;
-    return new MoveMessagesTimeLimitExceeded(error.message, error.data as Partial<MoveMessagesTimeLimitExceededData>);
-  }
-}
-
-builder.objectType(MoveMessagesTimeLimitExceeded, {
-  name: 'MoveMessagesTimeLimitExceededError',
-  description:
-    'The move is beyond the organization\u2019s time limit for part of the topic. When `firstMessageIdAllowedToMove` ' +
-    'is set, the client may retry with `messageId: firstMessageIdAllowedToMove` and `propagateMode: CHANGE_LATER` ' +
-    'to move only the part it may (upstream code MOVE_MESSAGES_TIME_LIMIT_EXCEEDED).',
-  fields: (t) => ({
-    code: t.string({ description: 'Always MOVE_MESSAGES_TIME_LIMIT_EXCEEDED.', resolve: () => MoveMessagesTimeLimitExceeded.code }),
-    message: t.exposeString('message', { description: 'The server\u2019s explanation, for people.' }),
-    firstMessageIdAllowedToMove: t.field({
-      type: 'Long',
-      nullable: true,
-      description: 'The oldest message of the topic the caller may move; null when the server did not compute it.',
-      resolve: (e) => e.firstMessageIdAllowedToMove,
-    }),
-    totalMessagesAllowedToMove: t.exposeInt('totalMessagesAllowedToMove', {
-      description: 'How many (of the most recent) messages the caller may move.',
-    }),
-    totalMessagesInTopic: t.exposeInt('totalMessagesInTopic', { description: 'How many messages the topic has.' }),
   }),
 });
 

@@ -4,14 +4,13 @@
  * https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe
  */
 import type { SubscriptionRequest } from '../../../zulip/model/subscriptions.js';
-import { ZulipErrorCode } from '../../../zulip/error-codes.js';
-import { ZulipApiError } from '../../../zulip/errors.js';
 import { subscribe, unsubscribe, type Principals } from '../../../zulip/routes/subscriptions.js';
 import { featureLevels } from '../../../zulip/feature-levels.js';
 import { builder } from '../../builder.js';
 import type { Context } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { requireFeatureLevel } from '../../upstream/feature-level.js';
+import { ChannelDoesNotExistError } from '../../typed-errors.js';
 import { MessageRetentionInput, toWireRetention } from '../channels/update.js';
 import { channelGroupArgs, channelGroupSettings, type ChannelGroupArgs } from '../channels/group-args.js';
 import { loadUsers } from '../group-settings.js';
@@ -96,35 +95,6 @@ const UnsubscribePayloadRef = builder.objectRef<UnsubscribePayload>('Unsubscribe
       description: 'Channels a user was not subscribed to (one entry per user and channel).',
       resolve: (p) => p.not_removed,
     }),
-  }),
-});
-
-/** STREAM_DOES_NOT_EXIST from unsubscribe, as a result the client can act on (the channel name). */
-class ChannelDoesNotExistError extends Error {
-  static readonly code = ZulipErrorCode.streamDoesNotExist;
-  readonly channelName: string;
-
-  constructor(message: string, channelName: string) {
-    super(message);
-    this.name = 'ChannelDoesNotExistError';
-    this.channelName = channelName;
-  }
-
-  /** The typed form of an upstream error, or the error itself when it is another one. */
-  static from(error: unknown): unknown {
-    if (!(error instanceof ZulipApiError) || error.code !== ChannelDoesNotExistError.code) return error;
-    const name = error.data.stream;
-    return new ChannelDoesNotExistError(error.message, typeof name === 'string' ? name : '');
-  }
-}
-
-builder.objectType(ChannelDoesNotExistError, {
-  name: 'ChannelDoesNotExistError',
-  description: 'A channel named in the request does not exist (upstream code STREAM_DOES_NOT_EXIST).',
-  fields: (t) => ({
-    code: t.string({ description: 'Always STREAM_DOES_NOT_EXIST.', resolve: () => ChannelDoesNotExistError.code }),
-    message: t.exposeString('message', { description: 'The server\u2019s explanation, for people.' }),
-    channelName: t.exposeString('channelName', { description: 'The name that matched no channel.' }),
   }),
 });
 
@@ -224,14 +194,7 @@ builder.mutationFields((t) => ({
   unsubscribe: t.field({
     zulip: { reaches: ['unsubscribe'], writes: ['subscription'] },
     type: UnsubscribePayloadRef,
-    errors: {
-      types: [ChannelDoesNotExistError],
-      directResult: true,
-      union: {
-        name: 'UnsubscribeResult',
-        description: 'What was removed, or the channel name that does not exist.',
-      },
-    },
+    errors: { types: [ChannelDoesNotExistError] },
     description:
       'Unsubscribes users (default: the caller) from channels by name. Removing others needs administration ' +
       'rights, can_remove_subscribers_group, or owning the bot. An unknown channel is a ChannelDoesNotExistError ' +
@@ -243,11 +206,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const principals = await readPrincipals(ctx, args.principals, args.principalEmails);
-      try {
-        return await unsubscribe(ctx.connection, { subscriptions: [...args.channelNames], principals });
-      } catch (error) {
-        throw ChannelDoesNotExistError.from(error);
-      }
+      return unsubscribe(ctx.connection, { subscriptions: [...args.channelNames], principals });
     },
   }),
 }));
