@@ -254,10 +254,10 @@ describe('the server allow-list', () => {
     expect(signedIn.errors).toBeUndefined();
     const session = bearer(signedIn.data!.signIn.bearerToken);
     s.upstream.length = 0;
-    const offList = await s.gql(`mutation { addAccount(server: "http://127.0.0.2:9", email: "${othello.email}", apiKey: "${othello.apiKey}") { account { id } } }`, session);
+    const offList = await s.gql(`mutation { addAccount(server: "http://127.0.0.2:9", email: "${othello.email}", apiKey: "${othello.apiKey}") { account { accountId } } }`, session);
     expect(offList.errors?.[0]?.extensions.code).toBe('SERVER_NOT_ALLOWED');
     expect(s.upstream).toHaveLength(0);
-    const added = await s.gql(`mutation { addAccount(server: "${s.b.url}/", email: "${othello.email}", apiKey: "${othello.apiKey}") { account { id } } }`, session);
+    const added = await s.gql(`mutation { addAccount(server: "${s.b.url}/", email: "${othello.email}", apiKey: "${othello.apiKey}") { account { accountId } } }`, session);
     expect(added.errors).toBeUndefined();
     // The key was checked on B, not on the default server.
     expect(s.upstream.map((url) => new URL(url).origin)).toEqual([s.b.url]);

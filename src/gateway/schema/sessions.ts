@@ -25,7 +25,7 @@ import { builder } from '../builder.js';
 const SessionAccountRef = builder.objectRef<SessionAccount>('SessionAccount').implement({
   description: 'An account of the session: who it is on which chat server. Its credential stays on the gateway.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Opaque id of the account, stable within its session (removeAccount takes it).' }),
+    accountId: t.exposeID('id', { description: 'Opaque id of the account, stable within its session (removeAccount takes it).' }),
     server: t.exposeString('server', { description: 'The chat server\u2019s origin, e.g. https://chat.example.com.' }),
     email: t.exposeString('email', { description: 'The account\u2019s API email on that server.' }),
   }),
@@ -205,7 +205,7 @@ builder.mutationField('removeAccount', (t) =>
     zulip: { writes: [], anonymous: true },
     type: RemoveAccountPayloadRef,
     description: 'Removes an account from the request\u2019s session (its credential is forgotten); the last one signs the session out.',
-    args: { id: t.arg.id({ required: true, description: 'The account\u2019s id in this session (SessionAccount.id).' }) },
+    args: { id: t.arg.id({ required: true, description: 'The account\u2019s id in this session (SessionAccount.accountId).' }) },
     resolve: async (_root, args, ctx) => {
       const session = sessionOf(ctx);
       const request = requestOf(ctx);

@@ -18,7 +18,7 @@ const HAMLET = demoUser('hamlet');
 const IAGO = demoUser('iago');
 const PASSWORD = initialPassword(HAMLET.email);
 const SIGN_IN = `mutation($email: String!, $password: String, $apiKey: String, $server: String, $bearer: Boolean) {
-  signIn(email: $email, password: $password, apiKey: $apiKey, server: $server, bearer: $bearer) { bearerToken session { accounts { id server email } expiresAt } }
+  signIn(email: $email, password: $password, apiKey: $apiKey, server: $server, bearer: $bearer) { bearerToken session { accounts { accountId server email } expiresAt } }
 }`;
 const ME = '{ me { user { fullName } } }';
 const SIGN_OUT = 'mutation { signOut { signedOut } }';
@@ -59,7 +59,7 @@ describe('signIn, a query and a subscription on the session, signOut', () => {
     expect(cookie).not.toMatch(/Secure/);
     expect(result.text).not.toContain(HAMLET.apiKey);
     expect(result.data).toEqual({
-      signIn: { bearerToken: null, session: { accounts: [{ id: expect.any(String), server: h.zulipUrl, email: HAMLET.email }], expiresAt: expect.any(String) } },
+      signIn: { bearerToken: null, session: { accounts: [{ accountId: expect.any(String), server: h.zulipUrl, email: HAMLET.email }], expiresAt: expect.any(String) } },
     });
   });
 
@@ -196,16 +196,16 @@ describe('bad input: each a code, no session created or changed', () => {
   it('refuses an accountId of another session (ACCOUNT_NOT_IN_SESSION) and leaves both unchanged', async () => {
     const mine = await signIn(h);
     const theirs = await signIn(h);
-    const theirSession = await post(h, '{ session { accounts { id } } }', {}, { cookie: theirs });
-    const theirId = (theirSession.data!.session as { accounts: { id: string }[] }).accounts[0]!.id;
-    const refused = await post(h, 'mutation($id: ID!) { removeAccount(id: $id) { session { accounts { id } } } }', { id: theirId }, { cookie: mine });
+    const theirSession = await post(h, '{ session { accounts { accountId } } }', {}, { cookie: theirs });
+    const theirId = (theirSession.data!.session as { accounts: { accountId: string }[] }).accounts[0]!.accountId;
+    const refused = await post(h, 'mutation($id: ID!) { removeAccount(id: $id) { session { accounts { accountId } } } }', { id: theirId }, { cookie: mine });
     expect(code(refused.errors)).toBe('ACCOUNT_NOT_IN_SESSION');
     expect((await post(h, ME, {}, { cookie: mine })).errors).toBeUndefined();
-    expect((await post(h, '{ session { accounts { id } } }', {}, { cookie: theirs })).data).toEqual(theirSession.data);
+    expect((await post(h, '{ session { accounts { accountId } } }', {}, { cookie: theirs })).data).toEqual(theirSession.data);
   });
 
   it('answers SESSION_REQUIRED to session mutations without a session', async () => {
-    for (const query of [SIGN_OUT, 'mutation { removeAccount(id: "x") { session { expiresAt } } }', `mutation { addAccount(email: "${IAGO.email}", apiKey: "${IAGO.apiKey}") { account { id } } }`]) {
+    for (const query of [SIGN_OUT, 'mutation { removeAccount(id: "x") { session { expiresAt } } }', `mutation { addAccount(email: "${IAGO.email}", apiKey: "${IAGO.apiKey}") { account { accountId } } }`]) {
       expect(code((await post(h, query, {})).errors), query).toBe('SESSION_REQUIRED');
     }
   });
@@ -215,17 +215,17 @@ describe('accounts of a session', () => {
   it('adds an account (checked upstream) and removes it; removing the last signs out', async () => {
     const h = setupHarness();
     const cookie = await signIn(h);
-    const added = await post(h, `mutation { addAccount(email: "${IAGO.email}", apiKey: "${IAGO.apiKey}") { account { id email } session { accounts { email } } } }`, {}, { cookie });
+    const added = await post(h, `mutation { addAccount(email: "${IAGO.email}", apiKey: "${IAGO.apiKey}") { account { accountId email } session { accounts { email } } } }`, {}, { cookie });
     expect(added.errors).toBeUndefined();
     expect(added.text).not.toContain(IAGO.apiKey);
-    const payload = added.data!.addAccount as { account: { id: string }; session: { accounts: { email: string }[] } };
+    const payload = added.data!.addAccount as { account: { accountId: string }; session: { accounts: { email: string }[] } };
     expect(payload.session.accounts.map((a) => a.email)).toEqual([HAMLET.email, IAGO.email]);
-    const bad = await post(h, `mutation { addAccount(email: "${IAGO.email}", apiKey: "nope-nope-nope-nope-nope-nope-12") { account { id } } }`, {}, { cookie });
+    const bad = await post(h, `mutation { addAccount(email: "${IAGO.email}", apiKey: "nope-nope-nope-nope-nope-nope-12") { account { accountId } } }`, {}, { cookie });
     expect(code(bad.errors)).toBe('SIGN_IN_FAILED');
-    const removed = await post(h, 'mutation($id: ID!) { removeAccount(id: $id) { session { accounts { email } } } }', { id: payload.account.id }, { cookie });
+    const removed = await post(h, 'mutation($id: ID!) { removeAccount(id: $id) { session { accounts { email } } } }', { id: payload.account.accountId }, { cookie });
     expect(removed.data).toEqual({ removeAccount: { session: { accounts: [{ email: HAMLET.email }] } } });
-    const session = await post(h, '{ session { accounts { id } } }', {}, { cookie });
-    const last = (session.data!.session as { accounts: { id: string }[] }).accounts[0]!.id;
+    const session = await post(h, '{ session { accounts { accountId } } }', {}, { cookie });
+    const last = (session.data!.session as { accounts: { accountId: string }[] }).accounts[0]!.accountId;
     const ended = await post(h, 'mutation($id: ID!) { removeAccount(id: $id) { session { expiresAt } } }', { id: last }, { cookie });
     expect(ended.data).toEqual({ removeAccount: { session: null } });
     expect(code((await post(h, ME, {}, { cookie })).errors)).toBe('SESSION_INVALID');
