@@ -88,9 +88,14 @@ export async function start(
   for (const warning of config.warnings) logger.warn(warning);
   const metrics = config.metrics.enabled ? new ops.GatewayMetrics() : undefined;
   const tracing = new ops.GatewayTracing(config.tracing, options.traceExporter);
+  // The demo serves two organizations on two emulators, two servers of the allow-list
+  // (docs/accounts.md): one session may hold an account on each.
   const emulator = config.demo ? createEmulator({ seed: 'demo' }) : undefined;
+  const second = config.demo ? createEmulator({ seed: 'demo', settings: { realmName: SECOND_DEMO_ORGANIZATION } }) : undefined;
   const upstream = emulator ? await emulator.listen({ host: '127.0.0.1', port: 0 }) : undefined;
+  const secondUpstream = second ? await second.listen({ host: '127.0.0.1', port: 0 }) : undefined;
   const zulipUrl = upstream?.url ?? config.zulipUrl!;
+  const zulipServers = secondUpstream ? [secondUpstream.url] : config.zulipServers;
   // Cluster mode: readiness and metrics follow the Redis connection; its changes are logged.
   let redisState: string | undefined = config.cluster ? 'connecting' : undefined;
   const onRedisState = (state: string) => {
@@ -102,6 +107,7 @@ export async function start(
   let gateway: Gateway | undefined; // read by readiness once built
   const readiness = new ops.Readiness({
     zulipUrl,
+    otherServers: zulipServers,
     cacheMs: config.readinessCacheMs,
     degradations: () => [
       ...(gateway?.directories?.degradations() ?? []),
@@ -118,6 +124,7 @@ export async function start(
 
   gateway = createGateway({
     zulipUrl,
+    zulipServers,
     ...config.gateway,
     graphiql: config.gateway.graphiql && { ...(demoAuthorization && { demoAuthorization }) },
     persistedOperations: { ...config.gateway.persistedOperations, ...(documents && { documents }) },
@@ -135,6 +142,7 @@ export async function start(
     if (opsServer?.listening) await new Promise((resolve) => opsServer!.close(resolve));
     await tracing.shutdown();
     await emulator?.close();
+    await second?.close();
   };
 
   let url: string;
@@ -155,7 +163,7 @@ export async function start(
   // Checked once, now: refused credentials are logged (once) and keep /readiness at 503.
   void readiness.checkDefaultCredentials();
   log(`chatgraph: GraphQL on ${url}${config.gateway.graphiql ? ' (GraphiQL in a browser)' : ''}`);
-  if (emulator) printDemoHelp(log, url, upstream!.url, demoAuthorization!);
+  if (emulator) printDemoHelp(log, url, upstream!.url, demoAuthorization!, secondUpstream!.url);
   else log(`chatgraph: upstream chat server ${zulipUrl}${defaultCredentials ? ' (default credentials configured)' : ''}`);
 
   let closing: Promise<void> | undefined;
@@ -186,10 +194,14 @@ function listen(server: Server, port: number, host: string): Promise<string> {
   });
 }
 
-function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: string, authorization: string): void {
+/** The second demo organization's name (the first keeps the seed's). */
+const SECOND_DEMO_ORGANIZATION = 'Elsinore Players';
+
+function printDemoHelp(log: (line: string) => void, url: string, emulatorUrl: string, authorization: string, secondUrl: string): void {
   const demo = DEMO_USERS[0]!;
   const body = JSON.stringify({ query: '{ serverSettings { realmName featureLevel } }' });
   log(`chatgraph: no ZULIP_URL set; serving the demo organization from the embedded emulator at ${emulatorUrl}`);
+  log(`chatgraph: and a second organization, "${SECOND_DEMO_ORGANIZATION}", on a second server at ${secondUrl} (same demo users and keys): a session may hold an account on each (docs/accounts.md)`);
   log(`chatgraph: demo credential for ${demo.fullName} (${demo.email}), the organization owner:`);
   log(`  Authorization: ${authorization}`);
   log('chatgraph: try');

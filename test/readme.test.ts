@@ -28,7 +28,7 @@ import { createHarness, setupHarness } from './helpers/harness.js';
 import { until } from './helpers/wait.js';
 
 /** The README first, then the docs whose examples run (in this order: later ones may change data). */
-const DOCUMENTS = ['README.md', 'docs/examples.md', 'docs/errors.md', 'docs/realtime.md', 'docs/mobile-sync.md', 'docs/api.md', 'docs/configuration.md', 'docs/operations.md', 'docs/federation.md', 'docs/benchmarks.md', 'docs/development.md', 'docs/clients.md', 'docs/adding-an-operation.md', 'docs/sessions.md'];
+const DOCUMENTS = ['README.md', 'docs/examples.md', 'docs/errors.md', 'docs/realtime.md', 'docs/mobile-sync.md', 'docs/api.md', 'docs/configuration.md', 'docs/operations.md', 'docs/federation.md', 'docs/benchmarks.md', 'docs/development.md', 'docs/clients.md', 'docs/adding-an-operation.md', 'docs/sessions.md', 'docs/accounts.md'];
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const readme = read('README.md');
 const documents = DOCUMENTS.map(read).join('\n');

@@ -224,6 +224,7 @@ function applyRealmOverrides(store: Store, settings: EmulatorSettings): void {
   if (settings.messageContentEditLimitSeconds !== undefined) realm.message_content_edit_limit_seconds = settings.messageContentEditLimitSeconds;
   if (settings.moveMessagesWithinStreamLimitSeconds !== undefined) realm.move_messages_within_stream_limit_seconds = settings.moveMessagesWithinStreamLimitSeconds;
   if (settings.moveMessagesBetweenStreamsLimitSeconds !== undefined) realm.move_messages_between_streams_limit_seconds = settings.moveMessagesBetweenStreamsLimitSeconds;
+  if (settings.realmName !== undefined) store.realm.name = settings.realmName;
 }
 
 /** HTTP basic authentication with email and API key. https://zulip.com/api/http-headers */

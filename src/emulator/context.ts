@@ -37,6 +37,8 @@ export interface EmulatorSettings {
   rateLimit?: { limit: number; windowSeconds: number };
   moveMessagesWithinStreamLimitSeconds?: number | null;
   moveMessagesBetweenStreamsLimitSeconds?: number | null;
+  /** The organization's name (`realm_name`), e.g. for a second demo organization. @default the seed's */
+  realmName?: string;
   // Uploads.
   /** The server's `MAX_FILE_UPLOAD_SIZE`, reported as `max_file_upload_size_mib`. @default 100 (Zulip's) */
   maxFileUploadSizeMib: number;

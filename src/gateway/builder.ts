@@ -19,6 +19,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { Context } from './context.js';
 import { nodeTypenamesOf, readGlobalId, requireNodeType } from './global-ids.js';
+import AccountScopePlugin from './account-scope.js';
 import ZulipFactsPlugin from './facts.js';
 import TypedErrorsPlugin from './typed-errors.js';
 import { Upload } from './upload.js';
@@ -33,9 +34,10 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  // The order is the resolvers' nesting, outermost first: the errors plugin returns the typed
-  // errors that typed-errors.ts throws around the facts plugin's feature gate and the resolver.
-  plugins: [ErrorsPlugin, TypedErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
+  // The order is the resolvers' nesting, outermost first. AccountScopePlugin is the outermost, so
+  // every other one sees the account's context; the errors plugin returns the typed errors that
+  // typed-errors.ts throws around the facts plugin's feature gate and the resolver.
+  plugins: [AccountScopePlugin, ErrorsPlugin, TypedErrorsPlugin, RelayPlugin, ZulipFactsPlugin],
   defaultFieldNullability: false,
   // Every mutation declares its expected failures (`errors: { types: [...] }`, typed-errors.ts) and
   // returns `<Mutation>Result`: its payload itself (a scalar or list in `<Mutation>Payload`) or one

@@ -22,6 +22,8 @@ import type { RequestSession, Sessions } from './sessions/sessions.js';
 import { createLoaders, type Loaders } from './loaders/index.js';
 import type { Reservation } from './upstream/bucket.js';
 import type { UpstreamServer } from './upstream/server.js';
+import type { UpstreamServers } from './upstream/servers.js';
+import type { RequestAccount } from './account-types.js';
 
 export interface Context {
   /** The gateway's chat server: shared connection pool and server facts. */
@@ -62,6 +64,7 @@ export interface Context {
    * The request's session (sessions/sessions.ts), when it came with a valid cookie or bearer token:
    * its accounts, each giving its decrypted credential to the code that builds its connection. With
    * one account, `credentials` are that account's, exactly as if sent in `Authorization: Basic`.
+   * Each account's fields act on its own server (accounts.ts).
    */
   session?: RequestSession;
   /** What the session mutations (schema/sessions.ts) need of the request; absent when sessions are off. */
@@ -85,6 +88,27 @@ export interface Context {
    * execution reads (live/resources.ts), so that the events changing them re-run it.
    */
   liveReads?: LiveReads;
+  /** Every server the gateway may talk to (upstream/servers.ts); absent in contexts built outside a gateway. */
+  servers?: UpstreamServers;
+  /** Set on a context that acts as one account of the session (accounts.ts `accountContext`). */
+  account?: RequestAccount;
+  /**
+   * Set only while a `@live` query executes: what an account's context records its reads with (in
+   * that account's own scope), so that the account's events re-run the query (plugins/live-queries.ts).
+   */
+  liveAccountReads?: (connection: ZulipConnection) => LiveReads;
+  /** Per request, the contexts of the session's accounts and where in the result each applies (accounts.ts). */
+  accountScopes?: AccountScopes;
+}
+
+/** See accounts.ts: built on first use by a field of an account. */
+export interface AccountScopes {
+  /** The operation's own context. */
+  root: Context;
+  /** Each account's context, by account id. */
+  contexts: Map<string, Context>;
+  /** The context that applies below a response path (its keys joined by NUL). */
+  byPath: Map<string, Context>;
 }
 
 /** What the session mutations need to know of the request that runs them. */
@@ -120,16 +144,22 @@ export function contextFor(upstream: UpstreamServer, sent: SentCredentials | und
     : contextFromCredentials(upstream, undefined, sent.problem, observation);
 }
 
-/** Builds a context for `credentials` (or none), with the problem that left it without any. */
+/**
+ * Builds a context for `credentials` (or none), with the problem that left it without any; with
+ * `operation`, as a part of that context's operation (its counters and deadline).
+ */
 export function contextFromCredentials(
   upstream: UpstreamServer,
   credentials: Credentials | undefined,
   credentialsProblem?: string,
   observation?: object,
+  operation?: Pick<Context, 'ignoredParameters' | 'deadline'>,
 ): Context {
+  // An account's context (accounts.ts) keeps the deadline of the operation it serves; its calls
+  // are counted and spent on its own credential's bucket (its own counters, no reservation).
   const counters: Context['upstream'] = { baseUrl: upstream.config.baseUrl, requests: 0 };
-  const ignoredParameters = new Set<string>();
-  const deadline: Context['deadline'] = { expiresAt: undefined };
+  const ignoredParameters = operation?.ignoredParameters ?? new Set<string>();
+  const deadline: Context['deadline'] = operation?.deadline ?? { expiresAt: undefined };
   const observe = upstream.observe;
   const observeResponse = (info: ResponseInfo) => {
     for (const name of info.ignoredParametersUnsupported ?? []) ignoredParameters.add(name);

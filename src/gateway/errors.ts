@@ -56,6 +56,13 @@ export const GatewayErrorCode = {
   /** A record that does not exist or that the caller cannot see. */
   notFound: 'NOT_FOUND',
   /**
+   * A mutation of a session that holds several accounts, without `accountId`: which account acts
+   * is never guessed (docs/accounts.md).
+   */
+  accountRequired: 'ACCOUNT_REQUIRED',
+  /** An `accountId` (or an `Account` global id) that is not an account of the caller's session. */
+  accountNotFound: 'ACCOUNT_NOT_FOUND',
+  /**
    * A global id (`node`, `nodes`, a federation representation) that is malformed, or names a type
    * without identity, refused before any upstream call.
    */
@@ -148,7 +155,10 @@ export const GatewayErrorCode = {
   accountRevoked: 'ACCOUNT_REVOKED',
   /** An `accountId` this session does not hold (another session's, or removed). */
   accountNotInSession: 'ACCOUNT_NOT_IN_SESSION',
-  /** signIn or addAccount to a server this gateway does not serve, refused before any connection (`server`). */
+  /**
+   * signIn or addAccount to a chat server not on the gateway's allow-list (`ZULIP_SERVERS`), refused
+   * before any connection (`argument: server`).
+   */
   serverNotAllowed: 'SERVER_NOT_ALLOWED',
   /** signIn or addAccount with credentials the chat server refused (`upstreamCode`); nothing was stored. */
   signInFailed: 'SIGN_IN_FAILED',

@@ -60,14 +60,23 @@ import { RedisSessionStore } from './sessions/redis-store.js';
 import { DEFAULT_SESSION_MAX_MS, Sessions, type SessionsOptions } from './sessions/sessions.js';
 import { buildSchema, buildSubgraphSchema } from './schema/index.js';
 import { UpstreamServer } from './upstream/server.js';
+import { serverAddress, UpstreamServers } from './upstream/servers.js';
 
 export { CSRF_HEADER } from './plugins/csrf.js';
 export { MAX_REQUEST_BODY_BYTES } from './plugins/body-limit.js';
 export { OPERATION_LIMITS } from './plugins/limits.js';
 
 export interface GatewayOptions {
-  /** Origin of the chat server, e.g. `https://chat.example.com` (without `/api/v1`). */
+  /**
+   * The default chat server, e.g. `https://chat.example.com` (without `/api/v1`): where
+   * `Authorization: Basic` and the default credentials go.
+   */
   zulipUrl: string;
+  /**
+   * Other chat servers a session's accounts may be on (`ZULIP_SERVERS` but the first): with
+   * `zulipUrl`, the allow-list no connection goes outside of (upstream/servers.ts). @default []
+   */
+  zulipServers?: readonly string[];
   /** Transport for upstream calls (tests inject the emulator here). @default globalThis.fetch */
   fetch?: FetchLike;
   /** Identity for requests without an Authorization header. @default none: such requests are anonymous */
@@ -229,6 +238,8 @@ export type Gateway = YogaServerInstance<Record<string, never>, Context> & {
   readonly directories: LiveDirectories | undefined;
   /** The event hub: shutdown ends every subscription (and deletes the queues) before draining. */
   readonly hub: EventHub;
+  /** The allowed chat servers (`ZULIP_SERVERS`), one `UpstreamServer` each (upstream/servers.ts). */
+  readonly servers: UpstreamServers;
   /** The change logs behind stamps and `changes(since:)`; undefined when `sync: false`. */
   readonly sync: SyncLogs | undefined;
   /** The sessions (sessions/sessions.ts): in memory, or in Redis in cluster mode. */
@@ -261,7 +272,7 @@ function gatewayContext(
     sentSession?: SentSession;
     req?: { headers: Record<string, string | string[] | undefined> };
   },
-  upstream: UpstreamServer,
+  servers: UpstreamServers,
   sessions: Sessions,
   cookies: SessionCookies,
 ): Context | Promise<Context> {
@@ -288,17 +299,23 @@ function gatewayContext(
       setCookie: (value) => cookies.add(request, value),
     };
   }
-  if (sessionRequest.sent) return sessionContext(upstream, sessionRequest, sessionRequest.sent, initial);
+  if (sessionRequest.sent) return sessionContext(servers, sessionRequest, sessionRequest.sent, initial);
+  const upstream = servers.default;
   const context =
     'sentCredentials' in initial
       ? contextFor(upstream, initial.sentCredentials, initial)
       : createContext({ request: initial.request!, upstream, observation: initial });
   context.sessionRequest = sessionRequest;
+  context.servers = servers;
   return context;
 }
 
-/** The context of a request on a session: its (first) account's credentials, or why there are none. */
-async function sessionContext(upstream: UpstreamServer, sessionRequest: SessionRequest, sent: SentSession, observation: object): Promise<Context> {
+/**
+ * The context of a request on a session: its first account's credentials on that account's own
+ * server (the other accounts' fields get theirs: accounts.ts), or why there are none.
+ */
+async function sessionContext(servers: UpstreamServers, sessionRequest: SessionRequest, sent: SentSession, observation: object): Promise<Context> {
+  const upstream = servers.default;
   const session = await sessionRequest.sessions.resolve(sent.token).catch((error: unknown) => error as Error);
   let context: Context;
   if (session instanceof Error) {
@@ -308,9 +325,13 @@ async function sessionContext(upstream: UpstreamServer, sessionRequest: SessionR
     context = contextFromCredentials(upstream, undefined, 'The session is not valid (unknown, expired or signed out): sign in again.', observation);
     context.credentialsProblemCode = GatewayErrorCode.sessionInvalid;
   } else {
-    const account = session.accounts[0];
+    // An account whose server has left ZULIP_SERVERS is skipped: no connection goes outside the list.
+    const account = session.accounts.find((a) => servers.get(a.server));
     if (account) {
-      context = contextFromCredentials(upstream, account.credentials(), undefined, observation);
+      context = contextFromCredentials(servers.get(account.server)!, account.credentials(), undefined, observation);
+    } else if (session.accounts.length > 0) {
+      context = contextFromCredentials(upstream, undefined, 'None of the session\'s accounts is on a chat server this gateway serves (ZULIP_SERVERS): sign in again.', observation);
+      context.credentialsProblemCode = GatewayErrorCode.serverNotAllowed;
     } else {
       const revoked = session.revoked.at(-1);
       context = contextFromCredentials(upstream, undefined, 'The chat server no longer accepts the session\'s account (a regenerated API key or a deactivated user): sign in again.', observation);
@@ -319,6 +340,7 @@ async function sessionContext(upstream: UpstreamServer, sessionRequest: SessionR
     context.session = session;
   }
   context.sessionRequest = sessionRequest;
+  context.servers = servers;
   return context;
 }
 
@@ -338,68 +360,75 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.maxSubscriptionsPerCredential !== undefined && { maxPerCredential: options.maxSubscriptionsPerCredential }),
   });
   const { logger, metrics, tracing, liveDirectory, messageCache = true } = options;
-  const upstream: UpstreamServer = new UpstreamServer({
-    baseUrl: options.zulipUrl,
-    ...(options.fetch && { fetch: options.fetch }),
-    ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }),
-    ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
-    ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
-    ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
-    ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
-    ...(options.budgetClock && { budgetClock: options.budgetClock }),
-    ...(options.anonymousRateLimit !== undefined && { anonymousRateLimit: options.anonymousRateLimit }),
-    ...(options.trustedProxies && { trustedProxies: options.trustedProxies }),
-    ...(liveDirectory !== false && {
-      directories: (connection, inputLimits) => {
-        const directories = new LiveDirectories(hub, connection, {
-          ...(liveDirectory === true ? {} : liveDirectory),
-          messageCache: messageCache !== false && {
-            ...(messageCache === true ? {} : messageCache),
-            onUnusable: (reason) => metrics?.cacheUnusable(reason),
-            onDrop: (reason, count) => metrics?.cacheDrops(reason, count),
-          },
-          onLoadFailure: (failure) => {
-            metrics?.directoryLoadFailure(failure.reason);
-            if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');
+  // One UpstreamServer per allowed server (upstream/servers.ts), all built alike: the default one
+  // now, the others when an account on them is first used.
+  const sessions = createSessions(options, hub);
+  const makeServer = ({ baseUrl, defaultCredentials }: { baseUrl: string; defaultCredentials?: Credentials }): UpstreamServer => {
+    const server: UpstreamServer = new UpstreamServer({
+      baseUrl,
+      ...(options.fetch && { fetch: options.fetch }),
+      ...(defaultCredentials && { defaultCredentials }),
+      ...(options.upstreamDeadlineMs !== undefined && { deadlineMs: options.upstreamDeadlineMs }),
+      ...(options.uploadIdleMs !== undefined && { uploadIdleMs: options.uploadIdleMs }),
+      ...(options.userIdsBatchThreshold !== undefined && { userIdsBatchThreshold: options.userIdsBatchThreshold }),
+      ...(options.upstreamBudgetHeadroom !== undefined && { headroom: options.upstreamBudgetHeadroom }),
+      ...(options.budgetClock && { budgetClock: options.budgetClock }),
+      ...(options.anonymousRateLimit !== undefined && { anonymousRateLimit: options.anonymousRateLimit }),
+      ...(options.trustedProxies && { trustedProxies: options.trustedProxies }),
+      ...(liveDirectory !== false && {
+        directories: (connection, inputLimits) => {
+          const directories = new LiveDirectories(hub, connection, {
+            ...(liveDirectory === true ? {} : liveDirectory),
+            messageCache: messageCache !== false && {
+              ...(messageCache === true ? {} : messageCache),
+              onUnusable: (reason) => metrics?.cacheUnusable(reason),
+              onDrop: (reason, count) => metrics?.cacheDrops(reason, count),
+            },
+            onLoadFailure: (failure) => {
+              metrics?.directoryLoadFailure(failure.reason);
+              if (failure.first) logger?.warn({ credential: failure.credential, reason: failure.reason, missingKeys: failure.missingKeys }, 'live directory not loaded: lookups of this credential go upstream');
+            },
+          });
+          directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
+          return directories;
+        },
+      }),
+      revocations: (connection, directories): CredentialRevocations => {
+        const revocations: CredentialRevocations = new CredentialRevocations({
+          hub,
+          directories,
+          connection,
+          ...(options.credentialRecheckMs !== undefined && { recheckMs: options.credentialRecheckMs }),
+          // A check spends a token of the credential's bucket, and waits while it holds none.
+          spendCall: (key, anyway): boolean => {
+            const bucket = server.buckets.for(key);
+            const token = bucket.reserve(1);
+            if (!('spend' in token)) {
+              if (anyway) bucket.record();
+              return anyway;
+            }
+            token.spend();
+            token.release();
+            return true;
           },
         });
-        directories.onRegistered = (response) => learnInputLimits(inputLimits, response);
-        return directories;
+        if (directories) directories.trusted = (key) => revocations.trusted(key);
+        return revocations;
       },
-    }),
-    revocations: (connection, directories): CredentialRevocations => {
-      const revocations: CredentialRevocations = new CredentialRevocations({
-        hub,
-        directories,
-        connection,
-        ...(options.credentialRecheckMs !== undefined && { recheckMs: options.credentialRecheckMs }),
-        // A check spends a token of the credential's bucket, and waits while it holds none.
-        spendCall: (key, anyway): boolean => {
-          const bucket = upstream.buckets.for(key);
-          const token = bucket.reserve(1);
-          if (!('spend' in token)) {
-            if (anyway) bucket.record();
-            return anyway;
-          }
-          token.spend();
-          token.release();
-          return true;
-        },
-      });
-      if (directories) directories.trusted = (key) => revocations.trusted(key);
-      return revocations;
-    },
-    observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
-  });
+      observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
+    });
+    // A credential the chat server refused leaves every session holding it (revocation.ts).
+    server.revocations?.onRefused((refusedAt, credentials) => void sessions.revokeCredential(serverAddress(refusedAt) ?? refusedAt, credentials).catch(() => undefined));
+    return server;
+  };
+  const upstream = makeServer({ baseUrl: options.zulipUrl, ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }) });
+  const servers = new UpstreamServers(upstream, options.zulipServers ?? [], makeServer);
   const directories = upstream.directories;
-  const sessions = createSessions(options, hub);
   const cookies = new SessionCookies();
-  // A credential the chat server refused leaves every session holding it (revocation.ts).
-  upstream.revocations?.onRefused((baseUrl, credentials) => void sessions.revokeCredential(baseUrl, credentials).catch(() => undefined));
   const corsOrigins = options.corsOrigins ?? [];
   const estimates = new UpstreamEstimates();
   // The queues' polls and registrations (the live directories' loads) spend the credential's bucket.
-  hub.gate = (connection) => upstream.buckets.for(connection.credentialKey);
+  hub.gate = (connection) => (servers.get(connection.baseUrl) ?? upstream).buckets.for(connection.credentialKey);
   const sync = options.sync === false ? undefined : new SyncLogs(hub, upstream.connection, directories, options.sync);
   // A refused credential's change log goes with everything else held for it (revocation.ts).
   if (sync) upstream.revocations?.onPurged((connection) => sync.purge(connection));
@@ -410,7 +439,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const graphiql = options.graphiql ?? true;
   const yoga = createYoga<Record<string, never>, Context>({
     schema: options.subgraph ? buildSubgraphSchema() : buildSchema(),
-    context: (initial) => gatewayContext(initial, upstream, sessions, cookies),
+    context: (initial) => gatewayContext(initial, servers, sessions, cookies),
     graphiql: graphiql && graphiqlOptions({ csrfHeader: CSRF_HEADER, ...(typeof graphiql === 'object' && graphiql) }),
     renderGraphiQL: packagedGraphiQLRenderer(),
     logging: logger ? yogaLogger(logger) : (options.logging ?? true),
@@ -428,6 +457,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // keep-alive pool, which those deletions still need.
     plugins: [
       { onDispose: () => upstream.close() },
+      // After the default server's pool in the list, so disposed before it; after the hub's, which
+      // still deletes those servers' queues.
+      { onDispose: () => servers.closeOthers() },
       { onDispose: () => upstream.revocations?.close() },
       // First: every later hook (and every log line) has the request id.
       useRequestId(logger),
@@ -482,6 +514,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     liveQueries: live,
     directories,
     hub,
+    servers,
     sync,
     sessions,
     transport: {

@@ -177,7 +177,7 @@ export class ZulipConnection {
   }
 
   /**
-   * Identifies the credentials without revealing them (an HMAC under a per-process secret;
+   * Identifies the credentials on this server without revealing them (an HMAC under a per-process secret;
    * `anonymous` without credentials), for keying per-credential state. Computed on first use: only
    * the event hub and graphql-ws need it, not every request.
    */
@@ -186,7 +186,7 @@ export class ZulipConnection {
     const credentials = this.#credentials;
     let key = credentials && this.family.keys.get(credentials);
     if (key === undefined) {
-      key = credentialKeyOf(credentials);
+      key = credentialKeyOf(credentials, this.family.baseUrl);
       if (credentials) this.family.keys.set(credentials, key);
     }
     return (this.#credentialKey = key);
@@ -390,10 +390,12 @@ function rateLimitOf(headers: UpstreamResponse['headers']): RateLimitInfo | unde
   return Number.isFinite(limit) && Number.isFinite(remaining) && Number.isFinite(reset) ? { limit, remaining, reset } : undefined;
 }
 
-function credentialKeyOf(credentials: Credentials | undefined): string {
+// The server is part of the key: one email and key on two servers (a gateway may serve several,
+// gateway/upstream/servers.ts) are two accounts, with two queues, directories and budgets.
+function credentialKeyOf(credentials: Credentials | undefined, baseUrl: string): string {
   if (!credentials) return 'anonymous';
   return createHmac('sha256', CREDENTIAL_KEY_SECRET)
-    .update(`${credentials.email.length}:${credentials.email}:${credentials.apiKey}`)
+    .update(`${credentials.email.length}:${credentials.email}:${credentials.apiKey}:${baseUrl}`)
     .digest('hex');
 }
 

@@ -73,8 +73,10 @@ export type GatewayEnvOptions = Required<
 export interface GatewayConfig {
   port: number;
   host: string;
-  /** Unset in demo mode (the entry point starts the emulator and fills it in). */
+  /** The default server: ZULIP_URL, or the first of ZULIP_SERVERS. Unset in demo mode (the entry point starts the emulator and fills it in). */
   zulipUrl?: string;
+  /** The other allowed servers (ZULIP_SERVERS but the default), for accounts of sessions. */
+  zulipServers: string[];
   /** Serve the demo organization from the embedded emulator (no ZULIP_URL, and DEMO or not production). */
   demo: boolean;
   production: boolean;
@@ -134,21 +136,37 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     return v;
   }, DEFAULT_NODE_ENV);
   const production = nodeEnv === 'production';
-  const zulipUrl = check(() => {
-    const v = get('ZULIP_URL');
-    if (v === undefined) return undefined;
-    const url = httpUrl('ZULIP_URL', v, { originOnly: false });
+  /** One server address: ZULIP_URL's rules (no API path), without a trailing slash. */
+  const serverUrl = (name: string, v: string): string => {
+    const url = httpUrl(name, v, { originOnly: false });
     // Every route appends /api/v1 itself: a URL that already ends in it would call /api/v1/api/v1/….
     const apiPath = /\/api(?:\/v\d+)?\/*$/.exec(url.pathname);
     if (apiPath) {
       const base = `${url.origin}${url.pathname.slice(0, apiPath.index)}`;
-      throw new ConfigProblem(`ZULIP_URL must be the server's address without the API path: set it to ${JSON.stringify(base)}, not ${JSON.stringify(v.trim())}.`);
+      throw new ConfigProblem(`${name} must be the server's address without the API path: set it to ${JSON.stringify(base)}, not ${JSON.stringify(v.trim())}.`);
     }
     return url.href.replace(/\/+$/, '');
+  };
+  const listedServers = check(() => {
+    const v = get('ZULIP_SERVERS');
+    if (v === undefined) return [];
+    const servers = [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean).map((s) => serverUrl('ZULIP_SERVERS', s)))];
+    if (servers.length === 0) throw new ConfigProblem('ZULIP_SERVERS must list at least one server address (comma-separated), or be unset.');
+    return servers;
+  }, []);
+  const zulipUrl = check(() => {
+    const v = get('ZULIP_URL');
+    if (v === undefined) return listedServers[0];
+    const url = serverUrl('ZULIP_URL', v);
+    if (listedServers.length > 0 && !listedServers.includes(url)) throw new ConfigProblem(`ZULIP_URL (${JSON.stringify(url)}) must be one of ZULIP_SERVERS, or be unset (the first of them is then the default).`);
+    return url;
   }, undefined);
+  const zulipServers = listedServers.filter((server) => server !== zulipUrl);
   const demoFlag = bool('DEMO', false);
-  const demo = get('ZULIP_URL') === undefined && (demoFlag || !production);
-  if (get('ZULIP_URL') === undefined && !demo) {
+  // Whether a server is named at all: a malformed one is its own problem, not a missing one.
+  const named = get('ZULIP_URL') !== undefined || get('ZULIP_SERVERS') !== undefined;
+  const demo = !named && (demoFlag || !production);
+  if (!named && !demo) {
     problems.push('ZULIP_URL is not set: set it to your Zulip server (e.g. https://chat.example.com), or run the demo organization with DEMO=1 (npm start sets it).');
   }
 
@@ -252,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     port,
     host: get('HOST') ?? DEFAULT_HOST,
     ...(zulipUrl !== undefined && { zulipUrl }),
+    zulipServers,
     demo,
     production,
     logLevel: check(() => oneOf('LOG_LEVEL', get('LOG_LEVEL') ?? DEFAULT_LOG_LEVEL, LOG_LEVELS), DEFAULT_LOG_LEVEL),

@@ -39,7 +39,8 @@ export interface Variable {
 export const VARIABLES: readonly Variable[] = [
   { name: 'PORT', default: String(DEFAULT_PORT), meaning: 'Port of the GraphQL endpoint (0 picks a free one).' },
   { name: 'HOST', default: DEFAULT_HOST, meaning: 'Interface to listen on (0.0.0.0 or :: for all).' },
-  { name: 'ZULIP_URL', default: '(none)', meaning: 'Chat server origin, e.g. https://chat.example.com (without /api/v1). Required unless DEMO is on or NODE_ENV is not production.' },
+  { name: 'ZULIP_URL', default: '(none)', meaning: 'The default chat server, e.g. https://chat.example.com (without /api/v1): where Authorization: Basic goes. Required unless ZULIP_SERVERS is set, DEMO is on or NODE_ENV is not production.' },
+  { name: 'ZULIP_SERVERS', default: '(none: ZULIP_URL alone)', meaning: 'Comma-separated allow-list of chat server addresses a session\'s accounts may be on (docs/accounts.md); no connection is made to any other. The first is the default server unless ZULIP_URL names one of them.' },
   { name: 'DEMO', default: 'off (`npm start` sets it on)', meaning: 'Without ZULIP_URL, serve the demo organization from the embedded emulator and print its owner\'s credential (on/off). Ignored when ZULIP_URL is set.' },
   { name: 'ZULIP_EMAIL', default: '(none)', meaning: 'Default identity for requests without Authorization (with ZULIP_API_KEY; both or neither).' },
   { name: 'ZULIP_API_KEY', default: '(none)', meaning: 'API key of ZULIP_EMAIL.', secret: true },

@@ -17,8 +17,14 @@ export const DEFAULT_READINESS_CACHE_MS = 5000;
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface ReadinessOptions {
-  /** Chat server origin. */
+  /** The default chat server's address. */
   zulipUrl: string;
+  /**
+   * The other allowed servers (`ZULIP_SERVERS`, upstream/servers.ts): each is checked and
+   * reported in `servers`; one that fails is a degradation (only its accounts fail), not
+   * unreadiness. @default none
+   */
+  otherServers?: readonly string[];
   /** How long a check result is reused. @default DEFAULT_READINESS_CACHE_MS */
   cacheMs?: number;
   /** Timeout of the upstream check. @default 2000 */
@@ -52,6 +58,8 @@ export interface ReadinessReport {
   credentials?: 'ok' | 'refused' | 'unchecked';
   /** Degradations while ready (see ReadinessOptions.degradations). */
   detail?: string[];
+  /** With several allowed servers: each one's state, by address, the default first. */
+  servers?: Record<string, 'ok' | 'unavailable'>;
 }
 
 interface Cached {
@@ -61,14 +69,15 @@ interface Cached {
 
 export class Readiness {
   #shuttingDown = false;
-  #cached: Cached | undefined;
-  #inFlight: Promise<Cached> | undefined;
+  /** The last check of each server, and the one in flight, by server settings URL. */
+  readonly #cached = new Map<string, Cached>();
+  readonly #inFlight = new Map<string, Promise<Cached>>();
   /** The default credentials' verdict once the server gave one (it does not change while running). */
   #credentials: Promise<{ refused?: string } | undefined> | undefined;
   readonly #url: string;
 
   constructor(private readonly options: ReadinessOptions) {
-    this.#url = `${options.zulipUrl.replace(/\/+$/, '')}/api/v1/server_settings`;
+    this.#url = settingsUrl(options.zulipUrl);
   }
 
   /** From now on, readiness answers 503 (the load balancer stops sending new requests). */
@@ -79,15 +88,17 @@ export class Readiness {
   async check(): Promise<ReadinessReport> {
     const redis = this.options.redisState?.();
     if (this.#shuttingDown) return { ready: false, reason: 'shutting down', upstream: 'unchecked', ...(redis && { redis }) };
-    const upstream = await this.#upstream();
-    if (upstream.problem) return { ready: false, reason: upstream.problem, upstream: 'unavailable', ...(redis && { redis }) };
+    const others = this.options.otherServers ?? [];
+    const [upstream, ...otherChecks] = await Promise.all([this.#upstream(this.#url), ...others.map((server) => this.#upstream(settingsUrl(server)))]);
+    const servers = others.length > 0 ? serverStates(this.options.zulipUrl, others, [upstream!, ...otherChecks]) : undefined;
+    if (upstream!.problem) return { ready: false, reason: upstream!.problem, upstream: 'unavailable', ...(redis && { redis }), ...(servers && { servers }) };
     if (this.options.defaultAuthorization !== undefined) {
       const verdict = await this.checkDefaultCredentials();
       if (verdict?.refused) return { ready: false, reason: verdict.refused, upstream: 'ok', credentials: 'refused', ...(redis && { redis }) };
     }
     if (redis !== undefined && !REDIS_READY.has(redis)) return { ready: false, reason: `redis ${redis}`, upstream: 'ok', redis };
-    const detail = this.options.degradations?.() ?? [];
-    return { ready: true, upstream: 'ok', ...(redis && { redis }), ...(detail.length > 0 && { detail: [...detail] }) };
+    const detail = [...(this.options.degradations?.() ?? []), ...others.flatMap((server, i) => (otherChecks[i]!.problem ? [`${server}: ${otherChecks[i]!.problem}`] : []))];
+    return { ready: true, upstream: 'ok', ...(redis && { redis }), ...(detail.length > 0 && { detail }), ...(servers && { servers }) };
   }
 
   /**
@@ -126,21 +137,28 @@ export class Readiness {
     }
   }
 
-  #upstream(): Promise<Cached> {
+  #upstream(url: string): Promise<Cached> {
     const now = (this.options.now ?? Date.now)();
-    if (this.#cached && now - this.#cached.at < (this.options.cacheMs ?? DEFAULT_READINESS_CACHE_MS)) return Promise.resolve(this.#cached);
-    this.#inFlight ??= this.#probe().then((problem) => {
-      this.#inFlight = undefined;
-      return (this.#cached = { at: (this.options.now ?? Date.now)(), problem });
-    });
-    return this.#inFlight;
+    const cached = this.#cached.get(url);
+    if (cached && now - cached.at < (this.options.cacheMs ?? DEFAULT_READINESS_CACHE_MS)) return Promise.resolve(cached);
+    let inFlight = this.#inFlight.get(url);
+    if (!inFlight) {
+      inFlight = this.#probe(url).then((problem) => {
+        this.#inFlight.delete(url);
+        const checked = { at: (this.options.now ?? Date.now)(), problem };
+        this.#cached.set(url, checked);
+        return checked;
+      });
+      this.#inFlight.set(url, inFlight);
+    }
+    return inFlight;
   }
 
   /** undefined when the chat server answered as a Zulip server does, else what went wrong. */
-  async #probe(): Promise<string | undefined> {
+  async #probe(url: string): Promise<string | undefined> {
     const fetch = this.options.fetch ?? globalThis.fetch;
     try {
-      const response = await fetch(this.#url, { signal: AbortSignal.timeout(this.options.probeTimeoutMs ?? 2000), headers: { accept: 'application/json' } });
+      const response = await fetch(url, { signal: AbortSignal.timeout(this.options.probeTimeoutMs ?? 2000), headers: { accept: 'application/json' } });
       if (response.status !== 200) {
         await response.body?.cancel();
         const hint = response.status === 404 ? ` (${UPSTREAM_BAD_RESPONSE_HINT})` : '';
@@ -156,4 +174,13 @@ export class Readiness {
       return timedOut ? 'chat server did not answer GET /server_settings in time' : 'chat server unreachable';
     }
   }
+}
+
+/** A server's `GET /server_settings` URL. */
+function settingsUrl(server: string): string {
+  return `${server.replace(/\/+$/, '')}/api/v1/server_settings`;
+}
+
+function serverStates(first: string, others: readonly string[], checks: readonly Cached[]): Record<string, 'ok' | 'unavailable'> {
+  return Object.fromEntries([first, ...others].map((server, i) => [server, checks[i]!.problem ? 'unavailable' : 'ok']));
 }

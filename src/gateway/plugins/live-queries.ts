@@ -98,9 +98,13 @@ export function useLiveQueries({ live, admit, deadlineMs, estimates, directories
           return bucket.acquire(estimates.estimate({ schema, document, operationName, variables, directory }));
         },
       });
+      // The other accounts of the caller's session (accounts.ts): each followed once its context
+      // is first made, so that its own events re-run what the query read as that account.
+      const accountFollowings = new Map<string, Following>();
       const done = () => {
         schedule.stop();
         following.release();
+        for (const held of accountFollowings.values()) held.release();
         release();
       };
       const run: Execute = (runArgs) =>
@@ -118,6 +122,15 @@ export function useLiveQueries({ live, admit, deadlineMs, estimates, directories
             collector.addResourceIdentifier(following.scope + name);
           };
           ctx.liveReads(EVERYTHING);
+          // Account contexts afresh too (new loaders), each recording in its own account's scope.
+          delete ctx.accountScopes;
+          ctx.liveAccountReads = (connection) => {
+            let held = accountFollowings.get(connection.credentialKey);
+            if (!held) accountFollowings.set(connection.credentialKey, (held = live.follow(connection)));
+            const scope = held.scope;
+            collector.addResourceIdentifier(scope + EVERYTHING);
+            return (name) => collector.addResourceIdentifier(scope + name);
+          };
           try {
             return await (executeFn as Execute)(runArgs);
           } finally {

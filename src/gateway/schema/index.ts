@@ -60,6 +60,9 @@ import './exports.js';
 import './realm.js';
 import './subscriptions/update.js';
 import './subscriptions/user-channels.js';
+// Accounts last: an Account repeats every root read registered above.
+import './events/accounts.js';
+import { shareRootReads, withAccountMutations } from './accounts.js';
 import { toSubgraphSchema } from './federation.js';
 
 // A pure memo of an immutable, deterministic build, not state: the types are registered on the
@@ -71,7 +74,7 @@ let schema: GraphQLSchema | undefined;
 /** The gateway schema, built on first use and shared by every gateway of the process. */
 export function buildSchema(): GraphQLSchema {
   // `@live` on a query: plugins/live-queries.ts runs it as a live query.
-  schema ??= withoutEmptyMutation(builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, LiveDirective] }));
+  schema ??= withAccountMutations(shareRootReads(withoutEmptyMutation(builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, LiveDirective] }))));
   return schema;
 }
 

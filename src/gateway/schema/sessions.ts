@@ -12,10 +12,10 @@
  * SIGN_IN_FAILED, and nothing is stored.
  */
 import { GraphQLError } from 'graphql';
-import type { Context, SessionRequest } from '../context.js';
+import { contextFromCredentials, type Context, type SessionRequest } from '../context.js';
 import { GatewayErrorCode, badInput } from '../errors.js';
 import { clearedSessionCookie, sessionCookie } from '../sessions/cookie.js';
-import { allowedServer } from '../sessions/servers.js';
+import { allowedServer, serverAddress } from '../upstream/servers.js';
 import type { NewAccount, RequestSession, SessionAccount } from '../sessions/sessions.js';
 import { isAuthError } from '../../zulip/errors.js';
 import { fetchApiKey } from '../../zulip/routes/authentication.js';
@@ -111,22 +111,28 @@ interface CredentialArgs {
 
 /** Checks the arguments (no upstream call), then the credential upstream; answers the account to store. */
 async function checkedAccount(ctx: Context, args: CredentialArgs): Promise<NewAccount> {
-  const server = allowedServer(ctx.server.config, args.server);
+  // The allow-list (ZULIP_SERVERS) is checked before anything connects: no client makes the gateway
+  // call an address of its choosing (SSRF).
+  const addresses = ctx.servers?.addresses ?? [serverAddress(ctx.server.config.baseUrl) ?? ctx.server.config.baseUrl];
+  const server = args.server === null || args.server === undefined ? addresses[0] : allowedServer(addresses, args.server);
   if (server === undefined) {
-    throw sessionError('This gateway does not serve that chat server.', GatewayErrorCode.serverNotAllowed, { argument: 'server' });
+    throw sessionError('This gateway does not serve that chat server (ZULIP_SERVERS).', GatewayErrorCode.serverNotAllowed, { argument: 'server' });
   }
   if (args.email.trim() === '') throw badInput('email must not be empty', { argument: 'email' });
   const password = args.password ?? undefined;
   const apiKey = args.apiKey ?? undefined;
   if ((password === undefined) === (apiKey === undefined)) throw badInput('Give either password or apiKey, not both.');
   if (password === '' || apiKey === '') throw badInput(`${password === '' ? 'password' : 'apiKey'} must not be empty`);
+  // The account's own server: the checks go there, counted with the operation's calls.
+  const upstream = ctx.servers?.get(server) ?? ctx.server;
+  const anonymous = upstream === ctx.server ? ctx.anonymousConnection : contextFromCredentials(upstream, undefined, undefined, ctx, ctx).anonymousConnection;
   try {
     if (password !== undefined) {
-      const key = await fetchApiKey(ctx.anonymousConnection, { username: args.email, password });
+      const key = await fetchApiKey(anonymous, { username: args.email, password });
       return { server, email: key.email, apiKey: key.api_key };
     }
     // A cheap authenticated call: the chat server accepts this key for this email.
-    await getOwnUser(ctx.anonymousConnection.withCredentials({ email: args.email, apiKey: apiKey! }), { retry: false });
+    await getOwnUser(anonymous.withCredentials({ email: args.email, apiKey: apiKey! }), { retry: false });
     return { server, email: args.email, apiKey: apiKey! };
   } catch (error) {
     if (isAuthError(error)) {
