@@ -25,7 +25,7 @@ import { checkIntArray } from '../http.js';
 import { Role, ROLES, type GroupSettingValue, type StoredInvite, type SYSTEM_GROUPS } from '../store.js';
 import { accessChannel } from './channels/access.js';
 import { canAddSubscribers } from './subscriptions/permissions.js';
-import { accessGroupToAddMembers } from './user-groups.js';
+import { accessGroupToAddMembers } from './user-groups/index.js';
 import { zulipOperations as ops } from '../../zulip/generated/operations.js';
 
 /** Zulip's INVITATION_LINK_VALIDITY_DAYS (10) in minutes: the default lifetime. */

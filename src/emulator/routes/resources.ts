@@ -19,7 +19,7 @@ import * as serverSettings from './server-settings.js';
 import * as settings from './settings.js';
 import * as subscriptions from './subscriptions/index.js';
 import * as typing from './typing.js';
-import * as userGroups from './user-groups.js';
+import * as userGroups from './user-groups/index.js';
 import * as userTopics from './user-topics.js';
 import * as users from './users/index.js';
 import * as navigationViews from './navigation-views.js';
