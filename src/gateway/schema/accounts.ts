@@ -27,7 +27,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { GatewayErrorCode } from '../errors.js';
 import { factsOf } from '../facts.js';
-import { readGlobalId } from '../global-ids.js';
+import { nodeTypenamesOf, readGlobalId } from '../global-ids.js';
 import { memoKey } from '../loaders/index.js';
 import { NO_CALL } from '../upstream/cost.js';
 import { UNREADS } from '../live/resources.js';
@@ -94,7 +94,10 @@ builder.nodeRef(AccountRef as never, {
   id: { resolve: (a: RequestAccount) => a.id, parse: (raw: string) => raw },
   loadOne: (id: string, ctx: Context) => {
     try {
-      return accountById(ctx, id);
+      const account = accountById(ctx, id);
+      // The Node interface resolves a loaded record's type from this map (builder.ts), as asNode's records do.
+      nodeTypenamesOf(ctx).set(account, 'Account');
+      return account;
     } catch (error) {
       return error as RequestAccount;
     }

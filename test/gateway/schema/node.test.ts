@@ -36,6 +36,8 @@ const first = (list: unknown): Found => (list as Found[])[0]!;
 const ROWS: Row[] = [
   { type: 'User', fields: 'zulipId fullName', query: '{ users { id zulipId fullName } }', pick: (d) => first(d.users) },
   { type: 'Me', fields: 'zulipId', query: '{ me { id zulipId } }', pick: (d) => d.me as Found },
+  // Without a session, the request's one account is its Basic credential's (accounts.ts).
+  { type: 'Account', fields: 'email', query: '{ accounts { id email } }', pick: (d) => first(d.accounts) },
   { type: 'Channel', fields: 'zulipId name', query: '{ channels { id zulipId name } }', pick: (d) => first(d.channels) },
   {
     type: 'Topic',
