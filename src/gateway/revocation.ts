@@ -29,7 +29,7 @@
  * Credentials are followed by their session key (never the key itself); a user's credentials are
  * known by the `user_id` of their queue's registration or check.
  */
-import type { Credentials, ResponseInfo, ZulipConnection } from '../zulip/connection.js';
+import type { ResponseInfo, ZulipConnection } from '../zulip/connection.js';
 import { ZulipErrorCode } from '../zulip/error-codes.js';
 import { isAuthError, ZulipApiError } from '../zulip/errors.js';
 import { getOwnUser } from '../zulip/routes/users.js';
@@ -90,7 +90,6 @@ export class CredentialRevocations {
   readonly #cluster: EventCluster | undefined;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #purgeListeners = new Set<(connection: ZulipConnection) => void>();
-  readonly #refusedListeners = new Set<(baseUrl: string, credentials: Credentials) => void>();
   #timer: unknown;
   #closed = false;
 
@@ -160,25 +159,19 @@ export class CredentialRevocations {
     return !followed || now - followed.verifiedAt <= this.#recheckMs + this.#tickMs;
   }
 
-  /** Told whenever a credential is purged here (a change log goes with it, sync/logs.ts); returns its removal. */
+  /**
+   * Told whenever a credential is purged here (its own 401s and checks, and those other instances
+   * publish for credentials it follows): its change log (sync/logs.ts) and the sessions holding it
+   * (sessions/sessions.ts) go with it. Returns its removal.
+   */
   onPurged(listener: (connection: ZulipConnection) => void): () => void {
     this.#purgeListeners.add(listener);
     return () => this.#purgeListeners.delete(listener);
   }
 
-  /**
-   * Told of each credential refused on this instance (its own 401s and checks, and those other
-   * instances publish for credentials it follows): sessions drop it (sessions/sessions.ts).
-   */
-  onRefused(listener: (baseUrl: string, credentials: Credentials) => void): () => void {
-    this.#refusedListeners.add(listener);
-    return () => this.#refusedListeners.delete(listener);
-  }
-
   close(): void {
     this.#closed = true;
     this.#purgeListeners.clear();
-    this.#refusedListeners.clear();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#followed.clear();
@@ -241,7 +234,6 @@ export class CredentialRevocations {
   #purge(key: string, connection: ZulipConnection): void {
     this.#revoked.set(key, this.#clock.now());
     this.#followed.delete(key);
-    if (connection.credentials) for (const listener of this.#refusedListeners) listener(connection.baseUrl, connection.credentials);
     this.options.directories?.purge(connection);
     for (const listener of this.#purgeListeners) listener(connection);
     // As the chat server answers such a credential: 401, so that whoever waits on its session (a

@@ -418,7 +418,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       observe: (observation, route, method) => upstreamObserver({ metrics, tracing }, observation as RequestObservation)(route, method),
     });
     // A credential the chat server refused leaves every session holding it (revocation.ts).
-    server.revocations?.onRefused((refusedAt, credentials) => void sessions.revokeCredential(serverAddress(refusedAt) ?? refusedAt, credentials).catch(() => undefined));
+    server.revocations?.onPurged(({ baseUrl, credentials }) => {
+      if (credentials) void sessions.revokeCredential(serverAddress(baseUrl) ?? baseUrl, credentials).catch(() => undefined);
+    });
     return server;
   };
   const upstream = makeServer({ baseUrl: options.zulipUrl, ...(options.defaultCredentials && { defaultCredentials: options.defaultCredentials }) });
