@@ -19,22 +19,13 @@ import { demoUser } from '../../src/emulator/seed.js';
 import { writeFences } from '../../src/gateway/plugins/directory-writes.js';
 import { buildSchema } from '../../src/gateway/schema/index.js';
 import { createGateway } from '../../src/gateway/yoga.js';
-import type { FetchLike } from '../../src/zulip/connection/transport.js';
 import { basicAuth } from '../helpers/harness.js';
-import { NOT_COVERED, readYourWritesCases } from '../helpers/read-your-writes.js';
+import { heldEventPolls, NOT_COVERED, readYourWritesCases } from '../helpers/read-your-writes.js';
 import { until } from '../helpers/wait.js';
 
 const emulator = createEmulator({ seed: 'demo', settings: { featureLevel: 440 } });
-let held: { promise: Promise<void>; release(): void } | undefined;
-/** The emulator, with the answers of the event queue's long polls held while `held` is set. */
-const fetchHeld: FetchLike = async (input, init) => {
-  const request = new Request(input, init);
-  const response = await emulator.fetch(request);
-  const hold = held;
-  if (hold && request.method === 'GET' && new URL(request.url).pathname.endsWith('/events')) await hold.promise;
-  return response;
-};
-const gateway = createGateway({ logging: false, liveDirectory: true, messageCache: true, zulipUrl: 'http://zulip.localhost', fetch: fetchHeld });
+const polls = heldEventPolls(emulator);
+const gateway = createGateway({ logging: false, liveDirectory: true, messageCache: true, zulipUrl: 'http://zulip.localhost', fetch: polls.fetch });
 
 const iago = demoUser('iago');
 async function request<T = Record<string, any>>(query: string): Promise<{ data?: T; errors?: { extensions?: Record<string, unknown> }[] }> {
@@ -60,7 +51,7 @@ beforeAll(async () => {
   await until(() => directories.stats().readyDirectories === 1, 5000, 'the directory to load');
 });
 afterAll(async () => {
-  held?.release();
+  polls.release();
   await gateway.dispose();
   await emulator.close();
 });
@@ -80,8 +71,7 @@ describe('read-your-writes of every fenced mutation', () => {
       const read = typeof c.read === 'string' ? c.read : c.read();
       if (c.before) c.before(await request(read));
       else await gql(read);
-      let release!: () => void;
-      held = { promise: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
+      polls.hold();
       try {
         await gql(c.mutation());
         if (!c.waits) c.shows(await gql(read));
@@ -90,12 +80,11 @@ describe('read-your-writes of every fenced mutation', () => {
           const reading = gql(read).finally(() => (done = true));
           // Unfenced, the read answers from the directory at once (the old counts); fenced, it waits.
           await until(() => done || gateway.directories!.stats().waitingReads > 0, 5000, 'the read to answer or wait');
-          held.release();
+          polls.release();
           c.shows(await reading);
         }
       } finally {
-        held.release();
-        held = undefined;
+        polls.release();
       }
       await until(() => gateway.directories!.stats().fences === 0, 5000, 'the fence to lift');
     });

@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import type { Emulator } from '../../src/emulator/app.js';
 import { demoUser } from '../../src/emulator/seed.js';
+import type { FetchLike } from '../../src/zulip/connection/transport.js';
 
 /** Fenced mutations without a case, and why. */
 export const NOT_COVERED: Readonly<Record<string, string>> = {
@@ -175,4 +176,29 @@ export function readYourWritesCases(emulator: Emulator): Record<string, Case> {
     },
   };
   return CASES;
+}
+
+/**
+ * The emulator's fetch, with the answers of the event queue's long polls held from `hold()` until
+ * `release()`: a write's event then reaches no directory until the test lets it.
+ */
+export function heldEventPolls(emulator: Emulator): { fetch: FetchLike; hold(): void; release(): void } {
+  let held: Promise<void> | undefined;
+  let release = (): void => undefined;
+  return {
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const response = await emulator.fetch(request);
+      const hold = held;
+      if (hold && request.method === 'GET' && new URL(request.url).pathname.endsWith('/events')) await hold;
+      return response;
+    },
+    hold: () => {
+      held = new Promise<void>((resolve) => (release = resolve));
+    },
+    release: () => {
+      release();
+      held = undefined;
+    },
+  };
 }

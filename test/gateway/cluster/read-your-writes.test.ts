@@ -12,24 +12,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmulator } from '../../../src/emulator/app.js';
 import { demoUser } from '../../../src/emulator/seed.js';
 import { createGateway, type Gateway } from '../../../src/gateway/yoga.js';
-import type { FetchLike } from '../../../src/zulip/connection/transport.js';
 import { basicAuth } from '../../helpers/harness.js';
-import { readYourWritesCases } from '../../helpers/read-your-writes.js';
+import { heldEventPolls, readYourWritesCases } from '../../helpers/read-your-writes.js';
 import { describeWithRedis, setupRedisServer } from '../../helpers/redis.js';
 import { until } from '../../helpers/wait.js';
 
 describeWithRedis('read-your-writes across two instances in cluster mode', () => {
   const redis = setupRedisServer();
   const emulator = createEmulator({ seed: 'demo', settings: { featureLevel: 440 } });
-  let held: { promise: Promise<void>; release(): void } | undefined;
-  /** The emulator, with the answers of the event queue's long polls held while `held` is set. */
-  const fetchHeld: FetchLike = async (input, init) => {
-    const request = new Request(input, init);
-    const response = await emulator.fetch(request);
-    const hold = held;
-    if (hold && request.method === 'GET' && new URL(request.url).pathname.endsWith('/events')) await hold.promise;
-    return response;
-  };
+  const polls = heldEventPolls(emulator);
   let a: Gateway;
   let b: Gateway;
   const instance = () =>
@@ -38,7 +29,7 @@ describeWithRedis('read-your-writes across two instances in cluster mode', () =>
       liveDirectory: { writeFenceMs: 1500 },
       messageCache: true,
       zulipUrl: 'http://zulip.localhost',
-      fetch: fetchHeld,
+      fetch: polls.fetch,
       cluster: { url: redis.url, secret: 's'.repeat(40), keyPrefix: 'ryw:', failoverMs: 1000, retryMs: 20, maxReconnectDelayMs: 50, tail: { blockMs: 1000, retryMs: 20 } },
     });
 
@@ -67,7 +58,7 @@ describeWithRedis('read-your-writes across two instances in cluster mode', () =>
     await until(() => a.directories!.stats().readyDirectories === 1 && b.directories!.stats().readyDirectories === 1, 10_000, 'both directories to load');
   });
   afterAll(async () => {
-    held?.release();
+    polls.release();
     await a?.dispose();
     await b?.dispose();
     await emulator.close();
@@ -80,8 +71,7 @@ describeWithRedis('read-your-writes across two instances in cluster mode', () =>
       const read = typeof c.read === 'string' ? c.read : c.read();
       if (c.before) c.before(await request(b, read));
       else await gql(b, read);
-      let release!: () => void;
-      held = { promise: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
+      polls.hold();
       try {
         await gql(a, c.mutation());
         if (!c.waits) c.shows(await gql(b, read));
@@ -90,12 +80,11 @@ describeWithRedis('read-your-writes across two instances in cluster mode', () =>
           const reading = gql(b, read).finally(() => (done = true));
           // Unfenced, B answers from its directory at once (the old counts); fenced, it waits.
           await until(() => done || b.directories!.stats().waitingReads > 0, 5000, 'the read to answer or wait');
-          held.release();
+          polls.release();
           c.shows(await reading);
         }
       } finally {
-        held.release();
-        held = undefined;
+        polls.release();
       }
       await until(() => a.directories!.stats().fences === 0 && b.directories!.stats().fences === 0, 10_000, 'the fences to lift');
     });
